@@ -1,0 +1,83 @@
+import { betterAuth } from "better-auth";
+import type { Db, Engine } from "./db/connect";
+
+/** Thirty days for 'Remember me' (PRODUCT.md §2); Better Auth gives other sign-ins one day. */
+export const REMEMBERED_SESSION_SECONDS = 60 * 60 * 24 * 30;
+
+export interface AuthOptions {
+  db: Db;
+  engine: Engine;
+  secret: string;
+  baseURL: string;
+}
+
+/**
+ * Better Auth over our own Kysely instance and tables (ADR 0004). Its HTTP handler is not mounted:
+ * every account flow goes through our route actions, which validate with the seed's schemas, apply
+ * our own rate limits and origin checks, then call `auth.api`.
+ */
+export function createAuth({ db, engine, secret, baseURL }: AuthOptions) {
+  return betterAuth({
+    appName: "Inner Peace. Outer Strength.",
+    secret,
+    baseURL,
+    database: { db, type: engine, transaction: true },
+    telemetry: { enabled: false },
+    // Our actions apply the limits of PRODUCT.md §7 themselves (server-side calls skip Better Auth's).
+    rateLimit: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      autoSignIn: true,
+      revokeSessionsOnPasswordReset: true,
+    },
+    session: {
+      expiresIn: REMEMBERED_SESSION_SECONDS,
+      updateAge: 60 * 60 * 24,
+      fields: {
+        userId: "member_id",
+        expiresAt: "expires_at",
+        ipAddress: "ip_address",
+        userAgent: "user_agent",
+        createdAt: "created_at",
+        updatedAt: "updated_at",
+      },
+    },
+    user: {
+      modelName: "member",
+      fields: { emailVerified: "email_verified", createdAt: "created_at", updatedAt: "updated_at" },
+      additionalFields: {
+        handle: { type: "string", required: true, input: true },
+        bio: { type: "string", required: false, input: true },
+        interests: { type: "string", required: false, input: true, defaultValue: "[]" },
+        role: { type: "string", required: false, input: false, defaultValue: "member" },
+      },
+    },
+    account: {
+      fields: {
+        accountId: "account_id",
+        providerId: "provider_id",
+        userId: "member_id",
+        accessToken: "access_token",
+        refreshToken: "refresh_token",
+        idToken: "id_token",
+        accessTokenExpiresAt: "access_token_expires_at",
+        refreshTokenExpiresAt: "refresh_token_expires_at",
+        createdAt: "created_at",
+        updatedAt: "updated_at",
+      },
+    },
+    verification: {
+      fields: { expiresAt: "expires_at", createdAt: "created_at", updatedAt: "updated_at" },
+    },
+    advanced: {
+      cookiePrefix: "ipos",
+      useSecureCookies: baseURL.startsWith("https://"),
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+    },
+    logger: { disabled: true },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,35 @@
+import { createContext } from "react-router";
+import type { Logger } from "pino";
+import type { Auth } from "./auth";
+import type { Db, Engine } from "./db/connect";
+import type { Env } from "./env";
+
+/** What the whole process shares: built once at start and handed to every request (STYLE.md). */
+export interface AppServices {
+  db: Db;
+  engine: Engine;
+  auth: Auth;
+  env: Env;
+  logger: Logger;
+}
+
+/** What belongs to one request. */
+export interface RequestInfo {
+  requestId: string;
+  clientIp: string;
+  /** CSP nonce for this response's inline scripts. */
+  nonce: string;
+  logger: Logger;
+}
+
+export interface Viewer {
+  id: string;
+  name: string;
+  email: string;
+  handle: string;
+  role: "member" | "moderator" | "admin";
+}
+
+export const servicesContext = createContext<AppServices>();
+export const requestContext = createContext<RequestInfo>();
+export const viewerContext = createContext<Viewer | null>(null);

@@ -1,0 +1,226 @@
+import type { Generated, Insertable, Selectable } from "kysely";
+
+/**
+ * Timestamps are ISO-8601 strings in UTC on SQLite and `timestamptz` on PostgreSQL; reads may give
+ * either a string or a Date, so read them through `toDate` (app/lib/dates.ts).
+ */
+export type Timestamp = string | Date;
+/** Booleans are 0/1 on SQLite and real booleans on PostgreSQL. */
+export type Flag = boolean | number;
+
+export type SectionId = "monastery" | "battlefield";
+export type CreationType = "writing" | "art" | "music" | "projects";
+export type MemberRole = "member" | "moderator" | "admin";
+export type Path = "monk" | "warrior";
+
+/** Better Auth's user model, named `member` in our domain (ADR 0004). */
+export interface MemberTable {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: Flag;
+  image: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  handle: string;
+  bio: string | null;
+  /** JSON array of interest keys, e.g. ["meditation","fitness"]. */
+  interests: string;
+  role: MemberRole;
+}
+
+export interface SessionTable {
+  id: string;
+  token: string;
+  member_id: string;
+  expires_at: Timestamp;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountTable {
+  id: string;
+  account_id: string;
+  provider_id: string;
+  member_id: string;
+  access_token: string | null;
+  refresh_token: string | null;
+  id_token: string | null;
+  access_token_expires_at: Timestamp | null;
+  refresh_token_expires_at: Timestamp | null;
+  scope: string | null;
+  password: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SignInFailureTable {
+  id: Generated<number>;
+  /** "email:<address>" or "ip:<address>". */
+  key: string;
+  failed_at: Timestamp;
+}
+
+export interface TopicTable {
+  id: string;
+  section: SectionId;
+  title: string;
+  description: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  discussion_count: Generated<number>;
+  reply_count: Generated<number>;
+  member_count: Generated<number>;
+  last_activity_at: Timestamp;
+}
+
+export interface TopicMemberTable {
+  topic_id: string;
+  member_id: string;
+  joined_at: Timestamp;
+}
+
+export interface DiscussionTable {
+  id: Generated<number>;
+  topic_id: string;
+  author_id: string;
+  title: string;
+  slug: string;
+  body: string;
+  created_at: Timestamp;
+  edited_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  hidden_at: Timestamp | null;
+  locked_at: Timestamp | null;
+  featured_at: Timestamp | null;
+  reply_count: Generated<number>;
+  last_activity_at: Timestamp;
+}
+
+export interface ReplyTable {
+  id: Generated<number>;
+  discussion_id: number;
+  author_id: string;
+  body: string;
+  created_at: Timestamp;
+  edited_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  hidden_at: Timestamp | null;
+}
+
+export interface CreationTable {
+  id: Generated<number>;
+  author_id: string;
+  title: string;
+  description: string;
+  type: CreationType;
+  body: string;
+  media_path: string | null;
+  link_url: string | null;
+  like_count: Generated<number>;
+  comment_count: Generated<number>;
+  created_at: Timestamp;
+  edited_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  hidden_at: Timestamp | null;
+}
+
+export interface CreationLikeTable {
+  creation_id: number;
+  member_id: string;
+  created_at: Timestamp;
+}
+
+export interface CreationCommentTable {
+  id: Generated<number>;
+  creation_id: number;
+  author_id: string;
+  body: string;
+  created_at: Timestamp;
+  edited_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  hidden_at: Timestamp | null;
+}
+
+export interface QuestionTable {
+  id: Generated<number>;
+  author_id: string;
+  title: string;
+  body: string;
+  view_count: Generated<number>;
+  answer_count: Generated<number>;
+  accepted_answer_id: number | null;
+  created_at: Timestamp;
+  edited_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  hidden_at: Timestamp | null;
+  last_activity_at: Timestamp;
+}
+
+export interface QuestionVirtueTable {
+  question_id: number;
+  virtue: string;
+}
+
+export interface AnswerTable {
+  id: Generated<number>;
+  question_id: number;
+  author_id: string;
+  body: string;
+  helpful_count: Generated<number>;
+  created_at: Timestamp;
+  edited_at: Timestamp | null;
+  deleted_at: Timestamp | null;
+  hidden_at: Timestamp | null;
+}
+
+export interface AdvisorTable {
+  member_id: string;
+  path: Path;
+  specialty: string;
+  granted_at: Timestamp;
+}
+
+/** One row per awarded event; unique per member, kind and subject so an award never counts twice. */
+export interface XpEventTable {
+  id: Generated<number>;
+  member_id: string;
+  kind: string;
+  subject_id: string;
+  points: number;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  member: MemberTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
+  sign_in_failure: SignInFailureTable;
+  topic: TopicTable;
+  topic_member: TopicMemberTable;
+  discussion: DiscussionTable;
+  reply: ReplyTable;
+  creation: CreationTable;
+  creation_like: CreationLikeTable;
+  creation_comment: CreationCommentTable;
+  question: QuestionTable;
+  question_virtue: QuestionVirtueTable;
+  answer: AnswerTable;
+  advisor: AdvisorTable;
+  xp_event: XpEventTable;
+}
+
+export type Member = Selectable<MemberTable>;
+export type NewXpEvent = Insertable<XpEventTable>;

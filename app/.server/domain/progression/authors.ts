@@ -1,0 +1,27 @@
+import type { Db } from "../../db/connect";
+import type { RankId } from "~/lib/ranks";
+import { ranksOf } from "./progression-service";
+
+export interface AuthorRef {
+  name: string;
+  handle: string;
+  rank: RankId;
+}
+
+/**
+ * Adds each row's author (name, handle, rank) in one query for all the ranks, whatever the number
+ * of rows: lists never query per row.
+ */
+export async function withAuthors<T extends { author_id: string; author_name: string; author_handle: string }>(
+  db: Db,
+  rows: T[],
+): Promise<(Omit<T, "author_id" | "author_name" | "author_handle"> & { author: AuthorRef })[]> {
+  const ranks = await ranksOf(
+    db,
+    rows.map((r) => r.author_id),
+  );
+  return rows.map(({ author_id, author_name, author_handle, ...rest }) => ({
+    ...rest,
+    author: { name: author_name, handle: author_handle, rank: ranks.get(author_id)!.id },
+  }));
+}

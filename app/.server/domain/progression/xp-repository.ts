@@ -1,0 +1,38 @@
+import type { Db } from "../../db/connect";
+import type { NewXpEvent } from "../../db/schema";
+
+type Executor = Pick<Db, "selectFrom" | "insertInto" | "deleteFrom">;
+
+/** XP per member for many members in one query (no N+1 when a page lists authors). */
+export async function xpTotals(db: Executor, memberIds: readonly string[]): Promise<Map<string, number>> {
+  const totals = new Map<string, number>();
+  const ids = [...new Set(memberIds)];
+  if (ids.length === 0) return totals;
+  const rows = await db
+    .selectFrom("xp_event")
+    .select(["member_id", (eb) => eb.fn.sum<number>("points").as("xp")])
+    .where("member_id", "in", ids)
+    .groupBy("member_id")
+    .execute();
+  for (const row of rows) totals.set(row.member_id, Number(row.xp));
+  return totals;
+}
+
+/** Records an award; a second award for the same member, kind and subject is ignored. */
+export async function insertXpEvent(db: Executor, event: NewXpEvent): Promise<boolean> {
+  const result = await db
+    .insertInto("xp_event")
+    .values(event)
+    .onConflict((oc) => oc.columns(["member_id", "kind", "subject_id"]).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function deleteXpEvent(db: Executor, memberId: string, kind: string, subjectId: string) {
+  await db
+    .deleteFrom("xp_event")
+    .where("member_id", "=", memberId)
+    .where("kind", "=", kind)
+    .where("subject_id", "=", subjectId)
+    .execute();
+}

@@ -1,0 +1,55 @@
+import type { Db } from "../../db/connect";
+import type { SectionId } from "../../db/schema";
+import { excerptOf } from "~/lib/text";
+import { toIso } from "~/lib/dates";
+import { withAuthors } from "../progression/authors";
+import { featuredDiscussions, findTopic, listTopicDiscussions, listTopics } from "./section-repository";
+
+type TopicRow = Awaited<ReturnType<typeof listTopics>>[number];
+
+function topicSummary(t: TopicRow) {
+  return {
+    id: t.id,
+    section: t.section,
+    title: t.title,
+    description: t.description,
+    posts: Number(t.discussion_count) + Number(t.reply_count),
+    members: Number(t.member_count),
+  };
+}
+
+export async function sectionTopics(db: Db, section: SectionId, limit?: number) {
+  return (await listTopics(db, section, limit)).map(topicSummary);
+}
+
+export async function featuredDiscussionSummaries(db: Db, options: { section?: SectionId; limit?: number; now?: Date }) {
+  const rows = await withAuthors(db, await featuredDiscussions(db, options));
+  return rows.map((d) => ({
+    id: d.id,
+    title: d.title,
+    excerpt: excerptOf(d.body),
+    replies: Number(d.reply_count),
+    topicId: d.topic_id,
+    topicTitle: d.topic_title,
+    section: d.section,
+    author: d.author,
+  }));
+}
+
+export async function topicPage(db: Db, section: SectionId, topicId: string) {
+  const topic = await findTopic(db, section, topicId);
+  if (!topic) return null;
+  const discussions = await withAuthors(db, await listTopicDiscussions(db, topic.id));
+  return {
+    topic: { ...topicSummary(topic), lastActivityAt: toIso(topic.last_activity_at) },
+    discussions: discussions.map((d) => ({
+      id: d.id,
+      title: d.title,
+      slug: d.slug,
+      excerpt: excerptOf(d.body),
+      replies: Number(d.reply_count),
+      lastActivityAt: toIso(d.last_activity_at),
+      author: d.author,
+    })),
+  };
+}

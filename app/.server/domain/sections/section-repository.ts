@@ -1,0 +1,100 @@
+import type { Db } from "../../db/connect";
+import type { SectionId } from "../../db/schema";
+
+export async function listTopics(db: Db, section: SectionId, limit = 50) {
+  return db
+    .selectFrom("topic")
+    .select(["id", "section", "title", "description", "discussion_count", "reply_count", "member_count", "last_activity_at"])
+    .where("section", "=", section)
+    .orderBy("created_at", "asc")
+    .orderBy("id", "asc")
+    .limit(limit)
+    .execute();
+}
+
+export async function findTopic(db: Db, section: SectionId, id: string) {
+  return db
+    .selectFrom("topic")
+    .select(["id", "section", "title", "description", "discussion_count", "reply_count", "member_count", "last_activity_at"])
+    .where("section", "=", section)
+    .where("id", "=", id)
+    .executeTakeFirst();
+}
+
+function discussionRows(db: Db) {
+  return db
+    .selectFrom("discussion")
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .innerJoin("member", "member.id", "discussion.author_id")
+    .select([
+      "discussion.id",
+      "discussion.title",
+      "discussion.slug",
+      "discussion.body",
+      "discussion.reply_count",
+      "discussion.created_at",
+      "discussion.last_activity_at",
+      "discussion.featured_at",
+      "discussion.topic_id",
+      "topic.title as topic_title",
+      "topic.section",
+      "discussion.author_id",
+      "member.name as author_name",
+      "member.handle as author_handle",
+    ])
+    .where("discussion.deleted_at", "is", null)
+    .where("discussion.hidden_at", "is", null);
+}
+
+/** Newest activity first. */
+export async function listTopicDiscussions(db: Db, topicId: string, limit = 20) {
+  return discussionRows(db)
+    .where("discussion.topic_id", "=", topicId)
+    .orderBy("discussion.last_activity_at", "desc")
+    .orderBy("discussion.id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+export const FEATURED_WINDOW_DAYS = 7;
+
+/**
+ * Featured discussions (PRODUCT.md §2): those a moderator featured, newest first; remaining places
+ * go to the discussions with the most replies in the last seven days.
+ */
+export async function featuredDiscussions(db: Db, { section, limit = 3, now = new Date() }: { section?: SectionId; limit?: number; now?: Date }) {
+  let featuredQuery = discussionRows(db).where("discussion.featured_at", "is not", null);
+  if (section) featuredQuery = featuredQuery.where("topic.section", "=", section);
+  const featured = await featuredQuery.orderBy("discussion.featured_at", "desc").limit(limit).execute();
+  if (featured.length >= limit) return featured;
+
+  const since = new Date(now.getTime() - FEATURED_WINDOW_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  let busiest = db
+    .selectFrom("reply")
+    .innerJoin("discussion", "discussion.id", "reply.discussion_id")
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .select(["reply.discussion_id", (eb) => eb.fn.countAll<number>().as("recent")])
+    .where("reply.created_at", ">", since)
+    .where("reply.deleted_at", "is", null)
+    .where("reply.hidden_at", "is", null)
+    .where("discussion.featured_at", "is", null)
+    .where("discussion.deleted_at", "is", null)
+    .where("discussion.hidden_at", "is", null);
+  if (section) busiest = busiest.where("topic.section", "=", section);
+  const ranked = await busiest
+    .groupBy("reply.discussion_id")
+    .orderBy("recent", "desc")
+    .orderBy("reply.discussion_id", "desc")
+    .limit(limit - featured.length)
+    .execute();
+  if (ranked.length === 0) return featured;
+  const rows = await discussionRows(db)
+    .where(
+      "discussion.id",
+      "in",
+      ranked.map((r) => r.discussion_id),
+    )
+    .execute();
+  const order = new Map(ranked.map((r, i) => [r.discussion_id, i]));
+  return [...featured, ...rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!)];
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const flag = z
+  .enum(["1", "0", "true", "false", "on", "off", "yes", "no"], {
+    error: "must be one of on/off, true/false, 1/0, yes/no",
+  })
+  .transform((v) => ["1", "true", "on", "yes"].includes(v));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce
+    .number({ error: "must be a port number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 to 65535")
+    .max(65535, "must be 0 to 65535")
+    .default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1, "must not be empty").default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/|file:|sqlite:)/, "must start with postgres:// (PostgreSQL) or be left unset (SQLite)")
+    .optional(),
+  BASE_URL: z.url({ error: "must be an absolute URL such as https://example.org" }).optional(),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  DEMO_CONTENT: flag.default(true),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SMTP_URL: z.string().optional(),
+  /** Express's "trust proxy": which hops may set X-Forwarded-For (client IPs for rate limits). */
+  TRUST_PROXY: z
+    .string()
+    .default("loopback")
+    .transform((v): boolean | number | string => (v === "true" ? true : v === "false" ? false : /^\d+$/.test(v) ? Number(v) : v)),
+});
+
+export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET" | "BASE_URL"> & {
+  AUTH_SECRET: string;
+  BASE_URL: string;
+  /** "sqlite" unless DATABASE_URL points at PostgreSQL. */
+  DATABASE_ENGINE: "sqlite" | "postgres";
+  SQLITE_PATH: string;
+};
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/**
+ * Reads and checks the environment once at start. A bad value stops the process with a message that
+ * names the variable; the auth secret is generated on first start and kept in DATA_DIR so that a
+ * new machine needs no set-up and sessions survive restarts.
+ */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const engine = env.DATABASE_URL?.startsWith("postgres") ? "postgres" : "sqlite";
+  const sqlitePath =
+    env.DATABASE_URL && engine === "sqlite"
+      ? path.resolve(env.DATABASE_URL.replace(/^(file:|sqlite:)(\/\/)?/, ""))
+      : path.join(dataDir, "site.db");
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    DATABASE_ENGINE: engine,
+    SQLITE_PATH: sqlitePath,
+    BASE_URL: env.BASE_URL ?? `http://localhost:${env.PORT}`,
+    AUTH_SECRET: env.AUTH_SECRET ?? readOrCreateSecret(dataDir),
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  try {
+    const existing = fs.readFileSync(file, "utf8").trim();
+    if (existing.length >= 32) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const secret = randomBytes(32).toString("base64url");
+  // wx: if another process created it meanwhile, keep theirs.
+  try {
+    fs.writeFileSync(file, secret + "\n", { mode: 0o600, flag: "wx" });
+    return secret;
+  } catch {
+    return fs.readFileSync(file, "utf8").trim();
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * One-shot messages that survive a redirect (the sign-in toast), in a short-lived cookie that the
+ * root middleware reads once and clears. Only known keys are read back, so the cookie carries no
+ * member text.
+ */
+export const FLASH_COOKIE = "ipos_flash";
+export const FLASHES = {
+  "signed-in": { title: "Welcome back!", description: "You have been signed in successfully." },
+  "signed-out": { title: "Signed out", description: "Come back soon." },
+} as const;
+export type FlashKey = keyof typeof FLASHES;
+
+export function flashCookie(key: FlashKey, secure: boolean) {
+  return `${FLASH_COOKIE}=${key}; Path=/; Max-Age=60; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+export function clearFlashCookie(secure: boolean) {
+  return `${FLASH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+export function readFlash(request: Request): FlashKey | null {
+  const cookie = request.headers.get("cookie") ?? "";
+  const match = cookie.match(new RegExp(`(?:^|;\\s*)${FLASH_COOKIE}=([a-z-]+)`));
+  const key = match?.[1];
+  return key && key in FLASHES ? (key as FlashKey) : null;
+}

@@ -1,0 +1,19 @@
+import { data } from "react-router";
+import type { z } from "zod";
+import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data";
+
+/** Reads a form post and parses it with the shared schema; bad input is a 400 with the messages. */
+export async function parseForm<S extends z.ZodType>(request: Request, schema: S, checkboxes: readonly string[] = []) {
+  let formData: FormData;
+  try {
+    formData = await request.formData();
+  } catch {
+    throw data({ errors: { form: "The form could not be read. Please try again." } as FieldErrors }, { status: 400 });
+  }
+  const raw = formToObject(formData, checkboxes);
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    return { ok: false as const, errors: firstErrors(result.error.issues), raw, formData };
+  }
+  return { ok: true as const, values: result.data as z.infer<S>, raw, formData };
+}

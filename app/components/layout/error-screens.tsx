@@ -1,0 +1,52 @@
+import { useEffect } from "react";
+import { Link, useLocation } from "react-router";
+
+/** The seed's not-found page; the attempted path goes to the browser console, as the seed says. */
+export function NotFoundScreen() {
+  const location = useLocation();
+  useEffect(() => {
+    console.error("404 Error: User attempted to access non-existent route:", location.pathname);
+  }, [location.pathname]);
+  return (
+    <div className="flex min-h-[60vh] items-center justify-center px-4">
+      <div className="text-center">
+        <h1 className="mb-4 text-6xl font-bold">404</h1>
+        <p className="mb-6 text-xl text-muted">Oops! Page not found</p>
+        <Link to="/" className="font-semibold text-monk-strong underline underline-offset-4 hover:text-monk">
+          Return to Home
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export function UnexpectedErrorScreen({ detail }: { detail?: string }) {
+  return (
+    <div className="flex min-h-[60vh] items-center justify-center px-4">
+      <div className="max-w-2xl text-center">
+        <h1 className="mb-4 text-3xl font-bold">Unexpected Application Error!</h1>
+        <p className="mb-6 text-muted">Something went wrong on our side. Please try again in a moment.</p>
+        {detail ? (
+          <pre className="mb-6 overflow-x-auto rounded-md bg-stone-100 p-4 text-left text-sm">{detail}</pre>
+        ) : null}
+        <Link to="/" className="font-semibold text-monk-strong underline underline-offset-4 hover:text-monk">
+          Return to Home
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export function StatusScreen({ status, message }: { status: number; message: string }) {
+  return (
+    <div className="flex min-h-[60vh] items-center justify-center px-4">
+      <div className="text-center">
+        <h1 className="mb-4 text-5xl font-bold">{status}</h1>
+        <p className="mb-6 text-xl text-muted">{message}</p>
+        <Link to="/" className="font-semibold text-monk-strong underline underline-offset-4 hover:text-monk">
+          Return to Home
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import type { ComponentProps, ReactNode } from "react";
+import { cn } from "~/lib/utils";
+
+const control =
+  "w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base text-ink placeholder:text-stone-500 focus-visible:outline-3 focus-visible:outline-offset-1 aria-[invalid=true]:border-warrior disabled:opacity-60";
+
+export function Input({ className, ...props }: ComponentProps<"input">) {
+  return <input data-slot="input" className={cn(control, "h-10", className)} {...props} />;
+}
+
+export function Textarea({ className, ...props }: ComponentProps<"textarea">) {
+  return <textarea data-slot="textarea" className={cn(control, "min-h-24", className)} {...props} />;
+}
+
+export function Label({ className, ...props }: ComponentProps<"label">) {
+  return <label data-slot="label" className={cn("text-sm font-medium text-ink", className)} {...props} />;
+}
+
+export function Checkbox({ className, ...props }: Omit<ComponentProps<"input">, "type">) {
+  return (
+    <input
+      type="checkbox"
+      data-slot="checkbox"
+      className={cn("size-4 shrink-0 rounded border-stone-400 accent-monk", className)}
+      {...props}
+    />
+  );
+}
+
+export function FieldError({ id, children }: { id: string; children?: ReactNode }) {
+  if (!children) return null;
+  return (
+    <p id={id} data-slot="field-error" className="text-sm font-medium text-warrior">
+      {children}
+    </p>
+  );
+}
+
+interface FieldProps extends Omit<ComponentProps<"input">, "name"> {
+  name: string;
+  label: string;
+  error?: string;
+}
+
+/** A labelled input with its message; the message is tied to the input for screen readers. */
+export function TextField({ name, label, error, className, id = name, ...props }: FieldProps) {
+  const errorId = `${id}-error`;
+  return (
+    <div className={cn("flex flex-col gap-2", className)}>
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...props}
+      />
+      <FieldError id={errorId}>{error}</FieldError>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { ShieldCheck } from "lucide-react";
+import { RankBadge, VirtueBadge } from "~/components/community/badges";
+import { Card } from "~/components/ui/card";
+import type { RankId } from "~/lib/ranks";
+import { initialsOf, plural } from "~/lib/utils";
+import { cn } from "~/lib/utils";
+
+export interface AdvisorSummary {
+  name: string;
+  handle: string;
+  rank: RankId;
+  path: "monk" | "warrior";
+  specialty: string;
+  virtues: string[];
+  questionsAnswered: number;
+}
+
+export function AdvisorCard({ advisor }: { advisor: AdvisorSummary }) {
+  return (
+    <Card className="flex flex-col items-center p-6 text-center">
+      <span
+        aria-hidden="true"
+        className={cn(
+          "inline-flex size-16 items-center justify-center rounded-full text-xl font-bold text-white",
+          advisor.path === "monk" ? "bg-monk" : "bg-warrior",
+        )}
+      >
+        {initialsOf(advisor.name)}
+      </span>
+      <h3 className="mt-3 text-lg font-semibold">{advisor.name}</h3>
+      <div className="mt-2 flex items-center gap-2">
+        <RankBadge rank={advisor.rank} />
+        <span className="inline-flex items-center gap-1 text-xs font-semibold text-stone-700">
+          <ShieldCheck aria-hidden="true" className="size-4" />
+          Verified {advisor.path}
+        </span>
+      </div>
+      <p className="mt-2 text-sm text-muted">{advisor.specialty}</p>
+      <div className="mt-3 flex flex-wrap justify-center gap-2">
+        {advisor.virtues.map((v) => (
+          <VirtueBadge key={v} virtue={v} />
+        ))}
+      </div>
+      <p className="mt-3 text-sm font-medium">{plural(advisor.questionsAnswered, "question")} answered</p>
+    </Card>
+  );
+}

@@ -1,0 +1,45 @@
+import { Heart, MessageCircle } from "lucide-react";
+import { Byline, type Author } from "~/components/community/byline";
+import { Badge } from "~/components/ui/badge";
+import { ButtonLink } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { formatCount } from "~/lib/utils";
+import { CREATION_LABELS, type CreationTypeId } from "./creation-types";
+
+export interface CreationSummary {
+  id: number;
+  title: string;
+  description: string;
+  type: CreationTypeId;
+  likes: number;
+  comments: number;
+  author: Author;
+}
+
+export function CreationCard({ creation }: { creation: CreationSummary }) {
+  return (
+    <Card className="flex flex-col p-6">
+      <Badge className="self-start">{CREATION_LABELS[creation.type]}</Badge>
+      <h3 className="mt-3 text-lg font-semibold">{creation.title}</h3>
+      <p className="mt-2 flex-1 text-sm text-muted">{creation.description}</p>
+      <div className="mt-3">
+        <Byline author={creation.author} />
+      </div>
+      <div className="mt-4 flex items-center justify-between gap-3">
+        <p className="flex gap-4 text-sm text-muted">
+          <span className="inline-flex items-center gap-1">
+            <Heart aria-hidden="true" className="size-4" />
+            {formatCount(creation.likes)} <span className="sr-only">likes</span>
+          </span>
+          <span className="inline-flex items-center gap-1">
+            <MessageCircle aria-hidden="true" className="size-4" />
+            {formatCount(creation.comments)} <span className="sr-only">comments</span>
+          </span>
+        </p>
+        <ButtonLink to={`/forge/${creation.id}`} variant="outline" size="sm" aria-label={`View Creation: ${creation.title}`}>
+          View Creation
+        </ButtonLink>
+      </div>
+    </Card>
+  );
+}

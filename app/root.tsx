@@ -1,0 +1,110 @@
+import { useEffect } from "react";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+import { Toaster, toast } from "sonner";
+import type { Route } from "./+types/root";
+import { NotFoundScreen, StatusScreen, UnexpectedErrorScreen } from "~/components/layout/error-screens";
+import { Footer } from "~/components/layout/footer";
+import { NavigationBar } from "~/components/layout/navigation-bar";
+import { useNonce } from "~/components/layout/nonce";
+import { servicesContext, viewerContext } from "~/.server/context";
+import { clearFlashCookie, FLASHES, readFlash } from "~/.server/flash";
+import { loadViewer } from "~/.server/session";
+import stylesheet from "./app.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Inner Peace. Outer Strength." },
+  {
+    name: "description",
+    content: "A digital sanctuary for self-discipline, resilience and purpose: train the mind like a monk and the body like a warrior.",
+  },
+];
+
+const session: Route.MiddlewareFunction = async ({ request, context }, next) => {
+  const { viewer, headers } = await loadViewer(context, request);
+  context.set(viewerContext, viewer);
+  const response = await next();
+  for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
+  if (readFlash(request)) {
+    const secure = context.get(servicesContext).env.BASE_URL.startsWith("https://");
+    response.headers.append("Set-Cookie", clearFlashCookie(secure));
+  }
+  return response;
+};
+
+export const middleware: Route.MiddlewareFunction[] = [session];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = context.get(viewerContext);
+  const flash = readFlash(request);
+  return {
+    viewer: viewer ? { name: viewer.name, handle: viewer.handle } : null,
+    toast: flash ? { id: `${flash}-${Date.now()}`, ...FLASHES[flash] } : null,
+  };
+}
+
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Route.ShouldRevalidateFunctionArgs) {
+  // After any form post the viewer or a toast may have changed.
+  return formMethod ? true : defaultShouldRevalidate;
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded bg-white px-4 py-2 focus:not-sr-only focus:fixed focus:left-2 focus:top-2"
+        >
+          Skip to content
+        </a>
+        <NavigationBar viewer={data?.viewer ?? null} />
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        <Footer />
+        <Toaster position="bottom-right" richColors closeButton />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const pending = loaderData.toast;
+  useEffect(() => {
+    if (pending) toast.success(pending.title, { id: pending.id, description: pending.description });
+  }, [pending]);
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) return <NotFoundScreen />;
+    const message = typeof error.data === "string" && error.data ? error.data : error.statusText || "Something went wrong";
+    return <StatusScreen status={error.status} message={message} />;
+  }
+  const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  return <UnexpectedErrorScreen detail={detail} />;
+}

@@ -1,0 +1,206 @@
+import { CheckCircle2 } from "lucide-react";
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/join";
+import { useValidatedForm } from "~/components/community/use-validated-form";
+import { ButtonLink, Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
+import { Checkbox, FieldError, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { servicesContext, viewerContext } from "~/.server/context";
+import { registerMember } from "~/.server/domain/accounts/account-service";
+import { parseForm } from "~/.server/forms";
+import { INTERESTS, JOIN_CHECKBOXES, joinSchema } from "~/schemas/account";
+import type { FieldErrors } from "~/schemas/form-data";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Join the Path · Inner Peace. Outer Strength." },
+  { name: "description", content: "Create your account and begin your journey toward inner peace and outer strength." },
+];
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { signedIn: context.get(viewerContext) !== null };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = await parseForm(request, joinSchema, JOIN_CHECKBOXES);
+  const values = echo(parsed.raw);
+  if (!parsed.ok) return data({ registered: false as const, errors: parsed.errors, values }, { status: 400 });
+  const result = await registerMember(context.get(servicesContext), parsed.values, request.headers);
+  if (!result.ok) return data({ registered: false as const, errors: result.errors, values }, { status: result.status });
+  return data({ registered: true as const, errors: {} as FieldErrors, values: {} as Echo }, { headers: result.headers });
+}
+
+type Echo = { fullName?: string; email?: string; bio?: string; interests?: Record<string, boolean>; termsAccepted?: boolean };
+
+/** What goes back into the form after a failed post; never the passwords. */
+function echo(raw: Record<string, unknown>): Echo {
+  const text = (v: unknown) => (typeof v === "string" ? v.slice(0, 1000) : undefined);
+  return {
+    fullName: text(raw.fullName),
+    email: text(raw.email),
+    bio: text(raw.bio),
+    interests: (raw.interests ?? {}) as Record<string, boolean>,
+    termsAccepted: raw.termsAccepted === true,
+  };
+}
+
+function RegistrationSuccessful() {
+  return (
+    <Card role="status">
+      <CardHeader className="items-center text-center">
+        <CheckCircle2 aria-hidden="true" className="size-12 text-green-700" />
+        <CardTitle>Registration Successful!</CardTitle>
+        <CardDescription className="text-base">
+          Thank you for joining the community. Your journey begins now.
+        </CardDescription>
+      </CardHeader>
+      <CardFooter className="justify-center">
+        <ButtonLink to="/dashboard" variant="monk">
+          Continue to Dashboard
+        </ButtonLink>
+      </CardFooter>
+    </Card>
+  );
+}
+
+function JoinForm({ serverErrors, values }: { serverErrors?: FieldErrors; values?: Echo }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formAction === "/join";
+  const { errors, onSubmit, onChange } = useValidatedForm(joinSchema, JOIN_CHECKBOXES, serverErrors);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Create Your Account</CardTitle>
+      </CardHeader>
+      <Form method="post" action="/join" noValidate onSubmit={onSubmit} onChange={onChange}>
+        <CardContent className="flex flex-col gap-5">
+          {errors.form ? (
+            <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
+              {errors.form}
+            </p>
+          ) : null}
+          <TextField
+            name="fullName"
+            label="Full Name"
+            autoComplete="name"
+            defaultValue={values?.fullName}
+            error={errors.fullName}
+          />
+          <TextField
+            name="email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            defaultValue={values?.email}
+            error={errors.email}
+          />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <TextField name="password" label="Password" type="password" autoComplete="new-password" error={errors.password} />
+            <TextField
+              name="confirmPassword"
+              label="Confirm Password"
+              type="password"
+              autoComplete="new-password"
+              error={errors.confirmPassword}
+            />
+          </div>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="bio">
+              Bio <span className="font-normal text-muted">(optional)</span>
+            </Label>
+            <Textarea
+              id="bio"
+              name="bio"
+              rows={3}
+              defaultValue={values?.bio}
+              placeholder="Tell us a little about your path…"
+              aria-invalid={errors.bio ? true : undefined}
+              aria-describedby={errors.bio ? "bio-error" : undefined}
+            />
+            <FieldError id="bio-error">{errors.bio}</FieldError>
+          </div>
+          <fieldset className="flex flex-col gap-3">
+            <legend className="mb-2 text-sm font-medium">Your Primary Interests</legend>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {INTERESTS.map((interest) => (
+                <div key={interest.id} className="flex items-center gap-2">
+                  <Checkbox
+                    id={`interest-${interest.id}`}
+                    name={`interests.${interest.id}`}
+                    defaultChecked={values?.interests?.[interest.id] === true}
+                  />
+                  <Label htmlFor={`interest-${interest.id}`} className="font-normal">
+                    {interest.label}
+                  </Label>
+                </div>
+              ))}
+            </div>
+          </fieldset>
+          <div className="flex flex-col gap-2">
+            <div className="flex items-start gap-2">
+              <Checkbox
+                id="termsAccepted"
+                name="termsAccepted"
+                className="mt-0.5"
+                defaultChecked={values?.termsAccepted}
+                aria-invalid={errors.termsAccepted ? true : undefined}
+                aria-describedby={errors.termsAccepted ? "termsAccepted-error" : undefined}
+              />
+              <Label htmlFor="termsAccepted" className="font-normal">
+                I agree to the{" "}
+                <Link to="/terms" className="font-medium text-monk-strong underline">
+                  Terms of Service
+                </Link>{" "}
+                and{" "}
+                <Link to="/privacy" className="font-medium text-monk-strong underline">
+                  Privacy Policy
+                </Link>
+              </Label>
+            </div>
+            <FieldError id="termsAccepted-error">{errors.termsAccepted}</FieldError>
+          </div>
+        </CardContent>
+        <CardFooter className="flex-col gap-4">
+          <Button type="submit" variant="monk" className="w-full" disabled={busy}>
+            {busy ? "Processing..." : "Join the Movement"}
+          </Button>
+          <p className="text-sm text-muted">
+            Already a member?{" "}
+            <Link to="/signin" className="font-semibold text-monk-strong underline">
+              Sign in
+            </Link>
+          </p>
+        </CardFooter>
+      </Form>
+    </Card>
+  );
+}
+
+export default function Join({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-12">
+      <div className="mb-8 text-center">
+        <h1 className="font-serif text-4xl font-bold">Join the Path</h1>
+        <p className="mt-3 text-lg text-stone-700">
+          Begin your journey toward inner peace and outer strength.
+        </p>
+      </div>
+      {actionData?.registered ? (
+        <RegistrationSuccessful />
+      ) : loaderData.signedIn && !actionData ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>You are already a member</CardTitle>
+            <CardDescription>You are signed in. Your dashboard shows your rank and progress.</CardDescription>
+          </CardHeader>
+          <CardFooter>
+            <ButtonLink to="/dashboard" variant="monk">
+              Continue to Dashboard
+            </ButtonLink>
+          </CardFooter>
+        </Card>
+      ) : (
+        <JoinForm serverErrors={actionData?.errors} values={actionData?.values} />
+      )}
+    </div>
+  );
+}

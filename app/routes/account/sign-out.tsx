@@ -1,0 +1,16 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/sign-out";
+import { servicesContext } from "~/.server/context";
+import { signOutMember } from "~/.server/domain/accounts/account-service";
+
+// Signing out changes state, so it is a POST only; a GET just goes home.
+export function loader() {
+  return redirect("/");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const headers = await signOutMember(context.get(servicesContext), request.headers);
+  const out = new Headers();
+  for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
+  return redirect("/", { headers: out });
+}

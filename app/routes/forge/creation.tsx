@@ -1,0 +1,96 @@
+import { ExternalLink, Heart, MessageCircle } from "lucide-react";
+import { data, Link } from "react-router";
+import type { Route } from "./+types/creation";
+import { Byline } from "~/components/community/byline";
+import { Badge } from "~/components/ui/badge";
+import { Card } from "~/components/ui/card";
+import { servicesContext } from "~/.server/context";
+import { creationPage } from "~/.server/domain/forge/forge-pages";
+import { CREATION_LABELS } from "~/features/forge/creation-types";
+import { formatDate } from "~/lib/dates";
+import { formatCount } from "~/lib/utils";
+import { parseId } from "~/lib/params";
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  loaderData
+    ? [
+        { title: `${loaderData.creation.title} · The Forge` },
+        { name: "description", content: loaderData.creation.description },
+      ]
+    : [{ title: "Creation not found" }];
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const id = parseId(params.creationId);
+  const page = id ? await creationPage(context.get(servicesContext).db, id) : null;
+  if (!page) throw data("Not found", { status: 404 });
+  return page;
+}
+
+export default function Creation({ loaderData }: Route.ComponentProps) {
+  const { creation, comments } = loaderData;
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-12">
+      <p className="text-sm">
+        <Link to="/forge" className="font-semibold text-monk-strong underline">
+          The Forge
+        </Link>
+      </p>
+      <Badge className="mt-4">{CREATION_LABELS[creation.type]}</Badge>
+      <h1 className="mt-3 font-serif text-4xl font-bold">{creation.title}</h1>
+      <p className="mt-3 text-lg text-stone-700">{creation.description}</p>
+      <div className="mt-4">
+        <Byline author={creation.author}>
+          <span>
+            · {formatDate(creation.createdAt)}
+            {creation.edited ? " · edited" : ""}
+          </span>
+        </Byline>
+      </div>
+      <div className="prose-member mt-8" dangerouslySetInnerHTML={{ __html: creation.html }} />
+      {creation.linkUrl ? (
+        <p className="mt-6">
+          <a
+            href={creation.linkUrl}
+            rel="nofollow ugc noopener noreferrer"
+            className="inline-flex items-center gap-1 font-semibold text-monk-strong underline"
+          >
+            Visit the project <ExternalLink aria-hidden="true" className="size-4" />
+          </a>
+        </p>
+      ) : null}
+      <p className="mt-8 flex gap-6 text-sm text-muted">
+        <span className="inline-flex items-center gap-1">
+          <Heart aria-hidden="true" className="size-4" /> {formatCount(creation.likes)} likes
+        </span>
+        <span className="inline-flex items-center gap-1">
+          <MessageCircle aria-hidden="true" className="size-4" /> {formatCount(creation.comments)} comments
+        </span>
+      </p>
+      <section aria-labelledby="comments" className="mt-10">
+        <h2 id="comments" className="mb-4 text-2xl font-bold">
+          Comments
+        </h2>
+        {comments.length === 0 ? (
+          <p className="text-muted">No comments yet.</p>
+        ) : (
+          <ul className="flex flex-col gap-4">
+            {comments.map((c) => (
+              <li key={c.id}>
+                <Card className="p-4">
+                  <Byline author={c.author}>
+                    <span>· {formatDate(c.createdAt)}</span>
+                  </Byline>
+                  {c.html ? (
+                    <div className="prose-member mt-2 text-sm" dangerouslySetInnerHTML={{ __html: c.html }} />
+                  ) : (
+                    <p className="mt-2 text-sm text-muted">[deleted]</p>
+                  )}
+                </Card>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,65 @@
+import { Plus } from "lucide-react";
+import type { Route } from "./+types/forge";
+import { PageHeader, SectionHeading } from "~/components/community/page-header";
+import { ButtonLink } from "~/components/ui/button";
+import { servicesContext } from "~/.server/context";
+import { creationSummaries, listCategories } from "~/.server/domain/forge/forge-pages";
+import { CategoryTile } from "~/features/forge/category-tile";
+import { CreationCard } from "~/features/forge/creation-card";
+import { CREATION_LABELS, type CreationTypeId } from "~/features/forge/creation-types";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "The Forge · Inner Peace. Outer Strength." },
+  { name: "description", content: "Writing, visual art, music and projects shaped by members on both paths." },
+];
+
+function isType(value: string | null): value is CreationTypeId {
+  return value !== null && value in CREATION_LABELS;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db } = context.get(servicesContext);
+  const requested = new URL(request.url).searchParams.get("type");
+  // An unknown category shows everything rather than an error: it is only a filter.
+  const type = isType(requested) ? requested : undefined;
+  const [categories, creations] = await Promise.all([listCategories(db), creationSummaries(db, { limit: 5, type })]);
+  return { categories, creations, type: type ?? null };
+}
+
+export default function Forge({ loaderData }: Route.ComponentProps) {
+  const { categories, creations, type } = loaderData;
+  return (
+    <>
+      <PageHeader
+        title="The Forge"
+        intro="Where discipline becomes craft. Share what you make on the path: words, images, music and projects."
+        tone="neutral"
+      >
+        <ButtonLink to="/join" variant="monk">
+          <Plus aria-hidden="true" />
+          Share Your Creation
+        </ButtonLink>
+      </PageHeader>
+      <section aria-labelledby="categories" className="mx-auto max-w-6xl px-4 pt-12">
+        <SectionHeading id="categories">Categories</SectionHeading>
+        <div className="grid grid-cols-2 gap-4 md:grid-cols-4">
+          {categories.map((c) => (
+            <CategoryTile key={c.id} category={c} active={c.id === type} />
+          ))}
+        </div>
+      </section>
+      <section aria-labelledby="creations" className="mx-auto max-w-6xl px-4 py-12">
+        <SectionHeading id="creations">{type ? CREATION_LABELS[type] : "Recent Creations"}</SectionHeading>
+        {creations.length === 0 ? (
+          <p className="text-muted">No creations here yet.</p>
+        ) : (
+          <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+            {creations.map((c) => (
+              <CreationCard key={c.id} creation={c} />
+            ))}
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,211 @@
+import { Brain, Flame, Mountain, Swords } from "lucide-react";
+import { Link } from "react-router";
+import type { Route } from "./+types/home";
+import { RankBadge, VirtueBadge } from "~/components/community/badges";
+import { SectionHeading } from "~/components/community/page-header";
+import { ButtonLink } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { servicesContext } from "~/.server/context";
+import { questionSummaries } from "~/.server/domain/council/council-pages";
+import { creationSummaries } from "~/.server/domain/forge/forge-pages";
+import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/sections/section-pages";
+import { CreationCard } from "~/features/forge/creation-card";
+import { QuestionCard } from "~/features/council/question-card";
+import { DiscussionCard } from "~/features/sections/discussion-card";
+import { TopicCard } from "~/features/sections/topic-card";
+import { RANKS } from "~/lib/ranks";
+import { VIRTUES } from "~/lib/virtues";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Inner Peace. Outer Strength." },
+  {
+    name: "description",
+    content:
+      "A digital sanctuary for self-discipline, resilience and purpose. Train the mind in the Monastery, the body on the Battlefield.",
+  },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = context.get(servicesContext);
+  const [monastery, battlefield, featured, creations, questions] = await Promise.all([
+    sectionTopics(db, "monastery", 3),
+    sectionTopics(db, "battlefield", 3),
+    featuredDiscussionSummaries(db, { limit: 2 }),
+    creationSummaries(db, { limit: 3 }),
+    questionSummaries(db, 3),
+  ]);
+  return { monastery, battlefield, featured, creations, questions };
+}
+
+const VALUES = [
+  { title: "Mindfulness", text: "Meet each moment with full attention.", icon: Brain, tone: "text-monk" },
+  { title: "Action", text: "Turn intention into deeds, every day.", icon: Swords, tone: "text-warrior" },
+  { title: "Wisdom", text: "Learn from those who walked before.", icon: Mountain, tone: "text-monk" },
+  { title: "Discipline", text: "Keep the promise you made yourself.", icon: Flame, tone: "text-warrior" },
+];
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { monastery, battlefield, featured, creations, questions } = loaderData;
+  return (
+    <>
+      <section className="bg-gradient-to-br from-monk-soft via-white to-warrior-soft">
+        <div className="mx-auto max-w-6xl px-4 py-20 text-center">
+          <h1 className="font-serif text-4xl font-bold sm:text-6xl">
+            <span className="text-monk-strong">Inner Peace.</span> <span className="text-warrior-strong">Outer Strength.</span>
+          </h1>
+          <p className="mx-auto mt-6 max-w-2xl text-lg text-stone-700">
+            A digital sanctuary for self-discipline, resilience and purpose. Train your mind like a monk and your body
+            like a warrior, together with people who walk both paths.
+          </p>
+          <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+            <ButtonLink to="/monastery" variant="monk" size="lg">
+              Enter The Monastery
+            </ButtonLink>
+            <ButtonLink to="/battlefield" variant="warrior" size="lg">
+              Join The Battlefield
+            </ButtonLink>
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="values" className="mx-auto max-w-6xl px-4 py-16">
+        <h2 id="values" className="sr-only">
+          Our values
+        </h2>
+        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {VALUES.map((v) => (
+            <li key={v.title}>
+              <Card className="h-full p-6 text-center">
+                <v.icon aria-hidden="true" className={`mx-auto size-8 ${v.tone}`} />
+                <h3 className="mt-3 text-lg font-semibold">{v.title}</h3>
+                <p className="mt-2 text-sm text-muted">{v.text}</p>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="monastery-teaser" className="bg-monk-soft/60 py-16">
+        <div className="mx-auto max-w-6xl px-4">
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <SectionHeading id="monastery-teaser">From the Monastery</SectionHeading>
+            <Link to="/monastery" className="mb-4 text-sm font-semibold text-monk-strong underline">
+              All Monastery topics
+            </Link>
+          </div>
+          <div className="grid gap-6 md:grid-cols-3">
+            {monastery.map((t) => (
+              <TopicCard key={t.id} topic={t} />
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="battlefield-teaser" className="bg-warrior-soft/60 py-16">
+        <div className="mx-auto max-w-6xl px-4">
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <SectionHeading id="battlefield-teaser">From the Battlefield</SectionHeading>
+            <Link to="/battlefield" className="mb-4 text-sm font-semibold text-warrior-strong underline">
+              All Battlefield topics
+            </Link>
+          </div>
+          <div className="grid gap-6 md:grid-cols-3">
+            {battlefield.map((t) => (
+              <TopicCard key={t.id} topic={t} />
+            ))}
+          </div>
+        </div>
+      </section>
+
+      {featured.length > 0 ? (
+        <section aria-labelledby="featured-teaser" className="mx-auto max-w-6xl px-4 py-16">
+          <SectionHeading id="featured-teaser">Featured Discussions</SectionHeading>
+          <div className="grid gap-6 md:grid-cols-2">
+            {featured.map((d) => (
+              <DiscussionCard key={d.id} discussion={d} />
+            ))}
+          </div>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="path-teaser" className="bg-stone-100 py-16">
+        <div className="mx-auto max-w-6xl px-4">
+          <SectionHeading id="path-teaser">The Path of Growth</SectionHeading>
+          <p className="max-w-2xl text-stone-700">
+            Every contribution earns experience. Climb seven ranks and train six virtues through challenges, from
+            Initiate to Master.
+          </p>
+          <div className="mt-8 grid gap-8 md:grid-cols-2">
+            <div>
+              <h3 className="mb-3 text-lg font-semibold">Ranks</h3>
+              <ol className="flex flex-col gap-2">
+                {RANKS.map((r) => (
+                  <li key={r.id} className="flex items-center gap-3">
+                    <RankBadge rank={r.id} />
+                    <span className="text-sm text-stone-700">{r.description}</span>
+                  </li>
+                ))}
+              </ol>
+            </div>
+            <div>
+              <h3 className="mb-3 text-lg font-semibold">Virtues</h3>
+              <ul className="flex flex-col gap-2">
+                {VIRTUES.map((v) => (
+                  <li key={v.id} className="flex items-center gap-3">
+                    <VirtueBadge virtue={v.id} />
+                    <span className="text-sm text-stone-700">{v.description}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+          <Link to="/ranks" className="mt-6 inline-block text-sm font-semibold text-monk-strong underline">
+            How ranks and virtues are earned
+          </Link>
+        </div>
+      </section>
+
+      <section aria-labelledby="forge-teaser" className="mx-auto max-w-6xl px-4 py-16">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <SectionHeading id="forge-teaser">From the Forge</SectionHeading>
+          <Link to="/forge" className="mb-4 text-sm font-semibold text-monk-strong underline">
+            All creations
+          </Link>
+        </div>
+        <div className="grid gap-6 md:grid-cols-3">
+          {creations.map((c) => (
+            <CreationCard key={c.id} creation={c} />
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="council-teaser" className="bg-stone-100 py-16">
+        <div className="mx-auto max-w-6xl px-4">
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <SectionHeading id="council-teaser">From the Council</SectionHeading>
+            <Link to="/council" className="mb-4 text-sm font-semibold text-monk-strong underline">
+              All questions
+            </Link>
+          </div>
+          <div className="grid gap-6 md:grid-cols-3">
+            {questions.map((q) => (
+              <QuestionCard key={q.id} question={q} />
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="cta" className="mx-auto max-w-4xl px-4 py-20 text-center">
+        <h2 id="cta" className="font-serif text-3xl font-bold">
+          Begin your journey today
+        </h2>
+        <p className="mx-auto mt-4 max-w-xl text-stone-700">
+          Join a community that trains the mind and the body, and grows stronger together.
+        </p>
+        <ButtonLink to="/join" variant="default" size="lg" className="mt-8">
+          Join the Path
+        </ButtonLink>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,14 @@
+import { data } from "react-router";
+import type { Route } from "./+types/not-found";
+import { NotFoundScreen } from "~/components/layout/error-screens";
+
+export const meta: Route.MetaFunction = () => [{ title: "Page not found · Inner Peace. Outer Strength." }];
+
+// Any unknown path: the seed's 404 page, with a real 404 status.
+export function loader() {
+  return data(null, { status: 404 });
+}
+
+export default function NotFound() {
+  return <NotFoundScreen />;
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { joinSchema, signInSchema } from "./account";
+import { firstErrors, formToObject } from "./form-data";
+
+const valid = {
+  fullName: "Ada Lovelace",
+  email: "ada@example.org",
+  password: "Secret123",
+  confirmPassword: "Secret123",
+  bio: "",
+  interests: { meditation: true, fitness: false, philosophy: false, creativity: false },
+  termsAccepted: true,
+};
+
+function errorsOf(values: unknown, schema: typeof joinSchema | typeof signInSchema = joinSchema) {
+  const result = schema.safeParse(values);
+  return result.success ? {} : firstErrors(result.error.issues);
+}
+
+describe("join schema, seed §5 message by message", () => {
+  it("accepts a complete registration", () => {
+    expect(errorsOf(valid)).toEqual({});
+  });
+  it("full name under 2 characters", () => {
+    expect(errorsOf({ ...valid, fullName: "A" }).fullName).toBe("Full name must be at least 2 characters");
+  });
+  it("an invalid email", () => {
+    expect(errorsOf({ ...valid, email: "not-an-email" }).email).toBe("Please enter a valid email address");
+    expect(errorsOf({ ...valid, email: "" }).email).toBe("Please enter a valid email address");
+  });
+  it("a password under 8 characters", () => {
+    expect(errorsOf({ ...valid, password: "Ab1", confirmPassword: "Ab1" }).password).toBe(
+      "Password must be at least 8 characters",
+    );
+  });
+  it("a password without an uppercase letter", () => {
+    expect(errorsOf({ ...valid, password: "secret123", confirmPassword: "secret123" }).password).toBe(
+      "Password must contain at least one uppercase letter",
+    );
+  });
+  it("a password without a digit", () => {
+    expect(errorsOf({ ...valid, password: "SecretWord", confirmPassword: "SecretWord" }).password).toBe(
+      "Password must contain at least one number",
+    );
+  });
+  it("passwords that differ, shown on confirmPassword", () => {
+    const errors = errorsOf({ ...valid, confirmPassword: "Secret124" });
+    expect(errors.confirmPassword).toBe("Passwords do not match");
+    expect(errors.password).toBeUndefined();
+  });
+  it("passwords that differ are reported even while another field is wrong", () => {
+    expect(errorsOf({ ...valid, fullName: "", confirmPassword: "x" }).confirmPassword).toBe("Passwords do not match");
+  });
+  it("a missing confirmPassword is 'Required'", () => {
+    const { confirmPassword: _, ...rest } = valid;
+    expect(errorsOf(rest).confirmPassword).toBe("Required");
+  });
+  it("a bio over 250 characters", () => {
+    expect(errorsOf({ ...valid, bio: "x".repeat(251) }).bio).toBe("Bio cannot exceed 250 characters");
+    expect(errorsOf({ ...valid, bio: "x".repeat(250) })).toEqual({});
+  });
+  it("terms not accepted", () => {
+    expect(errorsOf({ ...valid, termsAccepted: false }).termsAccepted).toBe("You must accept the terms and conditions");
+  });
+});
+
+describe("sign-in schema", () => {
+  it("an invalid email", () => {
+    expect(errorsOf({ email: "x", password: "a" }, signInSchema).email).toBe("Please enter a valid email address");
+  });
+  it("an empty password", () => {
+    expect(errorsOf({ email: "a@b.co", password: "" }, signInSchema).password).toBe("Password is required");
+  });
+  it("remember me defaults to false", () => {
+    expect(signInSchema.parse({ email: "a@b.co", password: "x" }).rememberMe).toBe(false);
+  });
+});
+
+describe("formToObject", () => {
+  it("reads checkboxes as booleans and dotted names as nested objects", () => {
+    const data = new FormData();
+    data.set("fullName", "Ada");
+    data.set("interests.fitness", "on");
+    expect(formToObject(data, ["interests.fitness", "interests.meditation", "termsAccepted"])).toEqual({
+      fullName: "Ada",
+      interests: { fitness: true, meditation: false },
+      termsAccepted: false,
+    });
+  });
+  it("ignores prototype keys", () => {
+    const data = new FormData();
+    data.set("__proto__.polluted", "yes");
+    formToObject(data);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Turns a submitted form into the plain object our schemas read: text fields as strings (absent
+ * ones as ""), checkboxes as booleans, and dotted names ("interests.fitness") as nested objects.
+ * Shared by the browser (validation before submit) and the server (the action).
+ */
+export function formToObject(form: FormData | HTMLFormElement, checkboxes: readonly string[] = []): Record<string, unknown> {
+  const data = form instanceof FormData ? form : new FormData(form);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of data.entries()) {
+    if (typeof value !== "string") continue;
+    setPath(out, key, checkboxes.includes(key) ? true : value);
+  }
+  for (const key of checkboxes) {
+    if (!data.has(key)) setPath(out, key, false);
+  }
+  return out;
+}
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown) {
+  const parts = dotted.split(".");
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    if (part === "__proto__" || part === "constructor" || part === "prototype") return;
+    if (typeof node[part] !== "object" || node[part] === null) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  const last = parts[parts.length - 1];
+  if (last === "__proto__" || last === "constructor" || last === "prototype") return;
+  node[last] = value;
+}
+
+export type FieldErrors = Record<string, string>;
+
+/** The first message for each field, the way the seed's forms show one message under a field. */
+export function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join(".") || "form";
+    if (!(key in errors)) errors[key] = issue.message;
+  }
+  return errors;
+}

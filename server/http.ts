@@ -1,0 +1,119 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import type { Logger } from "pino";
+
+/** One megabyte: PRODUCT.md §7 limits texts well under it; uploads will get their own routes. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      requestId: string;
+      nonce: string;
+      logger: Logger;
+    }
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Gives each request an id (kept from X-Request-Id when sane) and logs one JSON line when done. */
+export function requestLogging(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const started = process.hrtime.bigint();
+    res.locals.requestId = requestId;
+    res.locals.logger = logger.child({ requestId });
+    res.setHeader("X-Request-Id", requestId);
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (req.path === "/healthz" && res.statusCode === 200) return;
+      res.locals.logger.info(
+        { method: req.method, path: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        "request",
+      );
+    });
+    next();
+  };
+}
+
+export interface SecurityOptions {
+  https: boolean;
+  development: boolean;
+}
+
+/** Security headers on every response, with a fresh CSP nonce for React Router's inline scripts. */
+export function securityHeaders({ https, development }: SecurityOptions) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.nonce = nonce;
+    const directives = [
+      "default-src 'self'",
+      // Vite's dev client injects inline module scripts and talks over a websocket.
+      development ? "script-src 'self' 'unsafe-inline'" : `script-src 'self' 'nonce-${nonce}'`,
+      // Toasts set inline style attributes; no stylesheet comes from elsewhere.
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "font-src 'self'",
+      development ? "connect-src 'self' ws: wss:" : "connect-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+      ...(https ? ["upgrade-insecure-requests"] : []),
+    ];
+    res.setHeader("Content-Security-Policy", directives.join("; "));
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()");
+    if (https || req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    next();
+  };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses a body over the limit before anything reads it. Browsers always send Content-Length for
+ * form posts; a streamed body without one is refused too, since we could not bound it up front.
+ */
+export function bodyLimit(maxBytes = MAX_BODY_BYTES) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const length = req.get("content-length");
+    if (length === undefined) {
+      if (req.get("transfer-encoding")) return void res.status(411).type("text/plain").send("Length Required");
+      return next();
+    }
+    if (!/^\d+$/.test(length) || Number(length) > maxBytes) {
+      return void res.status(413).type("text/plain").send("Request body too large");
+    }
+    next();
+  };
+}
+
+/**
+ * CSRF defence for every state-changing request: the browser's Origin (or, failing that,
+ * Sec-Fetch-Site) must say the request comes from this site. SameSite=Lax cookies are the second
+ * layer (ADR 0005).
+ */
+export function sameOriginWrites(allowedOrigins: () => string[]) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const origin = req.get("origin");
+    const own = `${req.protocol}://${req.get("host")}`;
+    if (origin) {
+      if (origin === own || allowedOrigins().includes(origin)) return next();
+      return void res.status(403).type("text/plain").send("Cross-origin request refused");
+    }
+    const site = req.get("sec-fetch-site");
+    if (site && site !== "same-origin" && site !== "none") {
+      return void res.status(403).type("text/plain").send("Cross-origin request refused");
+    }
+    next();
+  };
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import pino from "pino";
+import { migrateToLatest } from "../../database/migrate";
+import { createAuth } from "~/.server/auth";
+import type { AppServices } from "~/.server/context";
+import { createDatabase, type Engine } from "~/.server/db/connect";
+import { loadEnv } from "~/.server/env";
+
+/** Which engine this run tests: `npm test` uses SQLite, `npm run test:pg` PostgreSQL. */
+export const ENGINE: Engine = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
+export const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export interface TestSite {
+  services: AppServices;
+  /** Opens the same database again, as a restarted server would. */
+  reopen(): Promise<TestSite>;
+  close(): Promise<void>;
+  /** Removes the database (file or schema). */
+  destroy(): Promise<void>;
+}
+
+/**
+ * A real, freshly migrated database for one test file: a new SQLite file, or a new PostgreSQL
+ * schema in the test database, so parallel runs never collide.
+ */
+export async function createTestSite(): Promise<TestSite> {
+  const id = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-test-"));
+  const env = loadEnv({
+    NODE_ENV: "test",
+    DATA_DIR: dir,
+    DEMO_CONTENT: "off",
+    LOG_LEVEL: "silent",
+    BASE_URL: "http://localhost:3000",
+    AUTH_SECRET: "test-secret-that-is-long-enough-0123456789",
+  });
+  if (ENGINE === "postgres") {
+    const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
+    await sql`create schema ${sql.id(id)}`.execute(admin);
+    await admin.destroy();
+  }
+  const open = async (): Promise<TestSite> => {
+    const db =
+      ENGINE === "postgres"
+        ? createDatabase({ engine: "postgres", url: PG_URL, schema: id, poolSize: 20 })
+        : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db") });
+    await migrateToLatest(db, ENGINE === "postgres" ? { schema: id } : {});
+    const auth = createAuth({ db, engine: ENGINE, secret: env.AUTH_SECRET, baseURL: env.BASE_URL });
+    const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger: pino({ level: "silent" }) };
+    return {
+      services,
+      reopen: async () => {
+        await db.destroy();
+        return open();
+      },
+      close: () => db.destroy(),
+      destroy: async () => {
+        await db.destroy().catch(() => {});
+        if (ENGINE === "postgres") {
+          const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
+          await sql`drop schema if exists ${sql.id(id)} cascade`.execute(admin);
+          await admin.destroy();
+        }
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  };
+  return open();
+}
+
+/** The Cookie header a browser would send back after these Set-Cookie headers. */
+export function cookieHeader(setCookies: Headers | string[]): string {
+  const list = Array.isArray(setCookies) ? setCookies : setCookies.getSetCookie();
+  return list
+    .map((c) => c.split(";")[0])
+    .filter((pair) => !pair.endsWith("="))
+    .join("; ");
+}
