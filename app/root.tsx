@@ -7,6 +7,7 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import { Toaster, toast } from "sonner";
 import type { Route } from "./+types/root";
@@ -55,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Route.ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   // After any form post the viewer or a toast may have changed.
   return formMethod ? true : defaultShouldRevalidate;
 }

@@ -88,8 +88,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
     },
     build: vite
       ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-      : // @ts-expect-error: provided by React Router's Vite plugin at build time
-        () => import("virtual:react-router/server-build"),
+      : () => import("virtual:react-router/server-build"),
   });
 
   const server = await new Promise<Server>((resolve) => {

@@ -1,9 +1,9 @@
 import { data } from "react-router";
-import type { z } from "zod";
+import * as z from "zod/mini";
 import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data";
 
-/** Reads a form post and parses it with the shared schema; bad input is a 400 with the messages. */
-export async function parseForm<S extends z.ZodType>(request: Request, schema: S, checkboxes: readonly string[] = []) {
+/** Reads a form post and parses it with the shared schema; unreadable input is a 400. */
+export async function parseForm<S extends z.core.$ZodType>(request: Request, schema: S, checkboxes: readonly string[] = []) {
   let formData: FormData;
   try {
     formData = await request.formData();
@@ -11,7 +11,7 @@ export async function parseForm<S extends z.ZodType>(request: Request, schema: S
     throw data({ errors: { form: "The form could not be read. Please try again." } as FieldErrors }, { status: 400 });
   }
   const raw = formToObject(formData, checkboxes);
-  const result = schema.safeParse(raw);
+  const result = z.safeParse(schema, raw);
   if (!result.success) {
     return { ok: false as const, errors: firstErrors(result.error.issues), raw, formData };
   }

@@ -1,6 +1,7 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 // Every message here is the seed's (§5), word for word; limits beyond the seed come from PRODUCT.md §7.
+// zod/mini keeps the browser bundle small: these schemas ship to every form page (ADR 0006).
 
 export const INTERESTS = [
   { id: "meditation", label: "Meditation & Inner Peace" },
@@ -10,64 +11,69 @@ export const INTERESTS = [
 ] as const;
 export type InterestId = (typeof INTERESTS)[number]["id"];
 
+/** The validation default the seed mentions: 'Required' when a value is missing. */
 const required = (what = "string") => ({
-  error: (issue: { input: unknown }) => (issue.input === undefined ? "Required" : `Expected ${what}`),
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? "Required" : `Expected ${what}`),
 });
 
-export const emailSchema = z
-  .string(required())
-  .trim()
-  .max(254, "Please enter a valid email address")
-  .pipe(z.email("Please enter a valid email address"));
+const INVALID_EMAIL = "Please enter a valid email address";
 
-export const passwordRulesSchema = z
-  .string(required())
-  .min(8, "Password must be at least 8 characters")
-  .regex(/[A-Z]/, "Password must contain at least one uppercase letter")
-  .regex(/[0-9]/, "Password must contain at least one number")
-  .max(128, "Password cannot exceed 128 characters");
+export const emailSchema = z.pipe(
+  z.string(required()).check(z.trim(), z.maxLength(254, INVALID_EMAIL)),
+  z.email(INVALID_EMAIL),
+);
+
+export const passwordRulesSchema = z.string(required()).check(
+  z.minLength(8, "Password must be at least 8 characters"),
+  z.regex(/[A-Z]/, "Password must contain at least one uppercase letter"),
+  z.regex(/[0-9]/, "Password must contain at least one number"),
+  z.maxLength(128, "Password cannot exceed 128 characters"),
+);
+
+const checkbox = z.optional(z.boolean(required("boolean")));
 
 export const joinSchema = z
   .object({
     fullName: z
       .string(required())
-      .trim()
-      .min(2, "Full name must be at least 2 characters")
-      .max(100, "Full name cannot exceed 100 characters"),
+      .check(
+        z.trim(),
+        z.minLength(2, "Full name must be at least 2 characters"),
+        z.maxLength(100, "Full name cannot exceed 100 characters"),
+      ),
     email: emailSchema,
     password: passwordRulesSchema,
-    confirmPassword: z.string(required()).max(128, "Passwords do not match"),
-    bio: z.string(required()).trim().max(250, "Bio cannot exceed 250 characters").optional(),
-    interests: z
-      .object({
-        meditation: z.boolean(required("boolean")).optional(),
-        fitness: z.boolean(required("boolean")).optional(),
-        philosophy: z.boolean(required("boolean")).optional(),
-        creativity: z.boolean(required("boolean")).optional(),
-      })
-      .default({}),
-    termsAccepted: z.boolean(required("boolean")).refine((v) => v === true, "You must accept the terms and conditions"),
+    confirmPassword: z.string(required()).check(z.maxLength(128, "Passwords do not match")),
+    bio: z.optional(z.string(required()).check(z.trim(), z.maxLength(250, "Bio cannot exceed 250 characters"))),
+    interests: z._default(
+      z.object({ meditation: checkbox, fitness: checkbox, philosophy: checkbox, creativity: checkbox }),
+      {},
+    ),
+    termsAccepted: z
+      .boolean(required("boolean"))
+      .check(z.refine((v) => v === true, "You must accept the terms and conditions")),
   })
-  .refine((values) => values.password === values.confirmPassword, {
-    message: "Passwords do not match",
-    path: ["confirmPassword"],
-    // Say so as soon as both are typed, even while another field is still wrong.
-    when: (payload) => {
-      const v = payload.value as { password?: unknown; confirmPassword?: unknown };
-      return typeof v?.password === "string" && typeof v?.confirmPassword === "string";
-    },
-  });
+  .check(
+    z.refine((values) => values.password === values.confirmPassword, {
+      message: "Passwords do not match",
+      path: ["confirmPassword"],
+      // Say so as soon as both are typed, even while another field is still wrong.
+      when: (payload) => {
+        const v = payload.value as { password?: unknown; confirmPassword?: unknown };
+        return typeof v?.password === "string" && typeof v?.confirmPassword === "string";
+      },
+    }),
+  );
 
 export type JoinValues = z.infer<typeof joinSchema>;
-export const JOIN_CHECKBOXES = [
-  ...INTERESTS.map((i) => `interests.${i.id}`),
-  "termsAccepted",
-] as const;
+export const JOIN_CHECKBOXES = [...INTERESTS.map((i) => `interests.${i.id}`), "termsAccepted"] as const;
 
 export const signInSchema = z.object({
   email: emailSchema,
-  password: z.string(required()).min(1, "Password is required").max(128, "Invalid email or password"),
-  rememberMe: z.boolean(required("boolean")).optional().default(false),
+  password: z
+    .string(required())
+    .check(z.minLength(1, "Password is required"), z.maxLength(128, "Invalid email or password")),
+  rememberMe: z._default(z.optional(z.boolean(required("boolean"))), false),
 });
 export type SignInValues = z.infer<typeof signInSchema>;
 export const SIGN_IN_CHECKBOXES = ["rememberMe"] as const;

@@ -1,0 +1,57 @@
+// Prints, for every page of the site, the JavaScript the browser loads before the page is
+// interactive (entry, root route and page route with all their static imports), gzip-compressed,
+// and fails when a page exceeds the budget (issue 2: 150 KB gzip). Run after `npm run build`.
+import fs from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { pathToFileURL } from "node:url";
+
+const BUDGET_KB = Number(process.env.JS_BUDGET_KB ?? 150);
+const root = path.resolve(import.meta.dirname, "..");
+const serverAssets = path.join(root, "build/server/assets");
+const buildFile = fs.readdirSync(serverAssets).find((f) => /^server-build-.*\.js$/.test(f));
+if (!buildFile) {
+  console.error("No server build found: run `npm run build` first.");
+  process.exit(1);
+}
+const build = await import(pathToFileURL(path.join(serverAssets, buildFile)).href);
+const { assets, routes } = build;
+
+const sizes = new Map();
+function gzipKb(url) {
+  if (!sizes.has(url)) {
+    const file = path.join(root, "build/client", url);
+    sizes.set(url, gzipSync(fs.readFileSync(file), { level: 9 }).length / 1024);
+  }
+  return sizes.get(url);
+}
+
+function fullPath(id) {
+  const parts = [];
+  for (let r = routes[id]; r; r = r.parentId ? routes[r.parentId] : undefined) {
+    if (r.path) parts.unshift(r.path);
+    else if (r.index) parts.unshift("");
+  }
+  return "/" + parts.filter(Boolean).join("/");
+}
+
+const rows = [];
+for (const [id, route] of Object.entries(assets.routes)) {
+  if (id === "root") continue;
+  const files = new Set([assets.entry.module, ...assets.entry.imports]);
+  for (const r of [assets.routes.root, route]) {
+    files.add(r.module);
+    for (const i of r.imports ?? []) files.add(i);
+  }
+  const kb = [...files].reduce((sum, f) => sum + gzipKb(f), 0);
+  rows.push({ path: fullPath(id), kb });
+}
+rows.sort((a, b) => b.kb - a.kb);
+const width = Math.max(...rows.map((r) => r.path.length));
+console.log(`JavaScript loaded before interactive, gzip (budget ${BUDGET_KB} KB):`);
+for (const r of rows) console.log(`  ${r.path.padEnd(width)}  ${r.kb.toFixed(1).padStart(6)} KB${r.kb > BUDGET_KB ? "  OVER BUDGET" : ""}`);
+const over = rows.filter((r) => r.kb > BUDGET_KB);
+if (over.length > 0) {
+  console.error(`${over.length} page(s) over the ${BUDGET_KB} KB budget.`);
+  process.exit(1);
+}
