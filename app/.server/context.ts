@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Auth } from "./auth";
 import type { Db, Engine } from "./db/connect";
 import type { Env } from "./env";
+import type { Mailer } from "./mail/mailer";
 
 /** What the whole process shares: built once at start and handed to every request (STYLE.md). */
 export interface AppServices {
@@ -11,6 +12,7 @@ export interface AppServices {
   auth: Auth;
   env: Env;
   logger: Logger;
+  mailer: Mailer;
 }
 
 /** What belongs to one request. */

@@ -5,6 +5,8 @@ import { createAuth } from "./auth";
 import type { AppServices } from "./context";
 import { createDatabase } from "./db/connect";
 import type { Env } from "./env";
+import { createMailer } from "./mail/mailer";
+import path from "node:path";
 
 /** Opens the database, brings it to the latest migration, adds demo content on an empty one. */
 export async function createServices(env: Env, logger: Logger): Promise<AppServices> {
@@ -17,5 +19,6 @@ export async function createServices(env: Env, logger: Logger): Promise<AppServi
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
   if (env.DEMO_CONTENT && (await insertDemoContent(db))) logger.info("demo content added");
   const auth = createAuth({ db, engine: env.DATABASE_ENGINE, secret: env.AUTH_SECRET, baseURL: env.BASE_URL });
-  return { db, engine: env.DATABASE_ENGINE, auth, env, logger };
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, "outbox"), logger });
+  return { db, engine: env.DATABASE_ENGINE, auth, env, logger, mailer };
 }

@@ -9,6 +9,7 @@ import { createAuth } from "~/.server/auth";
 import type { AppServices } from "~/.server/context";
 import { createDatabase, type Engine } from "~/.server/db/connect";
 import { loadEnv } from "~/.server/env";
+import { createMailer } from "~/.server/mail/mailer";
 
 /** Which engine this run tests: `npm test` uses SQLite, `npm run test:pg` PostgreSQL. */
 export const ENGINE: Engine = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
@@ -27,7 +28,7 @@ export interface TestSite {
  * A real, freshly migrated database for one test file: a new SQLite file, or a new PostgreSQL
  * schema in the test database, so parallel runs never collide.
  */
-export async function createTestSite(): Promise<TestSite> {
+export async function createTestSite(options: { smtpUrl?: string } = {}): Promise<TestSite> {
   const id = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-test-"));
   const env = loadEnv({
@@ -50,7 +51,9 @@ export async function createTestSite(): Promise<TestSite> {
         : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db") });
     await migrateToLatest(db, ENGINE === "postgres" ? { schema: id } : {});
     const auth = createAuth({ db, engine: ENGINE, secret: env.AUTH_SECRET, baseURL: env.BASE_URL });
-    const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger: pino({ level: "silent" }) };
+    const logger = pino({ level: "silent" });
+    const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: path.join(dir, "outbox"), logger });
+    const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger, mailer };
     return {
       services,
       reopen: async () => {

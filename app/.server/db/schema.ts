@@ -202,6 +202,18 @@ export interface XpEventTable {
   created_at: Timestamp;
 }
 
+export interface NewsletterSubscriptionTable {
+  id: Generated<number>;
+  email: string;
+  /** Random; proves the link in a mail came from us. */
+  token: string;
+  status: "pending" | "confirmed" | "unsubscribed";
+  created_at: Timestamp;
+  confirmation_sent_at: Timestamp | null;
+  confirmed_at: Timestamp | null;
+  unsubscribed_at: Timestamp | null;
+}
+
 export interface Database {
   member: MemberTable;
   session: SessionTable;
@@ -220,6 +232,7 @@ export interface Database {
   answer: AnswerTable;
   advisor: AdvisorTable;
   xp_event: XpEventTable;
+  newsletter_subscription: NewsletterSubscriptionTable;
 }
 
 export type Member = Selectable<MemberTable>;

@@ -28,7 +28,7 @@ function NewsletterForm() {
       <Label htmlFor="newsletter-email" className="text-stone-200">
         Your email
       </Label>
-      <div className="flex gap-2">
+      <div className="flex flex-col gap-2">
         <Input
           id="newsletter-email"
           name="email"

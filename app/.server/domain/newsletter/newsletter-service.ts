@@ -1,0 +1,105 @@
+import { randomBytes } from "node:crypto";
+import type { AppServices } from "../../context";
+
+/** Shown whatever the address's state, so the form never tells who is subscribed. */
+export const SUBSCRIBE_MESSAGE = "Thank you! Check your inbox for a link to confirm your subscription.";
+export const SEND_FAILED_MESSAGE = "We could not send the confirmation mail. Please try again later.";
+/** A pending address gets at most one confirmation mail in this time, so the form cannot spam it. */
+export const RESEND_AFTER_MS = 10 * 60 * 1000;
+
+const newToken = () => randomBytes(24).toString("base64url");
+
+export function confirmUrl(baseUrl: string, token: string) {
+  return `${baseUrl}/newsletter/confirm?token=${encodeURIComponent(token)}`;
+}
+export function unsubscribeUrl(baseUrl: string, token: string) {
+  return `${baseUrl}/newsletter/unsubscribe?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Double opt-in (PRODUCT.md §2): a new or returning address becomes pending and gets a
+ * confirmation mail; only confirmed addresses receive the newsletter.
+ */
+export async function subscribe(services: AppServices, rawEmail: string, now = new Date()) {
+  const email = rawEmail.trim().toLowerCase();
+  const toSend = await services.db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom("newsletter_subscription")
+      .select(["id", "status", "token", "confirmation_sent_at"])
+      .where("email", "=", email)
+      .executeTakeFirst();
+    if (!existing) {
+      const token = newToken();
+      await trx
+        .insertInto("newsletter_subscription")
+        .values({ email, token, status: "pending", created_at: now.toISOString(), confirmation_sent_at: now.toISOString() })
+        .onConflict((oc) => oc.column("email").doNothing())
+        .execute();
+      return token;
+    }
+    if (existing.status === "confirmed") return null;
+    const lastSent = existing.confirmation_sent_at ? new Date(existing.confirmation_sent_at).getTime() : 0;
+    if (existing.status === "pending" && now.getTime() - lastSent < RESEND_AFTER_MS) return null;
+    const token = existing.status === "unsubscribed" ? newToken() : existing.token;
+    await trx
+      .updateTable("newsletter_subscription")
+      .set({ status: "pending", token, confirmation_sent_at: now.toISOString(), unsubscribed_at: null })
+      .where("id", "=", existing.id)
+      .execute();
+    return token;
+  });
+  if (!toSend) return { ok: true as const, message: SUBSCRIBE_MESSAGE };
+  const base = services.env.BASE_URL;
+  try {
+    await services.mailer.send({
+      to: email,
+      subject: "Confirm your subscription to Inner Peace. Outer Strength.",
+      text: [
+        "Welcome, seeker.",
+        "",
+        "Someone (we hope you) asked to receive the Inner Peace. Outer Strength. newsletter at this address.",
+        "Confirm your subscription here:",
+        confirmUrl(base, toSend),
+        "",
+        "If this was not you, ignore this mail: you will receive nothing more.",
+        `Unsubscribe at any time: ${unsubscribeUrl(base, toSend)}`,
+      ].join("\n"),
+      headers: {
+        "List-Unsubscribe": `<${unsubscribeUrl(base, toSend)}>`,
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      },
+    });
+  } catch (error) {
+    services.logger.error({ err: error }, "newsletter confirmation mail failed");
+    return { ok: false as const, message: SEND_FAILED_MESSAGE };
+  }
+  return { ok: true as const, message: SUBSCRIBE_MESSAGE };
+}
+
+export async function findSubscription(services: AppServices, token: string) {
+  if (!token || token.length > 100) return undefined;
+  return services.db
+    .selectFrom("newsletter_subscription")
+    .select(["email", "status"])
+    .where("token", "=", token)
+    .executeTakeFirst();
+}
+
+export async function confirmSubscription(services: AppServices, token: string, now = new Date()) {
+  const result = await services.db
+    .updateTable("newsletter_subscription")
+    .set({ status: "confirmed", confirmed_at: now.toISOString() })
+    .where("token", "=", token)
+    .where("status", "in", ["pending", "confirmed"])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function unsubscribe(services: AppServices, token: string, now = new Date()) {
+  const result = await services.db
+    .updateTable("newsletter_subscription")
+    .set({ status: "unsubscribed", unsubscribed_at: now.toISOString() })
+    .where("token", "=", token)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

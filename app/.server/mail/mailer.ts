@@ -1,0 +1,45 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { Logger } from "pino";
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+export const FROM_ADDRESS = '"Inner Peace. Outer Strength." <hello@innerpeace.invalid>';
+
+/**
+ * Real mails (PRODUCT.md §5): over SMTP when SMTP_URL is set; otherwise each mail is written as an
+ * .eml file into DATA_DIR/outbox and its path logged, so a developer can open it.
+ */
+export function createMailer(options: { smtpUrl?: string; outboxDir: string; logger: Logger }): Mailer {
+  if (options.smtpUrl) {
+    const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
+    return {
+      async send(mail) {
+        await transport.sendMail({ from: FROM_ADDRESS, ...mail });
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({ from: FROM_ADDRESS, ...mail });
+      await fs.mkdir(options.outboxDir, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      const file = path.join(options.outboxDir, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
+      await fs.writeFile(file, info.message as Buffer);
+      options.logger.info({ file, to: mail.to, subject: mail.subject }, "mail written to outbox");
+    },
+  };
+}
