@@ -14,6 +14,8 @@ export default [
   route("join", "routes/account/join.tsx"),
   route("signin", "routes/account/sign-in.tsx"),
   route("signout", "routes/account/sign-out.tsx"),
+  route("forgot-password", "routes/account/forgot-password.tsx"),
+  route("reset-password", "routes/account/reset-password.tsx"),
   route("dashboard", "routes/account/dashboard.tsx"),
   route("newsletter", "routes/resources/newsletter.tsx"),
   route("newsletter/confirm", "routes/resources/newsletter-token.tsx", { id: "newsletter-confirm" }),

@@ -4,11 +4,16 @@ import type { Db, Engine } from "./db/connect";
 /** Thirty days for 'Remember me' (PRODUCT.md §2); Better Auth gives other sign-ins one day. */
 export const REMEMBERED_SESSION_SECONDS = 60 * 60 * 24 * 30;
 
+/** PRODUCT.md §5: a reset link is valid for one hour and works once. */
+export const RESET_LINK_SECONDS = 60 * 60;
+
 export interface AuthOptions {
   db: Db;
   engine: Engine;
   secret: string;
   baseURL: string;
+  /** Mails the reset link; the token goes into our own /reset-password page's URL. */
+  sendResetPassword?: (to: { email: string; name: string }, token: string) => Promise<void>;
 }
 
 /**
@@ -16,7 +21,7 @@ export interface AuthOptions {
  * every account flow goes through our route actions, which validate with the seed's schemas, apply
  * our own rate limits and origin checks, then call `auth.api`.
  */
-export function createAuth({ db, engine, secret, baseURL }: AuthOptions) {
+export function createAuth({ db, engine, secret, baseURL, sendResetPassword }: AuthOptions) {
   return betterAuth({
     appName: "Inner Peace. Outer Strength.",
     secret,
@@ -31,6 +36,10 @@ export function createAuth({ db, engine, secret, baseURL }: AuthOptions) {
       maxPasswordLength: 128,
       autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: RESET_LINK_SECONDS,
+      sendResetPassword: async ({ user, token }) => {
+        await sendResetPassword?.({ email: user.email, name: user.name }, token);
+      },
     },
     session: {
       expiresIn: REMEMBERED_SESSION_SECONDS,

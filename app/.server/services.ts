@@ -6,6 +6,7 @@ import type { AppServices } from "./context";
 import { createDatabase } from "./db/connect";
 import type { Env } from "./env";
 import { createMailer } from "./mail/mailer";
+import { resetPasswordMail } from "./domain/accounts/password-reset";
 import path from "node:path";
 
 /** Opens the database, brings it to the latest migration, adds demo content on an empty one. */
@@ -18,7 +19,13 @@ export async function createServices(env: Env, logger: Logger): Promise<AppServi
   const applied = await migrateToLatest(db);
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
   if (env.DEMO_CONTENT && (await insertDemoContent(db))) logger.info("demo content added");
-  const auth = createAuth({ db, engine: env.DATABASE_ENGINE, secret: env.AUTH_SECRET, baseURL: env.BASE_URL });
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, "outbox"), logger });
+  const auth = createAuth({
+    db,
+    engine: env.DATABASE_ENGINE,
+    secret: env.AUTH_SECRET,
+    baseURL: env.BASE_URL,
+    sendResetPassword: (to, token) => mailer.send(resetPasswordMail(env.BASE_URL, to, token)),
+  });
   return { db, engine: env.DATABASE_ENGINE, auth, env, logger, mailer };
 }

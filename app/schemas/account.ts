@@ -30,6 +30,19 @@ export const passwordRulesSchema = z.string(required()).check(
   z.maxLength(128, "Password cannot exceed 128 characters"),
 );
 
+/** 'Passwords do not match' on confirmPassword, as soon as both are typed, even while another field is wrong. */
+const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>(
+  (values) => values.password === values.confirmPassword,
+  {
+    message: "Passwords do not match",
+    path: ["confirmPassword"],
+    when: (payload) => {
+      const v = payload.value as { password?: unknown; confirmPassword?: unknown };
+      return typeof v?.password === "string" && typeof v?.confirmPassword === "string";
+    },
+  },
+);
+
 const checkbox = z.optional(z.boolean(required("boolean")));
 
 export const joinSchema = z
@@ -53,17 +66,7 @@ export const joinSchema = z
       .boolean(required("boolean"))
       .check(z.refine((v) => v === true, "You must accept the terms and conditions")),
   })
-  .check(
-    z.refine((values) => values.password === values.confirmPassword, {
-      message: "Passwords do not match",
-      path: ["confirmPassword"],
-      // Say so as soon as both are typed, even while another field is still wrong.
-      when: (payload) => {
-        const v = payload.value as { password?: unknown; confirmPassword?: unknown };
-        return typeof v?.password === "string" && typeof v?.confirmPassword === "string";
-      },
-    }),
-  );
+  .check(passwordsMatch);
 
 export type JoinValues = z.infer<typeof joinSchema>;
 export const JOIN_CHECKBOXES = [...INTERESTS.map((i) => `interests.${i.id}`), "termsAccepted"] as const;
@@ -77,3 +80,13 @@ export const signInSchema = z.object({
 });
 export type SignInValues = z.infer<typeof signInSchema>;
 export const SIGN_IN_CHECKBOXES = ["rememberMe"] as const;
+
+export const forgotPasswordSchema = z.object({ email: emailSchema });
+
+export const resetPasswordSchema = z
+  .object({
+    token: z.string(required()).check(z.minLength(1, "Required"), z.maxLength(200, "Invalid link")),
+    password: passwordRulesSchema,
+    confirmPassword: z.string(required()).check(z.maxLength(128, "Passwords do not match")),
+  })
+  .check(passwordsMatch);

@@ -10,6 +10,7 @@ import type { AppServices } from "~/.server/context";
 import { createDatabase, type Engine } from "~/.server/db/connect";
 import { loadEnv } from "~/.server/env";
 import { createMailer } from "~/.server/mail/mailer";
+import { resetPasswordMail } from "~/.server/domain/accounts/password-reset";
 
 /** Which engine this run tests: `npm test` uses SQLite, `npm run test:pg` PostgreSQL. */
 export const ENGINE: Engine = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
@@ -50,9 +51,15 @@ export async function createTestSite(options: { smtpUrl?: string } = {}): Promis
         ? createDatabase({ engine: "postgres", url: PG_URL, schema: id, poolSize: 20 })
         : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db") });
     await migrateToLatest(db, ENGINE === "postgres" ? { schema: id } : {});
-    const auth = createAuth({ db, engine: ENGINE, secret: env.AUTH_SECRET, baseURL: env.BASE_URL });
     const logger = pino({ level: "silent" });
     const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: path.join(dir, "outbox"), logger });
+    const auth = createAuth({
+      db,
+      engine: ENGINE,
+      secret: env.AUTH_SECRET,
+      baseURL: env.BASE_URL,
+      sendResetPassword: (to, token) => mailer.send(resetPasswordMail(env.BASE_URL, to, token)),
+    });
     const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger, mailer };
     return {
       services,

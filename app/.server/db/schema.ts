@@ -214,6 +214,13 @@ export interface NewsletterSubscriptionTable {
   unsubscribed_at: Timestamp | null;
 }
 
+/** One row per counted request; a fixed window per key (see rate-limit.ts). */
+export interface RateLimitHitTable {
+  id: Generated<number>;
+  key: string;
+  hit_at: Timestamp;
+}
+
 export interface Database {
   member: MemberTable;
   session: SessionTable;
@@ -233,6 +240,7 @@ export interface Database {
   advisor: AdvisorTable;
   xp_event: XpEventTable;
   newsletter_subscription: NewsletterSubscriptionTable;
+  rate_limit_hit: RateLimitHitTable;
 }
 
 export type Member = Selectable<MemberTable>;

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/newsletter";
-import { servicesContext } from "~/.server/context";
+import { requestContext, servicesContext } from "~/.server/context";
+import { hit, tryAgainMessage } from "~/.server/rate-limit";
 import { subscribe } from "~/.server/domain/newsletter/newsletter-service";
 import { parseForm } from "~/.server/forms";
 import { newsletterSchema } from "~/schemas/newsletter";
@@ -13,6 +14,11 @@ export function loader() {
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = await parseForm(request, newsletterSchema);
   if (!parsed.ok) return data({ error: parsed.errors.email ?? "Please enter a valid email address" }, { status: 400 });
-  const result = await subscribe(context.get(servicesContext), parsed.values.email);
+  const services = context.get(servicesContext);
+  const limited = await hit(services.db, [
+    { key: `newsletter:ip:${context.get(requestContext).clientIp}`, max: 10, windowMs: 60 * 60 * 1000 },
+  ]);
+  if (!limited.ok) return data({ error: tryAgainMessage(limited.retryMinutes) }, { status: 429 });
+  const result = await subscribe(services, parsed.values.email);
   return result.ok ? { message: result.message } : data({ error: result.message }, { status: 503 });
 }

@@ -4,6 +4,7 @@ import type { JoinValues, SignInValues } from "~/schemas/account";
 import type { FieldErrors } from "~/schemas/form-data";
 import { slugify } from "~/lib/slug";
 import { findMemberIdByEmail, handleTaken } from "./member-repository";
+import { tryAgainMessage } from "../../rate-limit";
 
 export const EMAIL_TAKEN = "An account with this email already exists";
 export const INVALID_CREDENTIALS = "Invalid email or password";
@@ -88,9 +89,6 @@ export async function signInBlockedForMinutes(services: AppServices, email: stri
   return minutes;
 }
 
-export function tooManyAttemptsMessage(minutes: number) {
-  return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
-}
 
 async function recordFailure(services: AppServices, email: string, ip: string, now = new Date()) {
   const failedAt = now.toISOString();
@@ -115,7 +113,7 @@ export async function signInMember(
 ): Promise<ServiceResult> {
   const email = values.email.toLowerCase();
   const blocked = await signInBlockedForMinutes(services, email, request.ip);
-  if (blocked > 0) return { ok: false, status: 429, errors: { form: tooManyAttemptsMessage(blocked) } };
+  if (blocked > 0) return { ok: false, status: 429, errors: { form: tryAgainMessage(blocked) } };
   try {
     const { headers } = await services.auth.api.signInEmail({
       body: { email, password: values.password, rememberMe: values.rememberMe },

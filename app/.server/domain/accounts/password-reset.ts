@@ -1,0 +1,48 @@
+import { APIError } from "better-auth/api";
+import type { AppServices } from "../../context";
+import type { OutgoingMail } from "../../mail/mailer";
+import { hit, tryAgainMessage } from "../../rate-limit";
+
+export const RESET_REQUESTED_MESSAGE =
+  "If an account exists for that address, we have sent it a link to reset the password. The link works once, for one hour.";
+export const RESET_LINK_INVALID = "This reset link is invalid or has expired. Ask for a new one.";
+
+export function resetPasswordMail(baseUrl: string, to: { email: string; name: string }, token: string): OutgoingMail {
+  const link = `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  return {
+    to: to.email,
+    subject: "Reset your password",
+    text: [
+      `Hello ${to.name},`,
+      "",
+      "Someone asked to reset the password of your Inner Peace. Outer Strength. account.",
+      "Choose a new password here (the link works once, for one hour):",
+      link,
+      "",
+      "If this was not you, ignore this mail; your password stays as it is.",
+    ].join("\n"),
+  };
+}
+
+/** Mails a reset link if the address has an account; the answer never says whether it has one. */
+export async function requestPasswordReset(services: AppServices, email: string, ip: string) {
+  const address = email.trim().toLowerCase();
+  const limited = await hit(services.db, [
+    { key: `reset:email:${address}`, max: 3, windowMs: 60 * 60 * 1000 },
+    { key: `reset:ip:${ip}`, max: 10, windowMs: 60 * 60 * 1000 },
+  ]);
+  if (!limited.ok) return { ok: false as const, status: 429 as const, message: tryAgainMessage(limited.retryMinutes) };
+  await services.auth.api.requestPasswordReset({ body: { email: address } });
+  return { ok: true as const, message: RESET_REQUESTED_MESSAGE };
+}
+
+/** Sets the new password; Better Auth deletes the token and ends all the member's sessions. */
+export async function resetPassword(services: AppServices, token: string, newPassword: string) {
+  try {
+    await services.auth.api.resetPassword({ body: { token, newPassword } });
+    return { ok: true as const };
+  } catch (error) {
+    if (error instanceof APIError && error.status === "BAD_REQUEST") return { ok: false as const, message: RESET_LINK_INVALID };
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/forgot-password";
+import { useValidatedForm } from "~/components/community/use-validated-form";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
+import { TextField } from "~/components/ui/form-controls";
+import { requestContext, servicesContext } from "~/.server/context";
+import { requestPasswordReset } from "~/.server/domain/accounts/password-reset";
+import { parseForm } from "~/.server/forms";
+import { forgotPasswordSchema } from "~/schemas/account";
+
+export const meta: Route.MetaFunction = () => [{ title: "Forgot password · Inner Peace. Outer Strength." }];
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = await parseForm(request, forgotPasswordSchema);
+  if (!parsed.ok) return data({ errors: parsed.errors, message: null }, { status: 400 });
+  const result = await requestPasswordReset(
+    context.get(servicesContext),
+    parsed.values.email,
+    context.get(requestContext).clientIp,
+  );
+  if (!result.ok) return data({ errors: { form: result.message }, message: null }, { status: result.status });
+  return { errors: {}, message: result.message };
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { errors, onSubmit, onChange } = useValidatedForm(forgotPasswordSchema, [], actionData?.errors);
+  return (
+    <div className="mx-auto max-w-md px-4 py-12">
+      <h1 className="mb-8 text-center font-serif text-4xl font-bold">Forgot your password?</h1>
+      <Card>
+        <CardHeader>
+          <CardTitle>Reset your password</CardTitle>
+          <CardDescription>Enter the email address of your account and we will mail you a link.</CardDescription>
+        </CardHeader>
+        {actionData?.message ? (
+          <CardContent>
+            <p role="status" className="rounded-md bg-monk-soft p-3 text-sm text-monk-strong">
+              {actionData.message}
+            </p>
+          </CardContent>
+        ) : (
+          <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange}>
+            <CardContent className="flex flex-col gap-5">
+              {errors.form ? (
+                <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
+                  {errors.form}
+                </p>
+              ) : null}
+              <TextField name="email" label="Email" type="email" autoComplete="email" error={errors.email} />
+            </CardContent>
+            <CardFooter>
+              <Button type="submit" variant="monk" className="w-full" disabled={busy}>
+                {busy ? "Sending..." : "Send Reset Link"}
+              </Button>
+            </CardFooter>
+          </Form>
+        )}
+        <CardFooter>
+          <Link to="/signin" className="text-sm font-semibold text-monk-strong underline">
+            Back to Sign In
+          </Link>
+        </CardFooter>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RouterContextProvider } from "react-router";
+import { registerMember, signInMember } from "~/.server/domain/accounts/account-service";
+import { requestPasswordReset, resetPassword, RESET_LINK_INVALID, RESET_REQUESTED_MESSAGE } from "~/.server/domain/accounts/password-reset";
+import { servicesContext } from "~/.server/context";
+import { loadViewer } from "~/.server/session";
+import { joinSchema } from "~/schemas/account";
+import { mailText, startSmtpServer } from "./smtp";
+import { cookieHeader, createTestSite, ENGINE, type TestSite } from "./test-services";
+
+let site: TestSite;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  site = await createTestSite({ smtpUrl: smtp.url });
+});
+afterAll(async () => {
+  await site.destroy();
+  await smtp.close();
+});
+
+const headers = () => new Headers({ "user-agent": "vitest" });
+async function viewerFor(cookie: string) {
+  const context = new RouterContextProvider();
+  context.set(servicesContext, site.services);
+  return (await loadViewer(context, new Request("http://localhost:3000/", { headers: { cookie } }))).viewer;
+}
+
+describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () => {
+  it("mails a one-hour, single-use link; the new password works and other sessions end", async () => {
+    const values = joinSchema.parse({
+      fullName: "Reset Me",
+      email: "reset@example.org",
+      password: "Secret123",
+      confirmPassword: "Secret123",
+      termsAccepted: true,
+    });
+    const joined = await registerMember(site.services, values, headers());
+    if (!joined.ok) throw new Error("join failed");
+    const oldSession = cookieHeader(joined.headers);
+
+    expect(await requestPasswordReset(site.services, "Reset@Example.org", "10.9.0.1")).toEqual({ ok: true, message: RESET_REQUESTED_MESSAGE });
+    const mail = smtp.received.find((m) => m.to.includes("reset@example.org"))!;
+    const token = mailText(mail.raw).match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1];
+
+    const row = await site.services.db
+      .selectFrom("verification")
+      .select("expires_at")
+      .where("identifier", "=", `reset-password:${token}`)
+      .executeTakeFirstOrThrow();
+    const minutes = (new Date(row.expires_at).getTime() - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(58);
+    expect(minutes).toBeLessThanOrEqual(60);
+
+    expect(await resetPassword(site.services, token, "NewSecret456")).toEqual({ ok: true });
+    expect(await viewerFor(oldSession)).toBeNull();
+    expect(await resetPassword(site.services, token, "Another789A")).toEqual({ ok: false, message: RESET_LINK_INVALID });
+
+    const withOld = await signInMember(site.services, { email: values.email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.9.0.2" });
+    expect(withOld.ok).toBe(false);
+    const withNew = await signInMember(site.services, { email: values.email, password: "NewSecret456", rememberMe: false }, { headers: headers(), ip: "10.9.0.2" });
+    expect(withNew.ok).toBe(true);
+  });
+
+  it("answers the same for an unknown address and mails nothing", async () => {
+    const before = smtp.received.length;
+    expect(await requestPasswordReset(site.services, "nobody@example.org", "10.9.1.1")).toEqual({ ok: true, message: RESET_REQUESTED_MESSAGE });
+    expect(smtp.received.length).toBe(before);
+  });
+
+  it("limits reset requests to 3 an hour per address", async () => {
+    for (let i = 0; i < 3; i++) expect((await requestPasswordReset(site.services, "limit@example.org", `10.9.2.${i}`)).ok).toBe(true);
+    const fourth = await requestPasswordReset(site.services, "limit@example.org", "10.9.2.9");
+    expect(fourth).toEqual({ ok: false, status: 429, message: "Too many attempts. Try again in 60 minutes." });
+  });
+
+  it("refuses an unknown token", async () => {
+    expect(await resetPassword(site.services, "not-a-token", "NewSecret456")).toEqual({ ok: false, message: RESET_LINK_INVALID });
+  });
+});
