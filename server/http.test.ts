@@ -1,0 +1,77 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import express from "express";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bodyLimit, MAX_BODY_BYTES, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+
+let server: Server;
+let base: string;
+const writes: string[] = [];
+
+beforeAll(async () => {
+  const app = express();
+  app.use(requestLogging(pino({ level: "silent" })));
+  app.use(securityHeaders({ https: false, development: false }));
+  app.use(bodyLimit());
+  app.use(sameOriginWrites(() => ["https://ipos.example"]));
+  app.get("/", (_req, res) => void res.send(`nonce:${res.locals.nonce}`));
+  app.post("/write", (req, res) => {
+    writes.push(req.get("origin") ?? "(none)");
+    res.send("ok");
+  });
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe("security headers", () => {
+  it("sends CSP with a fresh nonce per response, nosniff, frame-ancestors and Referrer-Policy", async () => {
+    const a = await fetch(base + "/");
+    const b = await fetch(base + "/");
+    const csp = a.headers.get("content-security-policy")!;
+    const nonce = (await a.text()).replace("nonce:", "");
+    expect(csp).toContain(`script-src 'self' 'nonce-${nonce}'`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(b.headers.get("content-security-policy")).not.toBe(csp);
+    expect(a.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(a.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(a.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("keeps a sane incoming request id and replaces a hostile one", async () => {
+    expect((await fetch(base + "/", { headers: { "x-request-id": "abc-123" } })).headers.get("x-request-id")).toBe("abc-123");
+    expect((await fetch(base + "/", { headers: { "x-request-id": "<script>" } })).headers.get("x-request-id")).not.toBe("<script>");
+  });
+});
+
+describe("writes", () => {
+  it("refuses a body over 1 MB with 413 before any handler runs", async () => {
+    const before = writes.length;
+    const res = await fetch(base + "/write", {
+      method: "POST",
+      headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+      body: "x=" + "a".repeat(MAX_BODY_BYTES),
+    });
+    expect(res.status).toBe(413);
+    expect(writes.length).toBe(before);
+  });
+
+  it("refuses a cross-site POST with 403", async () => {
+    const before = writes.length;
+    const res = await fetch(base + "/write", { method: "POST", headers: { origin: "https://evil.example" }, body: "x=1" });
+    expect(res.status).toBe(403);
+    const bySite = await fetch(base + "/write", { method: "POST", headers: { "sec-fetch-site": "cross-site" }, body: "x=1" });
+    expect(bySite.status).toBe(403);
+    expect(writes.length).toBe(before);
+  });
+
+  it("accepts a same-origin POST and one from BASE_URL's origin", async () => {
+    expect((await fetch(base + "/write", { method: "POST", headers: { origin: base }, body: "x=1" })).status).toBe(200);
+    expect((await fetch(base + "/write", { method: "POST", headers: { origin: "https://ipos.example" }, body: "x=1" })).status).toBe(200);
+  });
+});

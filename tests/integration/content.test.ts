@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertDemoContent } from "../../database/demo-content";
+import { featuredAdvisorSummaries, questionPage, questionSummaries } from "~/.server/domain/council/council-pages";
+import { creationPage, creationSummaries, listCategories } from "~/.server/domain/forge/forge-pages";
+import { featuredDiscussionSummaries, sectionTopics, topicPage } from "~/.server/domain/sections/section-pages";
+import { createTestSite, ENGINE, type TestSite } from "./test-services";
+
+let site: TestSite;
+beforeAll(async () => {
+  site = await createTestSite();
+  expect(await insertDemoContent(site.services.db)).toBe(true);
+});
+afterAll(async () => {
+  await site.destroy();
+});
+
+describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
+  it("is added once: a second start adds nothing", async () => {
+    expect(await insertDemoContent(site.services.db)).toBe(false);
+    const topics = await site.services.db.selectFrom("topic").select("id").execute();
+    expect(topics).toHaveLength(12);
+  });
+
+  it("has six topics per section with posts and members counted from the rows", async () => {
+    const { db } = site.services;
+    for (const section of ["monastery", "battlefield"] as const) {
+      const topics = await sectionTopics(db, section);
+      expect(topics).toHaveLength(6);
+      for (const topic of topics) {
+        const discussions = await db.selectFrom("discussion").select("id").where("topic_id", "=", topic.id).execute();
+        const replies = discussions.length
+          ? await db.selectFrom("reply").select("id").where("discussion_id", "in", discussions.map((d) => d.id)).execute()
+          : [];
+        const members = await db.selectFrom("topic_member").select("member_id").where("topic_id", "=", topic.id).execute();
+        expect(topic.posts).toBe(discussions.length + replies.length);
+        expect(topic.members).toBe(members.length);
+      }
+    }
+  });
+
+  it("features the most replied discussions of the last 7 days, and a moderator's pick first", async () => {
+    const { db } = site.services;
+    const featured = await featuredDiscussionSummaries(db, { section: "battlefield", limit: 3 });
+    expect(featured.map((d) => d.title)[0]).toBe("Form over weight: a deadlift checklist");
+    expect(featured.every((d) => d.section === "battlefield")).toBe(true);
+    // A discussion older than 7 days is not featured by replies...
+    expect(featured.map((d) => d.title)).not.toContain("Thirty days of cold showers: notes");
+    // ...unless a moderator features it.
+    const cold = await db.selectFrom("discussion").select("id").where("title", "=", "Thirty days of cold showers: notes").executeTakeFirstOrThrow();
+    await db.updateTable("discussion").set({ featured_at: new Date().toISOString() }).where("id", "=", cold.id).execute();
+    const after = await featuredDiscussionSummaries(db, { section: "battlefield", limit: 3 });
+    expect(after[0].title).toBe("Thirty days of cold showers: notes");
+    expect(after).toHaveLength(3);
+    await db.updateTable("discussion").set({ featured_at: null }).where("id", "=", cold.id).execute();
+  });
+
+  it("shows a topic with its discussions, newest activity first", async () => {
+    const page = await topicPage(site.services.db, "monastery", "morning-meditation");
+    expect(page?.topic.title).toBe("Morning Meditation");
+    expect(page?.discussions[0].author.name).toBe("Priya Nair");
+    expect(await topicPage(site.services.db, "battlefield", "morning-meditation")).toBeNull();
+  });
+
+  it("has four Forge categories with live counts and five creations", async () => {
+    const { db } = site.services;
+    const categories = await listCategories(db);
+    expect(categories.map((c) => c.label)).toEqual(["Writing", "Visual Art", "Music", "Projects"]);
+    expect(categories.map((c) => c.count)).toEqual([2, 1, 1, 1]);
+    const creations = await creationSummaries(db, { limit: 5 });
+    expect(creations).toHaveLength(5);
+    const enso = creations.find((c) => c.title === "Enso Series: Twelve Circles")!;
+    expect(enso).toMatchObject({ likes: 4, comments: 1, type: "art" });
+    expect((await creationSummaries(db, { type: "music" })).map((c) => c.type)).toEqual(["music"]);
+    const page = await creationPage(db, enso.id);
+    expect(page?.comments).toHaveLength(1);
+  });
+
+  it("has five questions with virtues, and three advisors ranked by accepted answers", async () => {
+    const { db } = site.services;
+    const questions = await questionSummaries(db, 5);
+    expect(questions).toHaveLength(5);
+    expect(questions[0].virtues).toEqual(["discipline", "resilience"]);
+    expect(questions[0].answers).toBe(2);
+
+    const advisors = await featuredAdvisorSummaries(db, 3);
+    expect(advisors.map((a) => a.name)).toEqual(["Amara Okafor", "Marcus Reyes", "Mei Tanaka"]);
+    expect(advisors[1]).toMatchObject({ path: "warrior", questionsAnswered: 2 });
+    expect(advisors[0].virtues.length).toBeGreaterThan(0);
+
+    const page = await questionPage(db, questions[0].id);
+    expect(page?.answers[0].accepted).toBe(true);
+    expect(page?.answers[0].advisor?.path).toBe("warrior");
+  });
+
+  it("gives demo members various ranks from the XP ledger", async () => {
+    const questions = await questionSummaries(site.services.db, 5);
+    const ranks = new Set(questions.map((q) => q.author.rank));
+    expect(ranks.size).toBeGreaterThan(2);
+  });
+});
