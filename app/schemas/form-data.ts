@@ -8,7 +8,8 @@ export function formToObject(form: FormData | HTMLFormElement, checkboxes: reado
   const out: Record<string, unknown> = {};
   for (const [key, value] of data.entries()) {
     if (typeof value !== "string") continue;
-    setPath(out, key, checkboxes.includes(key) ? true : value);
+    // A checked box sends "on" (its default value); anything else counts as unchecked.
+    setPath(out, key, checkboxes.includes(key) ? value === "on" || value === "true" : value);
   }
   for (const key of checkboxes) {
     if (!data.has(key)) setPath(out, key, false);

@@ -181,3 +181,18 @@ describe(`accounts on ${ENGINE}`, () => {
     expect(again.ok).toBe(true);
   });
 });
+
+describe(`roles on ${ENGINE}`, () => {
+  it("grants and revokes a role by email, as `npm run admin` does", async () => {
+    const { setRole } = await import("~/.server/domain/accounts/roles");
+    const values = joinValues();
+    await registerMember(site.services, values, headers());
+    expect(await setRole(site.services.db, values.email.toUpperCase(), "admin")).toBe(true);
+    const role = async () =>
+      (await site.services.db.selectFrom("member").select("role").where("email", "=", values.email).executeTakeFirstOrThrow()).role;
+    expect(await role()).toBe("admin");
+    expect(await setRole(site.services.db, values.email, "member")).toBe(true);
+    expect(await role()).toBe("member");
+    expect(await setRole(site.services.db, "nobody@example.org", "admin")).toBe(false);
+  });
+});

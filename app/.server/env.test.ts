@@ -1,0 +1,36 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { EnvError, loadEnv } from "./env";
+
+const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "ipos-env-"));
+
+describe("loadEnv", () => {
+  it("needs no set-up: SQLite in DATA_DIR, port 3000, demo content on, a generated secret kept for restarts", () => {
+    const dir = dataDir();
+    const env = loadEnv({ DATA_DIR: dir });
+    expect(env).toMatchObject({ PORT: 3000, DATABASE_ENGINE: "sqlite", DEMO_CONTENT: true, BASE_URL: "http://localhost:3000" });
+    expect(env.SQLITE_PATH).toBe(path.join(dir, "site.db"));
+    expect(env.AUTH_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(loadEnv({ DATA_DIR: dir }).AUTH_SECRET).toBe(env.AUTH_SECRET);
+  });
+
+  it("picks PostgreSQL from DATABASE_URL", () => {
+    expect(loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "postgres://u@h/db" }).DATABASE_ENGINE).toBe("postgres");
+  });
+
+  it("stops with a message naming each bad variable", () => {
+    const bad = () => loadEnv({ DATA_DIR: dataDir(), PORT: "eighty", DATABASE_URL: "mysql://x", DEMO_CONTENT: "maybe", BASE_URL: "nope" });
+    expect(bad).toThrow(EnvError);
+    try {
+      bad();
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain("PORT: must be a port number");
+      expect(message).toContain("DATABASE_URL: must start with postgres://");
+      expect(message).toContain("DEMO_CONTENT: must be one of on/off");
+      expect(message).toContain("BASE_URL: must be an absolute URL");
+    }
+  });
+});

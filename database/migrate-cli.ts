@@ -1,0 +1,17 @@
+// `npm run db:migrate`: brings the configured database (see README) to the latest migration.
+import pino from "pino";
+import { createDatabase } from "../app/.server/db/connect";
+import { loadEnv } from "../app/.server/env";
+import { migrateToLatest } from "./migrate";
+
+const env = loadEnv();
+const logger = pino({ level: env.LOG_LEVEL });
+const db = createDatabase(
+  env.DATABASE_ENGINE === "postgres" ? { engine: "postgres", url: env.DATABASE_URL } : { engine: "sqlite", sqlitePath: env.SQLITE_PATH },
+);
+try {
+  const applied = await migrateToLatest(db);
+  logger.info({ applied, database: env.DATABASE_ENGINE }, applied.length ? "migrated" : "already up to date");
+} finally {
+  await db.destroy();
+}

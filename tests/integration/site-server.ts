@@ -1,0 +1,61 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import express from "express";
+import type { ServerBuild } from "react-router";
+import { createServer, type ViteDevServer } from "vite";
+import type { TestSite } from "./test-services";
+
+let vite: ViteDevServer | undefined;
+
+/** The app's real route modules, compiled by Vite in production mode (no dev-only error details). */
+async function loadApp() {
+  vite ??= await createServer({
+    configFile: "vite.config.ts",
+    mode: "production",
+    logLevel: "error",
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: "custom",
+  });
+  const { createApp } = (await vite.ssrLoadModule("./server/app.ts")) as typeof import("../../server/app");
+  const build = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  return { createApp, build };
+}
+
+/** The whole site over HTTP on a random loopback port, on the test site's database. */
+export async function startSite(site: TestSite) {
+  const { createApp, build } = await loadApp();
+  const app = createApp({
+    env: { ...site.services.env, NODE_ENV: "production" },
+    logger: site.services.logger,
+    services: site.services,
+    assets: (a) => a.use(express.static("public")),
+    build,
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    /** fetch with the headers a browser sends on a same-site form post. */
+    post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+      return fetch(base + path, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: base, "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams(form).toString(),
+      });
+    },
+    get(path: string, headers: Record<string, string> = {}) {
+      return fetch(base + path, { redirect: "manual", headers });
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export async function stopVite() {
+  await vite?.close();
+  vite = undefined;
+}

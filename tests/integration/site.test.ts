@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertDemoContent } from "../../database/demo-content";
+import { cookieHeader, createTestSite, ENGINE, type TestSite } from "./test-services";
+import { startSite, stopVite } from "./site-server";
+
+let site: TestSite;
+let http: Awaited<ReturnType<typeof startSite>>;
+beforeAll(async () => {
+  site = await createTestSite();
+  await insertDemoContent(site.services.db);
+  http = await startSite(site);
+}, 60_000);
+afterAll(async () => {
+  await http.close();
+  await stopVite();
+  await site.destroy();
+});
+
+/** Page text as a reader sees it: React's separators between text nodes removed. */
+const readable = async (res: Response) => (await res.text()).replaceAll("<!-- -->", "");
+
+const join = {
+  fullName: "Grace Hopper",
+  email: "grace@example.org",
+  password: "Secret123",
+  confirmPassword: "Secret123",
+  bio: "",
+  "interests.fitness": "on",
+  termsAccepted: "on",
+};
+
+describe(`the site over HTTP on ${ENGINE}`, () => {
+  it("renders every seed screen from the database with a 200", async () => {
+    const pages: [string, string[]][] = [
+      ["/", ["Enter The Monastery", "Join The Battlefield", "Mindfulness", "Morning Meditation"]],
+      ["/monastery", ["The Monastery", "Create New Topic", "Stoic Philosophy", "Explore"]],
+      ["/battlefield", ["The Battlefield", "Strength Training", "Form over weight: a deadlift checklist"]],
+      ["/forge", ["Visual Art", "View Creation", "Share Your Creation", "Enso Series: Twelve Circles"]],
+      ["/council", ["Ask a Question", "Browse by Topic", "View Unanswered", "View Question", "Mei Tanaka"]],
+      ["/join", ["Join the Path", "Create Your Account", "Join the Movement", "Your Primary Interests"]],
+      ["/signin", ["Welcome Back", "Enter your credentials to access your account", "Remember me", "Forgot password?"]],
+      ["/monastery/morning-meditation", ["Morning Meditation", "How long did it take before sitting felt natural?"]],
+      ["/manifesto", ["Our Manifesto"]],
+    ];
+    for (const [path, texts] of pages) {
+      const res = await http.get(path);
+      expect(res.status, path).toBe(200);
+      const html = await res.text();
+      for (const text of texts) expect(html, `${path} shows ${text}`).toContain(text.replaceAll("'", "&#x27;"));
+    }
+  });
+
+  it("answers an unknown path with the 404 page and status 404", async () => {
+    for (const path of ["/no-such-page", "/forge/999999", "/forge/abc", "/council/0", "/monastery/no-such-topic", "/battlefield/morning-meditation"]) {
+      const res = await http.get(path);
+      expect(res.status, path).toBe(404);
+      expect(await res.text()).toContain("Oops! Page not found");
+    }
+  });
+
+  it("re-validates the join form on the server with the seed's messages and creates nothing", async () => {
+    const res = await http.post("/join", { ...join, fullName: "G", email: "bad", password: "short", confirmPassword: "x", termsAccepted: "" });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    for (const message of [
+      "Full name must be at least 2 characters",
+      "Please enter a valid email address",
+      "Password must be at least 8 characters",
+      "Passwords do not match",
+      "You must accept the terms and conditions",
+    ]) {
+      expect(html).toContain(message);
+    }
+    const members = await site.services.db.selectFrom("member").select("id").where("name", "=", "G").execute();
+    expect(members).toHaveLength(0);
+  });
+
+  it("joins, shows the success card, signs the member in, and refuses the same email again", async () => {
+    const res = await http.post("/join", join);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Registration Successful!");
+    const cookie = cookieHeader(res.headers);
+    expect(cookie).toContain("ipos.session_token=");
+
+    const dashboard = await http.get("/dashboard", { cookie });
+    expect(dashboard.status).toBe(200);
+    const html = await readable(dashboard);
+    expect(html).toContain("Welcome, Grace Hopper");
+    expect(html).toContain("Initiate");
+    expect(html).toContain("50 XP to Acolyte");
+    expect(html).toContain("Account menu for Grace Hopper");
+
+    const again = await http.post("/join", { ...join, email: "GRACE@example.org" });
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain("An account with this email already exists");
+  });
+
+  it("sends visitors from /dashboard to sign-in and back", async () => {
+    const res = await http.get("/dashboard");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/signin?redirectTo=%2Fdashboard");
+  });
+
+  it("signs in with a toast cookie and the page asked for; signs out only by POST", async () => {
+    const res = await http.post("/signin", { email: join.email, password: join.password, rememberMe: "on", redirectTo: "/forge" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/forge");
+    const setCookies = res.headers.getSetCookie();
+    expect(setCookies.find((c) => c.startsWith("ipos.session_token="))).toMatch(/Max-Age=2592000/);
+    expect(setCookies.find((c) => c.startsWith("ipos_flash="))).toContain("signed-in");
+    const cookie = cookieHeader(res.headers);
+
+    const next = await http.get("/forge", { cookie });
+    const html = await next.text();
+    expect(html).toContain("Welcome back!");
+    expect(next.headers.getSetCookie().join()).toContain("ipos_flash=; Path=/; Max-Age=0");
+
+    expect((await http.get("/signout", { cookie })).status).toBe(302);
+    expect(await (await http.get("/dashboard", { cookie })).status).toBe(200);
+    const out = await http.post("/signout", {}, { cookie });
+    expect(out.status).toBe(302);
+    expect((await http.get("/dashboard", { cookie })).status).toBe(302);
+  });
+
+  it("never redirects a sign-in to another site", async () => {
+    const res = await http.post("/signin", { email: join.email, password: join.password, redirectTo: "//evil.example/x" });
+    expect(res.headers.get("location")).toBe("/dashboard");
+  });
+
+  it("says 'Invalid email or password' for either mistake", async () => {
+    for (const form of [
+      { email: join.email, password: "Wrong1234" },
+      { email: "nobody@example.org", password: join.password },
+    ]) {
+      const res = await http.post("/signin", form, { "x-forwarded-for": "203.0.113.7" });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("Invalid email or password");
+    }
+  });
+
+  it("answers the eleventh failed sign-in from one address with 429 and the wait", async () => {
+    const ip = { "x-forwarded-for": "198.51.100.23" };
+    for (let i = 0; i < 10; i++) {
+      expect((await http.post("/signin", { email: "target@example.org", password: `Wrong${i}` }, ip)).status).toBe(400);
+    }
+    const res = await http.post("/signin", { email: "target@example.org", password: "Secret123" }, ip);
+    expect(res.status).toBe(429);
+    expect(await res.text()).toContain("Too many attempts. Try again in 15 minutes.");
+  });
+
+  it("refuses a cross-site form post and a body over 1 MB, changing nothing", async () => {
+    const forged = await http.post("/join", { ...join, email: "forged@example.org" }, { origin: "https://evil.example" });
+    expect(forged.status).toBe(403);
+    const big = await http.post("/join", { ...join, email: "big@example.org", bio: "x".repeat(1024 * 1024) });
+    expect(big.status).toBe(413);
+    const rows = await site.services.db.selectFrom("member").select("id").where("email", "in", ["forged@example.org", "big@example.org"]).execute();
+    expect(rows).toHaveLength(0);
+  });
+
+  it("answers a malformed or oversized field with 400, never 500", async () => {
+    const long = await http.post("/join", { ...join, email: "long@example.org", fullName: "x".repeat(5000) });
+    expect(long.status).toBe(400);
+    const wrongType = await fetch(http.base + "/join", {
+      method: "POST",
+      headers: { origin: http.base, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(wrongType.status).toBeLessThan(500);
+  });
+
+  it("reports health from the database", async () => {
+    const res = await http.get("/healthz");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+});
+
+describe(`when the database fails, on ${ENGINE}`, () => {
+  it("shows 'Unexpected Application Error!' with status 500 and no stack trace, and health says 503", async () => {
+    const broken = await createTestSite();
+    const server = await startSite(broken);
+    try {
+      await broken.close();
+      const res = await server.get("/council");
+      expect(res.status).toBe(500);
+      const html = await res.text();
+      expect(html).toContain("Unexpected Application Error!");
+      expect(html).not.toMatch(/at .*\(.*:\d+:\d+\)/);
+      expect((await server.get("/healthz")).status).toBe(503);
+    } finally {
+      await server.close();
+      await broken.destroy();
+    }
+  });
+});
