@@ -98,3 +98,14 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
     expect(ranks.size).toBeGreaterThan(2);
   });
 });
+
+describe(`Council filters on ${ENGINE}`, () => {
+  it("filters questions by virtue and shows the unanswered ones", async () => {
+    const { db } = site.services;
+    const wisdom = await questionSummaries(db, 20, { virtue: "wisdom" });
+    expect(wisdom.map((q) => q.title)).toEqual(["Which Stoic text should a beginner read first?"]);
+    const unanswered = await questionSummaries(db, 20, { unanswered: true });
+    expect(unanswered.map((q) => q.title)).toEqual(["How do I keep promises to myself when no one is watching?"]);
+    expect(await questionSummaries(db, 20, { virtue: "compassion", unanswered: true })).toEqual([]);
+  });
+});

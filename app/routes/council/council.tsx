@@ -1,4 +1,5 @@
 import { HelpCircle, ListFilter, MessageSquareDashed } from "lucide-react";
+import { Link } from "react-router";
 import type { Route } from "./+types/council";
 import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { ButtonLink } from "~/components/ui/button";
@@ -6,6 +7,8 @@ import { servicesContext } from "~/.server/context";
 import { featuredAdvisorSummaries, questionSummaries } from "~/.server/domain/council/council-pages";
 import { AdvisorCard } from "~/features/council/advisor-card";
 import { QuestionCard } from "~/features/council/question-card";
+import { cn } from "~/lib/utils";
+import { isVirtue, VIRTUES, virtueById } from "~/lib/virtues";
 
 export const meta: Route.MetaFunction = () => [
   { title: "The Council · Inner Peace. Outer Strength." },
@@ -15,14 +18,30 @@ export const meta: Route.MetaFunction = () => [
   },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  const [advisors, questions] = await Promise.all([featuredAdvisorSummaries(db, 3), questionSummaries(db, 5)]);
-  return { advisors, questions };
+  const params = new URL(request.url).searchParams;
+  const requested = params.get("virtue");
+  // Unknown values are ignored: these are filters, not resources.
+  const virtue = requested && isVirtue(requested) ? requested : null;
+  const unanswered = params.get("view") === "unanswered";
+  const [advisors, questions] = await Promise.all([
+    featuredAdvisorSummaries(db, 3),
+    questionSummaries(db, 20, { virtue: virtue ?? undefined, unanswered }),
+  ]);
+  return { advisors, questions, virtue, unanswered };
+}
+
+function listTitle(virtue: string | null, unanswered: boolean) {
+  const label = virtue ? virtueById(virtue)?.label : null;
+  if (unanswered && label) return `Unanswered Questions on ${label}`;
+  if (unanswered) return "Unanswered Questions";
+  if (label) return `Questions on ${label}`;
+  return "Recent Questions";
 }
 
 export default function Council({ loaderData }: Route.ComponentProps) {
-  const { advisors, questions } = loaderData;
+  const { advisors, questions, virtue, unanswered } = loaderData;
   return (
     <>
       <PageHeader
@@ -33,11 +52,11 @@ export default function Council({ loaderData }: Route.ComponentProps) {
           <HelpCircle aria-hidden="true" />
           Ask a Question
         </ButtonLink>
-        <ButtonLink to="/council#questions" variant="outline">
+        <ButtonLink to="/council#browse" variant="outline">
           <ListFilter aria-hidden="true" />
           Browse by Topic
         </ButtonLink>
-        <ButtonLink to="/council#questions" variant="outline">
+        <ButtonLink to="/council?view=unanswered#questions" variant="outline">
           <MessageSquareDashed aria-hidden="true" />
           View Unanswered
         </ButtonLink>
@@ -50,13 +69,61 @@ export default function Council({ loaderData }: Route.ComponentProps) {
           ))}
         </div>
       </section>
-      <section aria-labelledby="questions" className="mx-auto max-w-6xl px-4 py-12">
-        <SectionHeading id="questions">Recent Questions</SectionHeading>
-        <div className="grid gap-6 md:grid-cols-2">
-          {questions.map((q) => (
-            <QuestionCard key={q.id} question={q} />
+      <nav id="browse" aria-label="Browse by topic" className="mx-auto max-w-6xl px-4 pt-12">
+        <h2 className="mb-3 text-lg font-semibold">Browse by Topic</h2>
+        <ul className="flex flex-wrap gap-2">
+          <li>
+            <Link
+              to={unanswered ? "/council?view=unanswered#questions" : "/council#questions"}
+              aria-current={virtue === null ? "true" : undefined}
+              className={cn(
+                "inline-flex rounded-full border px-3 py-1 text-sm font-medium",
+                virtue === null ? "border-ink bg-ink text-white" : "border-stone-300 bg-white hover:bg-stone-100",
+              )}
+            >
+              All virtues
+            </Link>
+          </li>
+          {VIRTUES.map((v) => (
+            <li key={v.id}>
+              <Link
+                to={`/council?virtue=${v.id}${unanswered ? "&view=unanswered" : ""}#questions`}
+                aria-current={virtue === v.id ? "true" : undefined}
+                className={cn(
+                  "inline-flex rounded-full border px-3 py-1 text-sm font-medium",
+                  virtue === v.id
+                    ? v.path === "monk"
+                      ? "border-monk bg-monk text-white"
+                      : "border-warrior bg-warrior text-white"
+                    : v.path === "monk"
+                      ? "border-monk/40 bg-monk-soft text-monk-strong hover:border-monk"
+                      : "border-warrior/40 bg-warrior-soft text-warrior-strong hover:border-warrior",
+                )}
+              >
+                {v.label}
+              </Link>
+            </li>
           ))}
+        </ul>
+      </nav>
+      <section aria-labelledby="questions" className="mx-auto max-w-6xl px-4 py-12">
+        <div className="flex flex-wrap items-baseline justify-between gap-3">
+          <SectionHeading id="questions">{listTitle(virtue, unanswered)}</SectionHeading>
+          {virtue || unanswered ? (
+            <Link to="/council#questions" className="text-sm font-semibold text-monk-strong underline">
+              Show all questions
+            </Link>
+          ) : null}
         </div>
+        {questions.length === 0 ? (
+          <p className="text-muted">No questions here yet.</p>
+        ) : (
+          <div className="grid gap-6 md:grid-cols-2">
+            {questions.map((q) => (
+              <QuestionCard key={q.id} question={q} />
+            ))}
+          </div>
+        )}
       </section>
     </>
   );

@@ -4,10 +4,18 @@ import { excerptOf } from "~/lib/text";
 import { renderMarkdown } from "../../markdown";
 import { withAuthors } from "../progression/authors";
 import { ranksOf } from "../progression/progression-service";
-import { advisorVirtues, featuredAdvisors, findQuestion, listAnswers, recentQuestions, virtuesOf } from "./council-repository";
+import {
+  advisorVirtues,
+  featuredAdvisors,
+  findQuestion,
+  listAnswers,
+  recentQuestions,
+  virtuesOf,
+  type QuestionFilter,
+} from "./council-repository";
 
-export async function questionSummaries(db: Db, limit = 5) {
-  const rows = await withAuthors(db, await recentQuestions(db, limit));
+export async function questionSummaries(db: Db, limit = 5, filter: QuestionFilter = {}) {
+  const rows = await withAuthors(db, await recentQuestions(db, limit, filter));
   const virtues = await virtuesOf(
     db,
     rows.map((q) => q.id),

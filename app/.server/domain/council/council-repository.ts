@@ -36,8 +36,29 @@ export async function virtuesOf(db: Db, questionIds: number[]) {
   return map;
 }
 
-export async function recentQuestions(db: Db, limit = 5) {
-  return questionRows(db).orderBy("question.created_at", "desc").orderBy("question.id", "desc").limit(limit).execute();
+export interface QuestionFilter {
+  /** Only questions tagged with this virtue. */
+  virtue?: string;
+  /** Only questions without an answer. */
+  unanswered?: boolean;
+}
+
+export async function recentQuestions(db: Db, limit = 5, filter: QuestionFilter = {}) {
+  let query = questionRows(db);
+  if (filter.virtue) {
+    const virtue = filter.virtue;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("question_virtue")
+          .select("question_virtue.question_id")
+          .whereRef("question_virtue.question_id", "=", "question.id")
+          .where("question_virtue.virtue", "=", virtue),
+      ),
+    );
+  }
+  if (filter.unanswered) query = query.where("question.answer_count", "=", 0);
+  return query.orderBy("question.created_at", "desc").orderBy("question.id", "desc").limit(limit).execute();
 }
 
 export async function findQuestion(db: Db, id: number) {
