@@ -1,6 +1,8 @@
 // The process entry. In production it loads the server bundle that `npm run build` made from
 // server/app.ts; in development (NODE_ENV=development) it loads the same file through Vite.
 const development = process.env.NODE_ENV === "development";
+// React and the libraries below pick their production builds from this; unset means production.
+process.env.NODE_ENV ??= "production";
 
 try {
   if (development) {
