@@ -2,10 +2,12 @@ import type { Migration } from "kysely/migration";
 import * as initial from "./2026-11-21-0001-initial";
 import * as newsletter from "./2026-11-21-0002-newsletter";
 import * as rateLimit from "./2026-11-21-0003-rate-limit";
+import * as forum from "./2026-11-21-0004-forum";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
   "2026-11-21-0001-initial": initial,
   "2026-11-21-0002-newsletter": newsletter,
   "2026-11-21-0003-rate-limit": rateLimit,
+  "2026-11-21-0004-forum": forum,
 };

@@ -106,6 +106,7 @@ export interface DiscussionTable {
   featured_at: Timestamp | null;
   reply_count: Generated<number>;
   last_activity_at: Timestamp;
+  submission_key: string | null;
 }
 
 export interface ReplyTable {
@@ -117,6 +118,7 @@ export interface ReplyTable {
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
   hidden_at: Timestamp | null;
+  submission_key: string | null;
 }
 
 export interface CreationTable {
@@ -221,6 +223,18 @@ export interface RateLimitHitTable {
   hit_at: Timestamp;
 }
 
+export type ModerationActionKind = "hide" | "restore" | "lock" | "unlock" | "feature" | "unfeature";
+
+/** Who did what to which post, and when (issue 3: every moderation action is recorded). */
+export interface ModerationActionTable {
+  id: Generated<number>;
+  actor_id: string;
+  action: ModerationActionKind;
+  subject_type: "discussion" | "reply";
+  subject_id: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   member: MemberTable;
   session: SessionTable;
@@ -241,6 +255,7 @@ export interface Database {
   xp_event: XpEventTable;
   newsletter_subscription: NewsletterSubscriptionTable;
   rate_limit_hit: RateLimitHitTable;
+  moderation_action: ModerationActionTable;
 }
 
 export type Member = Selectable<MemberTable>;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { decodeActivityCursor, decodeIdCursor, encodeActivityCursor, pageRequest } from "./cursor";
+
+const status = (fn: () => unknown) => {
+  try {
+    fn();
+    return 200;
+  } catch (error) {
+    return (error as { init?: { status?: number } }).init?.status;
+  }
+};
+
+describe("cursors", () => {
+  it("round-trips an activity cursor", () => {
+    const cursor = { at: "2026-11-21T10:00:00.000Z", id: 42 };
+    expect(decodeActivityCursor(encodeActivityCursor(cursor))).toEqual(cursor);
+  });
+  it("answers 400 to a tampered cursor", () => {
+    for (const raw of ["x", "!!!", Buffer.from('["not a date",1]').toString("base64url"), Buffer.from('["2026-11-21T10:00:00.000Z",-1]').toString("base64url"), Buffer.from("{}").toString("base64url"), "a".repeat(300)]) {
+      expect(status(() => decodeActivityCursor(raw)), raw).toBe(400);
+    }
+    expect(status(() => decodeIdCursor("12abc"))).toBe(400);
+    expect(status(() => decodeIdCursor("0"))).toBe(400);
+  });
+  it("reads the page request from the query", () => {
+    expect(pageRequest(new URLSearchParams(""), decodeIdCursor)).toEqual({ kind: "first" });
+    expect(pageRequest(new URLSearchParams("page=last"), decodeIdCursor)).toEqual({ kind: "last" });
+    expect(pageRequest(new URLSearchParams("after=7"), decodeIdCursor)).toEqual({ kind: "after", cursor: 7 });
+    expect(status(() => pageRequest(new URLSearchParams("after=7&before=9"), decodeIdCursor))).toBe(400);
+    expect(status(() => pageRequest(new URLSearchParams("page=3"), decodeIdCursor))).toBe(400);
+  });
+});

@@ -1,0 +1,54 @@
+import { data } from "react-router";
+
+/**
+ * Keyset pagination cursors (issue 3: a cursor, not OFFSET). A cursor is opaque to the member:
+ * base64url of a small JSON array. Anything that does not decode to the expected shape is a 400,
+ * never a 500 and never a silently wrong page.
+ */
+export interface ActivityCursor {
+  at: string;
+  id: number;
+}
+
+function bad(): never {
+  throw data("That page link is not valid.", { status: 400 });
+}
+
+export function encodeActivityCursor(cursor: ActivityCursor): string {
+  return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString("base64url");
+}
+
+export function decodeActivityCursor(raw: string): ActivityCursor {
+  if (raw.length > 200 || !/^[A-Za-z0-9_-]+$/.test(raw)) bad();
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+  } catch {
+    bad();
+  }
+  if (!Array.isArray(value) || value.length !== 2) bad();
+  const [at, id] = value as [unknown, unknown];
+  if (typeof at !== "string" || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(at) || Number.isNaN(Date.parse(at))) bad();
+  if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 1) bad();
+  return { at, id };
+}
+
+/** Reply cursors are reply ids. */
+export function decodeIdCursor(raw: string): number {
+  if (!/^[1-9][0-9]{0,14}$/.test(raw)) bad();
+  return Number(raw);
+}
+
+export type PageRequest<C> = { kind: "first" } | { kind: "last" } | { kind: "after"; cursor: C } | { kind: "before"; cursor: C };
+
+export function pageRequest<C>(params: URLSearchParams, decode: (raw: string) => C): PageRequest<C> {
+  const after = params.get("after");
+  const before = params.get("before");
+  if (after !== null && before !== null) bad();
+  if (after !== null) return { kind: "after", cursor: decode(after) };
+  if (before !== null) return { kind: "before", cursor: decode(before) };
+  const page = params.get("page");
+  if (page === "last") return { kind: "last" };
+  if (page !== null && page !== "first") bad();
+  return { kind: "first" };
+}

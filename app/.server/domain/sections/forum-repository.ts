@@ -1,0 +1,161 @@
+import type { Db } from "../../db/connect";
+import type { ActivityCursor, PageRequest } from "./cursor";
+
+type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom">;
+
+export const DISCUSSIONS_PER_PAGE = 20;
+export const REPLIES_PER_PAGE = 50;
+
+export function discussionSelect(db: Executor) {
+  return db
+    .selectFrom("discussion")
+    .innerJoin("member", "member.id", "discussion.author_id")
+    .select([
+      "discussion.id",
+      "discussion.topic_id",
+      "discussion.title",
+      "discussion.slug",
+      "discussion.body",
+      "discussion.reply_count",
+      "discussion.created_at",
+      "discussion.edited_at",
+      "discussion.deleted_at",
+      "discussion.hidden_at",
+      "discussion.locked_at",
+      "discussion.featured_at",
+      "discussion.last_activity_at",
+      "discussion.author_id",
+      "member.name as author_name",
+      "member.handle as author_handle",
+    ]);
+}
+
+export async function findDiscussion(db: Executor, id: number) {
+  return discussionSelect(db).where("discussion.id", "=", id).executeTakeFirst();
+}
+
+/**
+ * One page of a topic's discussions, most recent activity first, by keyset on
+ * (last_activity_at, id): the same cost for the first page as for the last one.
+ */
+export async function discussionPage(
+  db: Executor,
+  topicId: string,
+  request: PageRequest<ActivityCursor>,
+  { includeHidden = false, limit = DISCUSSIONS_PER_PAGE } = {},
+) {
+  let query = discussionSelect(db).where("discussion.topic_id", "=", topicId);
+  if (!includeHidden) query = query.where("discussion.hidden_at", "is", null);
+  const newestFirst = request.kind === "first" || request.kind === "after";
+  if (request.kind === "after" || request.kind === "before") {
+    const { at, id } = request.cursor;
+    const op = request.kind === "after" ? "<" : ">";
+    query = query.where((eb) =>
+      eb.or([
+        eb("discussion.last_activity_at", op, at),
+        eb.and([eb("discussion.last_activity_at", "=", at), eb("discussion.id", op, id)]),
+      ]),
+    );
+  }
+  const direction = newestFirst ? "desc" : "asc";
+  // One extra row says whether there is more beyond this page.
+  const rows = await query
+    .orderBy("discussion.last_activity_at", direction)
+    .orderBy("discussion.id", direction)
+    .limit(limit + 1)
+    .execute();
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  if (!newestFirst) page.reverse();
+  return {
+    rows: page,
+    hasNewer: request.kind === "first" ? false : newestFirst ? true : more,
+    hasOlder: request.kind === "last" ? false : newestFirst ? more : true,
+  };
+}
+
+export function replySelect(db: Executor) {
+  return db
+    .selectFrom("reply")
+    .innerJoin("member", "member.id", "reply.author_id")
+    .select([
+      "reply.id",
+      "reply.discussion_id",
+      "reply.body",
+      "reply.created_at",
+      "reply.edited_at",
+      "reply.deleted_at",
+      "reply.hidden_at",
+      "reply.author_id",
+      "member.name as author_name",
+      "member.handle as author_handle",
+    ]);
+}
+
+export async function findReply(db: Executor, id: number) {
+  return replySelect(db).where("reply.id", "=", id).executeTakeFirst();
+}
+
+/** One page of replies, oldest first, by keyset on id. */
+export async function replyPage(
+  db: Executor,
+  discussionId: number,
+  request: PageRequest<number>,
+  { includeHidden = false, limit = REPLIES_PER_PAGE } = {},
+) {
+  let query = replySelect(db).where("reply.discussion_id", "=", discussionId);
+  if (!includeHidden) query = query.where("reply.hidden_at", "is", null);
+  const oldestFirst = request.kind === "first" || request.kind === "after";
+  if (request.kind === "after") query = query.where("reply.id", ">", request.cursor);
+  if (request.kind === "before") query = query.where("reply.id", "<", request.cursor);
+  const rows = await query
+    .orderBy("reply.id", oldestFirst ? "asc" : "desc")
+    .limit(limit + 1)
+    .execute();
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  if (!oldestFirst) page.reverse();
+  return {
+    rows: page,
+    hasEarlier: request.kind === "first" ? false : oldestFirst ? true : more,
+    hasLater: request.kind === "last" ? false : oldestFirst ? more : true,
+  };
+}
+
+export async function isTopicMember(db: Executor, topicId: string, memberId: string) {
+  const row = await db
+    .selectFrom("topic_member")
+    .select("member_id")
+    .where("topic_id", "=", topicId)
+    .where("member_id", "=", memberId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Moves the stored counts by delta, in the caller's transaction; never a read-then-write. */
+export async function moveTopicCounts(
+  db: Executor,
+  topicId: string,
+  change: { discussions?: number; replies?: number; activityAt?: string },
+) {
+  await db
+    .updateTable("topic")
+    .set((eb) => ({
+      discussion_count: eb("discussion_count", "+", change.discussions ?? 0),
+      reply_count: eb("reply_count", "+", change.replies ?? 0),
+      ...(change.activityAt ? { last_activity_at: change.activityAt } : {}),
+    }))
+    .where("id", "=", topicId)
+    .execute();
+}
+
+export async function moveDiscussionCounts(db: Executor, discussionId: number, change: { replies: number; activityAt?: string }) {
+  await db
+    .updateTable("discussion")
+    .set((eb) => ({
+      reply_count: eb("reply_count", "+", change.replies),
+      ...(change.activityAt ? { last_activity_at: change.activityAt } : {}),
+    }))
+    .where("id", "=", discussionId)
+    .execute();
+}

@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Viewer } from "~/.server/context";
+import { discussionPage, replyPage } from "~/.server/domain/sections/forum-repository";
+import {
+  createTopic,
+  deletePost,
+  editPost,
+  moderate,
+  postReply,
+  setTopicMembership,
+  startDiscussion,
+} from "~/.server/domain/sections/forum-service";
+import { xpTotals } from "~/.server/domain/progression/xp-repository";
+import { createTestSite, ENGINE, type TestSite } from "./test-services";
+
+let site: TestSite;
+let n = 0;
+
+async function member(role: Viewer["role"] = "member", xp = 0): Promise<Viewer> {
+  n += 1;
+  const id = `member-${n}`;
+  const now = new Date().toISOString();
+  await site.services.db
+    .insertInto("member")
+    .values({ id, name: `Member ${n}`, email: `m${n}@example.org`, email_verified: false, image: null, created_at: now, updated_at: now, handle: `m${n}`, bio: null, interests: "[]", role })
+    .execute();
+  if (xp) await site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: now }).execute();
+  return { id, name: `Member ${n}`, email: `m${n}@example.org`, handle: `m${n}`, role };
+}
+
+const topicRow = (id: string) =>
+  site.services.db.selectFrom("topic").select(["discussion_count", "reply_count", "member_count", "last_activity_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+const discussionRow = (id: number) =>
+  site.services.db.selectFrom("discussion").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const key = () => crypto.randomUUID();
+
+let topicId: string;
+beforeAll(async () => {
+  site = await createTestSite();
+  const disciple = await member("member", 200);
+  const created = await createTopic(site.services, disciple, "monastery", { title: "Walking Meditation", description: "Slow steps." });
+  if (!created.ok) throw new Error("topic");
+  topicId = created.value.id;
+});
+afterAll(async () => {
+  await site.destroy();
+});
+
+describe(`forum on ${ENGINE}`, () => {
+  it("lets a disciple create a topic with a readable id, and tells an acolyte which rank unlocks it", async () => {
+    expect(topicId).toBe("walking-meditation");
+    expect((await topicRow(topicId)).member_count).toBe(1);
+    const acolyte = await member("member", 60);
+    const refused = await createTopic(site.services, acolyte, "monastery", { title: "Another", description: "x" });
+    expect(refused).toEqual({ ok: false, status: 403, errors: { form: "Creating topics unlocks at the Disciple rank (150 XP)." } });
+    const again = await createTopic(site.services, await member("member", 200), "battlefield", { title: "Walking Meditation", description: "x" });
+    expect(again.ok && again.value.id).toBe("walking-meditation-2");
+  });
+
+  it("joins and leaves a topic, moving the members count once", async () => {
+    const m = await member();
+    await setTopicMembership(site.services, m, topicId, true);
+    await setTopicMembership(site.services, m, topicId, true);
+    expect((await topicRow(topicId)).member_count).toBe(2);
+    await setTopicMembership(site.services, m, topicId, false);
+    await setTopicMembership(site.services, m, topicId, false);
+    expect((await topicRow(topicId)).member_count).toBe(1);
+  });
+
+  it("starts a discussion: counts, activity and 5 XP move in one transaction; a double submit makes one", async () => {
+    const m = await member();
+    const k = key();
+    const [a, b] = await Promise.all([
+      startDiscussion(site.services, m, "monastery", topicId, { title: "Slow steps at dawn", body: "**Step** by step.", submissionKey: k }),
+      startDiscussion(site.services, m, "monastery", topicId, { title: "Slow steps at dawn", body: "**Step** by step.", submissionKey: k }),
+    ]);
+    expect(a.ok && b.ok).toBe(true);
+    if (!a.ok || !b.ok) return;
+    expect(a.value.id).toBe(b.value.id);
+    expect(a.value.slug).toBe("slow-steps-at-dawn");
+    expect((await topicRow(topicId)).discussion_count).toBe(1);
+    expect((await xpTotals(site.services.db, [m.id])).get(m.id)).toBe(5);
+  });
+
+  it("refuses a fourth discussion in a day from an initiate, not from an acolyte", async () => {
+    const initiate = await member();
+    for (let i = 0; i < 3; i++) {
+      expect((await startDiscussion(site.services, initiate, "monastery", topicId, { title: `Question number ${i}`, body: "x", submissionKey: key() })).ok).toBe(true);
+    }
+    const fourth = await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Question number 4", body: "x", submissionKey: key() });
+    expect(fourth.ok).toBe(false);
+    if (!fourth.ok) expect(fourth.errors.form).toMatch(/^Initiates may start 3 discussions a day/);
+    const acolyte = await member("member", 50);
+    for (let i = 0; i < 4; i++) {
+      expect((await startDiscussion(site.services, acolyte, "monastery", topicId, { title: `Acolyte topic ${i}`, body: "x", submissionKey: key() })).ok).toBe(true);
+    }
+  });
+
+  it("stops a burst of writes with 429", async () => {
+    const m = await member("member", 100);
+    const results = [];
+    for (let i = 0; i < 31; i++) {
+      results.push(await startDiscussion(site.services, m, "monastery", topicId, { title: `Burst number ${i}`, body: "x", submissionKey: key() }));
+    }
+    expect(results.slice(0, 30).every((r) => r.ok)).toBe(true);
+    const last = results[30];
+    expect(last.ok ? 200 : last.status).toBe(429);
+  });
+
+  it("an unknown topic is a 404", async () => {
+    const r = await startDiscussion(site.services, await member(), "monastery", "no-such-topic", { title: "Hello there", body: "x", submissionKey: key() });
+    expect(r.ok ? 200 : r.status).toBe(404);
+  });
+
+  it("two members replying at the same moment both land, and the replies count is exact", async () => {
+    const author = await member("member", 100);
+    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Concurrent replies", body: "x", submissionKey: key() });
+    if (!started.ok) throw new Error("start");
+    const repliers = await Promise.all(Array.from({ length: 12 }, () => member()));
+    const before = await topicRow(topicId);
+    const results = await Promise.all(repliers.map((r) => postReply(site.services, r, started.value.id, { body: `Reply from ${r.name}`, submissionKey: key() })));
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect((await discussionRow(started.value.id)).reply_count).toBe(12);
+    expect((await topicRow(topicId)).reply_count).toBe(before.reply_count + 12);
+    const page = await replyPage(site.services.db, started.value.id, { kind: "first" });
+    expect(page.rows).toHaveLength(12);
+    expect((await xpTotals(site.services.db, [repliers[0].id])).get(repliers[0].id)).toBe(2);
+  });
+
+  it("edits one's own post (marked edited) and refuses someone else's with 403", async () => {
+    const author = await member("member", 100);
+    const other = await member();
+    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Editable thoughts", body: "first", submissionKey: key() });
+    if (!started.ok) throw new Error("start");
+    const denied = await editPost(site.services, other, "discussion", started.value.id, { title: "Hijacked title", body: "mine now" });
+    expect(denied.ok ? 200 : denied.status).toBe(403);
+    expect((await editPost(site.services, author, "discussion", started.value.id, { title: "Edited thoughts here", body: "second" })).ok).toBe(true);
+    const row = await discussionRow(started.value.id);
+    expect(row).toMatchObject({ title: "Edited thoughts here", slug: "edited-thoughts-here", body: "second" });
+    expect(row.edited_at).not.toBeNull();
+  });
+
+  it("deleting a reply keeps the thread, takes the XP back and moves the counts", async () => {
+    const author = await member("member", 100);
+    const replier = await member();
+    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Delete me later", body: "x", submissionKey: key() });
+    if (!started.ok) throw new Error("start");
+    const reply = await postReply(site.services, replier, started.value.id, { body: "soon gone", submissionKey: key() });
+    if (!reply.ok) throw new Error("reply");
+    const topicBefore = await topicRow(topicId);
+    expect((await deletePost(site.services, author, "reply", reply.value.id)).ok).toBe(false);
+    expect((await deletePost(site.services, replier, "reply", reply.value.id)).ok).toBe(true);
+    expect((await discussionRow(started.value.id)).reply_count).toBe(0);
+    expect((await topicRow(topicId)).reply_count).toBe(topicBefore.reply_count - 1);
+    expect((await xpTotals(site.services.db, [replier.id])).get(replier.id) ?? 0).toBe(0);
+    const page = await replyPage(site.services.db, started.value.id, { kind: "first" });
+    expect(page.rows[0].deleted_at).not.toBeNull();
+
+    expect((await deletePost(site.services, author, "discussion", started.value.id)).ok).toBe(true);
+    expect((await topicRow(topicId)).discussion_count).toBe(topicBefore.discussion_count - 1);
+    expect((await xpTotals(site.services.db, [author.id])).get(author.id)).toBe(100);
+  });
+
+  it("moderators hide, restore, lock and feature, and every action is recorded; members cannot", async () => {
+    const author = await member("member", 100);
+    const mod = await member("moderator");
+    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Moderated thread", body: "x", submissionKey: key() });
+    if (!started.ok) throw new Error("start");
+    const id = started.value.id;
+    expect((await moderate(site.services, author, "lock", "discussion", id)).ok).toBe(false);
+    const before = await topicRow(topicId);
+
+    expect((await moderate(site.services, mod, "hide", "discussion", id)).ok).toBe(true);
+    expect((await topicRow(topicId)).discussion_count).toBe(before.discussion_count - 1);
+    const listed = await discussionPage(site.services.db, topicId, { kind: "first" }, { limit: 100 });
+    expect(listed.rows.map((d) => d.id)).not.toContain(id);
+    expect((await moderate(site.services, mod, "restore", "discussion", id)).ok).toBe(true);
+    expect((await topicRow(topicId)).discussion_count).toBe(before.discussion_count);
+
+    expect((await moderate(site.services, mod, "lock", "discussion", id)).ok).toBe(true);
+    const locked = await postReply(site.services, await member(), id, { body: "too late", submissionKey: key() });
+    expect(locked).toEqual({ ok: false, status: 403, errors: { form: "This discussion is locked. No new replies can be posted." } });
+    expect((await moderate(site.services, mod, "unlock", "discussion", id)).ok).toBe(true);
+    expect((await moderate(site.services, mod, "feature", "discussion", id)).ok).toBe(true);
+    expect((await discussionRow(id)).featured_at).not.toBeNull();
+
+    const log = await site.services.db
+      .selectFrom("moderation_action")
+      .select(["actor_id", "action", "subject_type", "created_at"])
+      .where("subject_id", "=", id)
+      .orderBy("id")
+      .execute();
+    expect(log.map((l) => l.action)).toEqual(["hide", "restore", "lock", "unlock", "feature"]);
+    expect(log.every((l) => l.actor_id === mod.id && l.subject_type === "discussion" && l.created_at)).toBe(true);
+  });
+});
+
+describe(`keyset pages on ${ENGINE}`, () => {
+  it("walks a topic's discussions from the first page to the last and back without gaps or repeats", async () => {
+    // Three authors: one alone would reach the burst limit on writes.
+    const authors = [await member("member", 100), await member("member", 100), await member("member", 100)];
+    const created = await createTopic(site.services, await member("member", 200), "battlefield", { title: "Paged topic", description: "x" });
+    if (!created.ok) throw new Error("topic");
+    const t0 = Date.now() - 100_000;
+    for (let i = 0; i < 45; i++) {
+      await startDiscussion(site.services, authors[i % 3], "battlefield", created.value.id, { title: `Paged discussion ${i}`, body: "x", submissionKey: key() }, new Date(t0 + i * 1000));
+    }
+    const seen: number[] = [];
+    let page = await discussionPage(site.services.db, created.value.id, { kind: "first" });
+    seen.push(...page.rows.map((r) => r.id));
+    while (page.hasOlder) {
+      const last = page.rows[page.rows.length - 1];
+      page = await discussionPage(site.services.db, created.value.id, { kind: "after", cursor: { at: new Date(last.last_activity_at).toISOString(), id: last.id } });
+      seen.push(...page.rows.map((r) => r.id));
+    }
+    expect(seen).toHaveLength(45);
+    expect(new Set(seen).size).toBe(45);
+    const lastPage = await discussionPage(site.services.db, created.value.id, { kind: "last" });
+    expect(lastPage.rows.map((r) => r.id)).toEqual(seen.slice(-20));
+    expect(lastPage.hasOlder).toBe(false);
+    expect(lastPage.hasNewer).toBe(true);
+  });
+});
