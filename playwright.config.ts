@@ -5,13 +5,15 @@ import { defineConfig, devices } from "@playwright/test";
 
 // The built site, started as `npm start` starts it, on a fresh SQLite database with demo content.
 const PORT = Number(process.env.E2E_PORT ?? 3210);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-e2e-"));
+// Workers load this file again; the environment they inherit keeps them on the runner's folder.
+const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "ipos-e2e-")));
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
   testDir: "tests/e2e",
-  fullyParallel: false,
-  workers: 1,
+  // Tests are independent (each account has its own address), so two workers share the one server.
+  fullyParallel: true,
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   reporter: process.env.CI ? [["list"]] : [["list"]],
@@ -29,7 +31,8 @@ export default defineConfig({
   webServer: {
     command: "node server/index.js",
     url: `http://localhost:${PORT}/healthz`,
-    reuseExistingServer: false,
+    // E2E_REUSE_SERVER=1 drives a server already listening on E2E_PORT (handy while iterating).
+    reuseExistingServer: process.env.E2E_REUSE_SERVER === "1",
     timeout: 60_000,
     env: {
       PORT: String(PORT),

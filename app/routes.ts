@@ -2,11 +2,6 @@ import { index, route, type RouteConfig } from "@react-router/dev/routes";
 
 export default [
   index("routes/home/home.tsx"),
-  // The two sections share one module; the URL says which section it is.
-  route("monastery", "routes/sections/section.tsx", { id: "monastery" }),
-  route("battlefield", "routes/sections/section.tsx", { id: "battlefield" }),
-  route("monastery/:topicId", "routes/sections/topic.tsx", { id: "monastery-topic" }),
-  route("battlefield/:topicId", "routes/sections/topic.tsx", { id: "battlefield-topic" }),
   route("forge", "routes/forge/forge.tsx"),
   route("forge/:creationId", "routes/forge/creation.tsx"),
   route("council", "routes/council/council.tsx"),
@@ -27,5 +22,12 @@ export default [
   route("terms", "routes/pages/terms.tsx"),
   route("privacy", "routes/pages/privacy.tsx"),
   route("code-of-conduct", "routes/pages/code-of-conduct.tsx"),
+  // The Monastery and the Battlefield share these modules; any other :section is a 404. Static
+  // routes above always win over these dynamic ones.
+  route(":section", "routes/sections/section.tsx"),
+  route(":section/new", "routes/sections/new-topic.tsx"),
+  route(":section/:topicId", "routes/sections/topic.tsx"),
+  route(":section/:topicId/new", "routes/sections/new-discussion.tsx"),
+  route(":section/:topicId/:discussionRef", "routes/sections/discussion.tsx"),
   route("*", "routes/pages/not-found.tsx"),
 ] satisfies RouteConfig;

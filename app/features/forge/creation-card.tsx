@@ -29,11 +29,11 @@ export function CreationCard({ creation }: { creation: CreationSummary }) {
         <p className="flex gap-4 text-sm text-muted">
           <span className="inline-flex items-center gap-1">
             <Heart aria-hidden="true" className="size-4" />
-            {formatCount(creation.likes)} <span className="sr-only">likes</span>
+            {formatCount(creation.likes)} <span className="sr-only">{creation.likes === 1 ? "like" : "likes"}</span>
           </span>
           <span className="inline-flex items-center gap-1">
             <MessageCircle aria-hidden="true" className="size-4" />
-            {formatCount(creation.comments)} <span className="sr-only">comments</span>
+            {formatCount(creation.comments)} <span className="sr-only">{creation.comments === 1 ? "comment" : "comments"}</span>
           </span>
         </p>
         <ButtonLink to={`/forge/${creation.id}`} variant="outline" size="sm" aria-label={`View Creation: ${creation.title}`}>

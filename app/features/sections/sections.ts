@@ -1,3 +1,5 @@
+import { data } from "react-router";
+
 export type SectionId = "monastery" | "battlefield";
 
 export const SECTIONS: Record<SectionId, { id: SectionId; title: string; intro: string; tone: "monk" | "warrior" }> = {
@@ -15,7 +17,13 @@ export const SECTIONS: Record<SectionId, { id: SectionId; title: string; intro: 
   },
 };
 
-export function sectionFromPath(pathname: string): SectionId | null {
-  const first = pathname.split("/")[1];
-  return first === "monastery" || first === "battlefield" ? first : null;
+export function parseSection(value: string | undefined): SectionId | null {
+  return value === "monastery" || value === "battlefield" ? value : null;
+}
+
+/** The section named in the URL, or a 404 for any other word. */
+export function sectionOrNotFound(value: string | undefined): SectionId {
+  const section = parseSection(value);
+  if (!section) throw data("Not found", { status: 404 });
+  return section;
 }

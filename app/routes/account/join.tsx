@@ -26,6 +26,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return data({ registered: false as const, errors: parsed.errors, values }, { status: 400 });
   const result = await registerMember(context.get(servicesContext), parsed.values, request.headers);
   if (!result.ok) return data({ registered: false as const, errors: result.errors, values }, { status: result.status });
+  // The page rendered with this response already belongs to the new member (without JavaScript
+  // there is no second request to pick up the cookie).
+  context.set(viewerContext, result.viewer);
   return data({ registered: true as const, errors: {} as FieldErrors, values: {} as Echo }, { headers: result.headers });
 }
 

@@ -8,7 +8,7 @@ import { servicesContext } from "~/.server/context";
 import { creationPage } from "~/.server/domain/forge/forge-pages";
 import { CREATION_LABELS } from "~/features/forge/creation-types";
 import { formatDate } from "~/lib/dates";
-import { formatCount } from "~/lib/utils";
+import { plural } from "~/lib/utils";
 import { parseId } from "~/lib/params";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
@@ -60,10 +60,10 @@ export default function Creation({ loaderData }: Route.ComponentProps) {
       ) : null}
       <p className="mt-8 flex gap-6 text-sm text-muted">
         <span className="inline-flex items-center gap-1">
-          <Heart aria-hidden="true" className="size-4" /> {formatCount(creation.likes)} likes
+          <Heart aria-hidden="true" className="size-4" /> {plural(creation.likes, "like")}
         </span>
         <span className="inline-flex items-center gap-1">
-          <MessageCircle aria-hidden="true" className="size-4" /> {formatCount(creation.comments)} comments
+          <MessageCircle aria-hidden="true" className="size-4" /> {plural(creation.comments, "comment")}
         </span>
       </p>
       <section aria-labelledby="comments" className="mt-10">

@@ -1,19 +1,16 @@
 import { Plus } from "lucide-react";
-import { data, Link } from "react-router";
 import type { Route } from "./+types/section";
 import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { progressOf } from "~/.server/domain/progression/progression-service";
+import { TOPIC_RANK } from "~/lib/privileges";
 import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/sections/section-pages";
 import { DiscussionCard } from "~/features/sections/discussion-card";
-import { SECTIONS, sectionFromPath } from "~/features/sections/sections";
+import { SECTIONS, sectionOrNotFound } from "~/features/sections/sections";
 import { TopicCard } from "~/features/sections/topic-card";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
-import { buttonVariants } from "~/components/ui/button";
-import { cn } from "~/lib/utils";
+import { ButtonLink } from "~/components/ui/button";
 
-/** PRODUCT.md §3: creating topics is the disciple's privilege. */
-const TOPIC_RANK = "disciple" as const;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   const section = loaderData ? SECTIONS[loaderData.section] : null;
@@ -22,9 +19,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
     : [];
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const section = sectionFromPath(new URL(request.url).pathname);
-  if (!section) throw data("Not found", { status: 404 });
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const section = sectionOrNotFound(params.section);
   const { db } = context.get(servicesContext);
   const viewer = context.get(viewerContext);
   const [topics, featured, progress] = await Promise.all([
@@ -48,32 +44,18 @@ export default function Section({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={info.title} intro={info.intro} tone={info.tone}>
-        <details className="group">
-          <summary className={cn(buttonVariants({ variant: info.tone }), "cursor-pointer list-none [&::-webkit-details-marker]:hidden")}>
-            <Plus aria-hidden="true" />
-            Create New Topic
-          </summary>
-          <div className="mt-3 max-w-md rounded-md border border-line bg-white p-4 text-sm">
-            {!signedIn ? (
-              <p>
-                <Link to={`/signin?redirectTo=/${section}`} className="font-semibold underline">
-                  Sign in
-                </Link>{" "}
-                to create a topic. Creating topics unlocks at the {unlock.label} rank ({unlock.minXp} XP).
-              </p>
-            ) : mayCreateTopic ? (
-              <p>
-                As a {unlock.label} or higher you may create topics. The topic form opens with the discussions
-                release.
-              </p>
-            ) : (
-              <p>
-                Creating topics unlocks at the {unlock.label} rank ({unlock.minXp} XP). Start discussions and reply
-                to earn experience.
-              </p>
-            )}
-          </div>
-        </details>
+        <ButtonLink
+          to={signedIn ? `/${section}/new` : `/signin?redirectTo=${encodeURIComponent(`/${section}/new`)}`}
+          variant={info.tone}
+        >
+          <Plus aria-hidden="true" />
+          Create New Topic
+        </ButtonLink>
+        {mayCreateTopic ? null : (
+          <p className="w-full text-sm text-stone-700">
+            Creating topics unlocks at the {unlock.label} rank ({unlock.minXp} XP).
+          </p>
+        )}
       </PageHeader>
 
       {featured.length > 0 ? (

@@ -1,5 +1,5 @@
 import { APIError } from "better-auth/api";
-import type { AppServices } from "../../context";
+import type { AppServices, Viewer } from "../../context";
 import type { JoinValues, SignInValues } from "~/schemas/account";
 import type { FieldErrors } from "~/schemas/form-data";
 import { slugify } from "~/lib/slug";
@@ -17,6 +17,8 @@ export type ServiceResult =
   | { ok: true; headers: Headers }
   | { ok: false; status: 400 | 429; errors: FieldErrors };
 
+export type JoinResult = { ok: true; headers: Headers; viewer: Viewer } | { ok: false; status: 400 | 429; errors: FieldErrors };
+
 async function uniqueHandle(services: AppServices, name: string): Promise<string> {
   const base = slugify(name, 30);
   for (let n = 1; n < 50; n++) {
@@ -31,7 +33,7 @@ export async function registerMember(
   services: AppServices,
   values: JoinValues,
   requestHeaders: Headers,
-): Promise<ServiceResult> {
+): Promise<JoinResult> {
   const email = values.email.toLowerCase();
   if (await findMemberIdByEmail(services.db, email)) {
     return { ok: false, status: 400, errors: { email: EMAIL_TAKEN } };
@@ -40,19 +42,21 @@ export async function registerMember(
     .filter(([, chosen]) => chosen)
     .map(([id]) => id);
   try {
-    const { headers } = await services.auth.api.signUpEmail({
+    const handle = await uniqueHandle(services, values.fullName);
+    const { headers, response } = await services.auth.api.signUpEmail({
       body: {
         name: values.fullName,
         email,
         password: values.password,
-        handle: await uniqueHandle(services, values.fullName),
+        handle,
         bio: values.bio ? values.bio : undefined,
         interests: JSON.stringify(interests),
       },
       headers: requestHeaders,
       returnHeaders: true,
     });
-    return { ok: true, headers };
+    const user = response.user;
+    return { ok: true, headers, viewer: { id: user.id, name: user.name, email: user.email, handle, role: "member" } };
   } catch (error) {
     // Two joins with one address at the same moment: the unique index lets one through.
     if (error instanceof APIError && error.status === "UNPROCESSABLE_ENTITY") {

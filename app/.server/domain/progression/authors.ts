@@ -15,13 +15,13 @@ export interface AuthorRef {
 export async function withAuthors<T extends { author_id: string; author_name: string; author_handle: string }>(
   db: Db,
   rows: T[],
-): Promise<(Omit<T, "author_id" | "author_name" | "author_handle"> & { author: AuthorRef })[]> {
+): Promise<(Omit<T, "author_name" | "author_handle"> & { author: AuthorRef })[]> {
   const ranks = await ranksOf(
     db,
     rows.map((r) => r.author_id),
   );
-  return rows.map(({ author_id, author_name, author_handle, ...rest }) => ({
+  return rows.map(({ author_name, author_handle, ...rest }) => ({
     ...rest,
-    author: { name: author_name, handle: author_handle, rank: ranks.get(author_id)!.id },
+    author: { name: author_name, handle: author_handle, rank: ranks.get(rest.author_id)!.id },
   }));
 }

@@ -4,15 +4,13 @@ import type { Db } from "../../db/connect";
 import type { ModerationActionKind, SectionId } from "../../db/schema";
 import { hit, tryAgainMessage } from "../../rate-limit";
 import { slugify } from "~/lib/slug";
-import { isRankAtLeast, rankById, type RankId } from "~/lib/ranks";
+import { INITIATE_DAILY_DISCUSSIONS, TOPIC_RANK } from "~/lib/privileges";
+import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { progressOf, XP } from "../progression/progression-service";
 import { deleteXpEvent, insertXpEvent } from "../progression/xp-repository";
 import { findDiscussion, findReply, moveDiscussionCounts, moveTopicCounts } from "./forum-repository";
 import { findTopic } from "./section-repository";
 
-/** PRODUCT.md §3: creating topics is the disciple's privilege; initiates start 3 discussions a day. */
-export const TOPIC_RANK: RankId = "disciple";
-export const INITIATE_DAILY_DISCUSSIONS = 3;
 /** A burst limit on every member's writes, against scripts and accidents. */
 export const WRITE_LIMIT = { max: 30, windowMs: 10 * 60 * 1000 };
 /** Slugs our own routes use under a section. */

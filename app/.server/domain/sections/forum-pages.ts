@@ -1,0 +1,116 @@
+import type { Viewer } from "../../context";
+import type { Db } from "../../db/connect";
+import type { SectionId } from "../../db/schema";
+import { renderMarkdown } from "../../markdown";
+import { toIso } from "~/lib/dates";
+import { excerptOf } from "~/lib/text";
+import { withAuthors } from "../progression/authors";
+import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "./cursor";
+import { discussionPage, findDiscussion, isTopicMember, replyPage } from "./forum-repository";
+import { findTopic } from "./section-repository";
+
+export const canModerate = (viewer: Viewer | null) => viewer?.role === "moderator" || viewer?.role === "admin";
+
+export function discussionPath(section: SectionId, topicId: string, discussion: { id: number; slug: string }) {
+  return `/${section}/${topicId}/${discussion.id}-${discussion.slug}`;
+}
+
+/** A topic with one page of its discussions (newest activity first) and links to the pages around. */
+export async function topicWithDiscussions(
+  db: Db,
+  viewer: Viewer | null,
+  section: SectionId,
+  topicId: string,
+  request: PageRequest<ActivityCursor>,
+) {
+  const topic = await findTopic(db, section, topicId);
+  if (!topic) return null;
+  const moderator = canModerate(viewer);
+  const [page, joined] = await Promise.all([
+    discussionPage(db, topic.id, request, { includeHidden: moderator }),
+    viewer ? isTopicMember(db, topic.id, viewer.id) : false,
+  ]);
+  const rows = await withAuthors(db, page.rows);
+  const base = `/${section}/${topic.id}`;
+  const cursorOf = (row: (typeof rows)[number]) => encodeActivityCursor({ at: toIso(row.last_activity_at), id: row.id });
+  return {
+    topic: {
+      id: topic.id,
+      section: topic.section,
+      title: topic.title,
+      description: topic.description,
+      posts: Number(topic.discussion_count) + Number(topic.reply_count),
+      members: Number(topic.member_count),
+      joined,
+    },
+    discussions: rows.map((d) => ({
+      id: d.id,
+      title: d.title,
+      href: discussionPath(section, topic.id, d),
+      excerpt: d.deleted_at ? "[deleted]" : excerptOf(d.body),
+      replies: Number(d.reply_count),
+      lastActivityAt: toIso(d.last_activity_at),
+      author: d.author,
+      hidden: d.hidden_at !== null,
+      locked: d.locked_at !== null,
+      featured: d.featured_at !== null,
+    })),
+    pages: {
+      first: page.hasNewer ? base : null,
+      newer: page.hasNewer && rows.length > 0 ? `${base}?before=${cursorOf(rows[0])}` : null,
+      older: page.hasOlder && rows.length > 0 ? `${base}?after=${cursorOf(rows[rows.length - 1])}` : null,
+      last: page.hasOlder ? `${base}?page=last` : null,
+    },
+  };
+}
+
+/** A discussion, its opening post and one page of replies, rendered for the viewer. */
+export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: number, request: PageRequest<number>) {
+  const row = await findDiscussion(db, id);
+  const moderator = canModerate(viewer);
+  if (!row || (row.hidden_at !== null && !moderator)) return null;
+  const topic = await db.selectFrom("topic").select(["id", "section", "title"]).where("id", "=", row.topic_id).executeTakeFirstOrThrow();
+  const page = await replyPage(db, id, request, { includeHidden: moderator });
+  const [[discussion], replies] = await Promise.all([withAuthors(db, [row]), withAuthors(db, page.rows)]);
+  const path = discussionPath(topic.section, topic.id, row);
+  const mine = (authorId: string) => viewer?.id === authorId;
+  return {
+    topic: { id: topic.id, section: topic.section, title: topic.title },
+    path,
+    discussion: {
+      id: discussion.id,
+      slug: discussion.slug,
+      title: discussion.title,
+      html: discussion.deleted_at ? null : renderMarkdown(discussion.body),
+      body: mine(row.author_id) && !discussion.deleted_at ? discussion.body : null,
+      excerpt: discussion.deleted_at ? "" : excerptOf(discussion.body),
+      createdAt: toIso(discussion.created_at),
+      edited: discussion.edited_at !== null,
+      deleted: discussion.deleted_at !== null,
+      hidden: discussion.hidden_at !== null,
+      locked: discussion.locked_at !== null,
+      featured: discussion.featured_at !== null,
+      replies: Number(discussion.reply_count),
+      author: discussion.author,
+      mine: mine(row.author_id),
+    },
+    replies: replies.map((r) => ({
+      id: r.id,
+      html: r.deleted_at ? null : renderMarkdown(r.body),
+      body: mine(r.author_id) && !r.deleted_at ? r.body : null,
+      createdAt: toIso(r.created_at),
+      edited: r.edited_at !== null,
+      deleted: r.deleted_at !== null,
+      hidden: r.hidden_at !== null,
+      author: r.author,
+      mine: mine(r.author_id),
+    })),
+    pages: {
+      first: page.hasEarlier ? path : null,
+      earlier: page.hasEarlier && page.rows.length > 0 ? `${path}?before=${page.rows[0].id}` : null,
+      later: page.hasLater && page.rows.length > 0 ? `${path}?after=${page.rows[page.rows.length - 1].id}` : null,
+      last: page.hasLater ? `${path}?page=last` : null,
+    },
+    moderator,
+  };
+}

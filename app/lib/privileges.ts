@@ -1,0 +1,9 @@
+import type { RankId } from "./ranks";
+
+// Privileges by rank (PRODUCT.md §3), shared by the pages that explain them and the services that
+// enforce them.
+
+/** Creating topics is the disciple's privilege. */
+export const TOPIC_RANK: RankId = "disciple";
+/** Initiates may start this many discussions a day; from acolyte on the limit lifts. */
+export const INITIATE_DAILY_DISCUSSIONS = 3;

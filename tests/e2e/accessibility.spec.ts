@@ -1,0 +1,115 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { createMember, expect, gotoHydrated, newMember, test, waitForHydration } from "./support/fixtures";
+import { CONTENT_PAGES } from "./support/site";
+
+/*
+ * axe-core over every screen, with the WCAG 2.0/2.1 A and AA rules. A violation of impact "serious"
+ * or "critical" fails the test; its rule id, help text and the offending elements are listed.
+ */
+
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const BLOCKING = new Set(["serious", "critical"]);
+
+async function expectNoSeriousViolations(page: Page) {
+  // Scan the page as React left it: wait for hydration so client effects have run.
+  await waitForHydration(page);
+  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const blocking = results.violations.filter((v) => v.impact && BLOCKING.has(v.impact));
+  const report = blocking
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n` +
+        v.nodes.map((n) => `    - ${n.target.join(" ")}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, "\n      ")}` : ""}`).join("\n"),
+    )
+    .join("\n");
+  expect(blocking, `serious or critical axe violations on ${page.url()}:\n${report}`).toEqual([]);
+}
+
+const STATIC_PAGES = [
+  "/",
+  "/monastery",
+  "/battlefield",
+  "/monastery/morning-meditation",
+  "/battlefield/strength-training",
+  "/forge",
+  "/forge?type=writing",
+  "/council",
+  "/join",
+  "/signin",
+  ...CONTENT_PAGES.map((p) => p.path),
+];
+
+test.describe("axe, signed out", () => {
+  for (const path of STATIC_PAGES) {
+    test(`${path}`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      await expectNoSeriousViolations(page);
+    });
+  }
+
+  test("a creation page (/forge/{id})", async ({ page }) => {
+    await page.goto("/forge");
+    const href = await page.getByRole("link", { name: /^View Creation: / }).first().getAttribute("href");
+    expect((await page.goto(href!))?.status()).toBe(200);
+    await expectNoSeriousViolations(page);
+  });
+
+  test("a question page (/council/{id})", async ({ page }) => {
+    await page.goto("/council");
+    const href = await page.getByRole("link", { name: /^View Question: / }).first().getAttribute("href");
+    expect((await page.goto(href!))?.status()).toBe(200);
+    await expectNoSeriousViolations(page);
+  });
+
+  test("the 404 page", async ({ page }) => {
+    expect((await page.goto("/no-such-page-for-axe"))?.status()).toBe(404);
+    await expectNoSeriousViolations(page);
+  });
+
+  test("the join form showing validation errors", async ({ page }) => {
+    await gotoHydrated(page, "/join");
+    await page.getByRole("main").getByLabel("Full Name", { exact: true }).fill("A");
+    await page.getByRole("main").getByLabel("Bio (optional)", { exact: true }).fill("b".repeat(251));
+    await page.getByRole("button", { name: "Join the Movement", exact: true }).click();
+    await expect(page.getByText("Full name must be at least 2 characters", { exact: true })).toBeVisible();
+    await expect(page.getByText("Bio cannot exceed 250 characters", { exact: true })).toBeVisible();
+    await expect(page.getByText("You must accept the terms and conditions", { exact: true })).toBeVisible();
+    await expectNoSeriousViolations(page);
+  });
+
+  test("the sign-in form showing validation errors", async ({ page }) => {
+    await gotoHydrated(page, "/signin");
+    await page.getByRole("main").getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page.getByText("Password is required", { exact: true })).toBeVisible();
+    await expectNoSeriousViolations(page);
+  });
+
+  test.describe("on a phone with the menu open", () => {
+    test.use({ viewport: { width: 375, height: 740 } });
+    test("/ with the mobile menu open", async ({ page }) => {
+      await gotoHydrated(page, "/");
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await expect(page.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+      await expectNoSeriousViolations(page);
+    });
+  });
+});
+
+test.describe("axe, signed in", () => {
+  test("/dashboard", async ({ page }) => {
+    const member = await createMember(page.request, newMember("Ada Lovelace"));
+    expect((await page.goto("/dashboard"))?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome, ${member.name}`);
+    await expectNoSeriousViolations(page);
+  });
+
+  test("the open account menu", async ({ page }) => {
+    const member = await createMember(page.request, newMember("Ada Lovelace"));
+    await gotoHydrated(page, "/");
+    await page.getByLabel(`Account menu for ${member.name}`, { exact: true }).click();
+    await expect(page.getByRole("button", { name: "Sign Out", exact: true })).toBeVisible();
+    await expectNoSeriousViolations(page);
+  });
+});

@@ -1,0 +1,121 @@
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+
+/**
+ * Shared fixtures for the browser suite.
+ *
+ * Hydration: every page gets a minimal React DevTools hook before any script runs. React calls
+ * `onCommitFiberRoot` after each commit, so the first call means the server-rendered page has been
+ * hydrated and its event handlers are live. Waiting for it (instead of sleeping) keeps clicks from
+ * landing on markup React does not own yet.
+ */
+const HYDRATION_HOOK = `(() => {
+  if (window.__REACT_DEVTOOLS_GLOBAL_HOOK__) return;
+  window.__e2eHydrated = false;
+  let nextId = 1;
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    isDisabled: false,
+    renderers: new Map(),
+    inject(renderer) { const id = nextId++; this.renderers.set(id, renderer); return id; },
+    onCommitFiberRoot() { window.__e2eHydrated = true; },
+    onPostCommitFiberRoot() {},
+    onCommitFiberUnmount() {},
+    onScheduleFiberRoot() {},
+    checkDCE() {},
+  };
+})();`;
+
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    await page.addInitScript({ content: HYDRATION_HOOK });
+    await use(page);
+  },
+});
+
+export { expect };
+
+/** Resolves once React has hydrated the current document. */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => (window as unknown as { __e2eHydrated?: boolean }).__e2eHydrated === true);
+}
+
+/** Loads a page and waits until React owns it, for tests of client-side behaviour. */
+export async function gotoHydrated(page: Page, path: string) {
+  const response = await page.goto(path);
+  await waitForHydration(page);
+  return response;
+}
+
+/** A fresh address for every account the suite creates: the server keeps state for the whole run. */
+export function uniqueEmail(tag = "e2e") {
+  return `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 10)}@example.org`;
+}
+
+/** Meets every password rule of the seed: 8+ characters, an uppercase letter, a digit. */
+export const PASSWORD = "Stillness42Strong";
+
+export interface Member {
+  name: string;
+  email: string;
+  password: string;
+}
+
+export function newMember(name = "Ada Lovelace"): Member {
+  return { name, email: uniqueEmail(), password: PASSWORD };
+}
+
+/**
+ * Creates an account by posting the join form the way a browser without JavaScript does. With
+ * `page.request` the session cookie lands in the page's context (signed in); with the standalone
+ * `request` fixture the browser stays signed out.
+ */
+export async function createMember(request: APIRequestContext, member: Member = newMember()) {
+  const response = await request.post("/join", {
+    form: {
+      fullName: member.name,
+      email: member.email,
+      password: member.password,
+      confirmPassword: member.password,
+      termsAccepted: "on",
+    },
+  });
+  expect(response.status(), "joining through the form post").toBe(200);
+  expect(await response.text()).toContain("Registration Successful!");
+  return member;
+}
+
+/**
+ * Holds the page's form POSTs to paths starting with `pathPrefix` (React Router posts to
+ * "/join.data" or "/join?_data") for `ms` milliseconds, so the busy state can be observed.
+ * This is the only deliberate wait in the suite.
+ */
+export async function delayPosts(page: Page, pathPrefix: string, ms = 1500) {
+  await page.route(
+    (url) => url.pathname.startsWith(pathPrefix),
+    async (route) => {
+      if (route.request().method() !== "POST") return route.fallback();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await route.fallback();
+    },
+  );
+}
+
+/** Counts the POST requests the page sends to paths starting with `pathPrefix`. */
+export function countPosts(page: Page, pathPrefix: string) {
+  const counter = { count: 0 };
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith(pathPrefix)) counter.count += 1;
+  });
+  return counter;
+}
+
+/** Fills the sign-in form (already loaded) and submits it. */
+export async function submitSignIn(page: Page, email: string, password: string, options: { remember?: boolean } = {}) {
+  const main = page.getByRole("main");
+  await main.getByLabel("Email", { exact: true }).fill(email);
+  await main.getByLabel("Password", { exact: true }).fill(password);
+  if (options.remember) await main.getByRole("checkbox", { name: "Remember me" }).check();
+  await main.getByRole("button", { name: "Sign In", exact: true }).click();
+}
+
+export const SESSION_COOKIE = "ipos.session_token";
