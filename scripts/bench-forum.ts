@@ -1,0 +1,99 @@
+// Issue 3's benchmark: a topic with 10,000 discussions and a discussion with 5,000 replies on
+// SQLite; prints the server time of their first and last pages, measured over loopback HTTP against
+// the production build (`npm run build` first). Run: npm run bench:forum
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createDatabase } from "../app/.server/db/connect";
+import { migrateToLatest } from "../database/migrate";
+
+const DISCUSSIONS = 10_000;
+const REPLIES = 5_000;
+const RUNS = Number(process.env.RUNS ?? 30);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-bench-"));
+const db = createDatabase({ engine: "sqlite", sqlitePath: path.join(dataDir, "site.db") });
+await migrateToLatest(db);
+
+console.log(`seeding ${DISCUSSIONS} discussions and ${REPLIES} replies…`);
+const t0 = Date.now() - DISCUSSIONS * 60_000;
+await db.transaction().execute(async (trx) => {
+  await trx
+    .insertInto("member")
+    .values({ id: "bench", name: "Bench Member", email: "bench@example.org", email_verified: false, image: null, created_at: new Date(t0).toISOString(), updated_at: new Date(t0).toISOString(), handle: "bench", bio: null, interests: "[]", role: "member" })
+    .execute();
+  await trx
+    .insertInto("topic")
+    .values({ id: "bench-topic", section: "monastery", title: "Bench Topic", description: "Ten thousand discussions.", created_by: "bench", created_at: new Date(t0).toISOString(), last_activity_at: new Date().toISOString(), discussion_count: DISCUSSIONS, reply_count: REPLIES })
+    .execute();
+  for (let start = 0; start < DISCUSSIONS; start += 500) {
+    await trx
+      .insertInto("discussion")
+      .values(
+        Array.from({ length: Math.min(500, DISCUSSIONS - start) }, (_, j) => {
+          const i = start + j;
+          const at = new Date(t0 + i * 60_000).toISOString();
+          return { topic_id: "bench-topic", author_id: "bench", title: `Bench discussion number ${i}`, slug: `bench-discussion-number-${i}`, body: `Body of discussion ${i} with **Markdown**.`, created_at: at, last_activity_at: at };
+        }),
+      )
+      .execute();
+  }
+  const busiest = await trx.selectFrom("discussion").select("id").orderBy("id", "desc").limit(1).executeTakeFirstOrThrow();
+  for (let start = 0; start < REPLIES; start += 500) {
+    await trx
+      .insertInto("reply")
+      .values(
+        Array.from({ length: Math.min(500, REPLIES - start) }, (_, j) => ({
+          discussion_id: busiest.id,
+          author_id: "bench",
+          body: `Reply ${start + j}: a paragraph of *Markdown* with a [link](https://example.org).`,
+          created_at: new Date(t0 + (start + j) * 1000).toISOString(),
+        })),
+      )
+      .execute();
+  }
+  await trx.updateTable("discussion").set({ reply_count: REPLIES }).where("id", "=", busiest.id).execute();
+});
+const busiest = await db.selectFrom("discussion").select(["id", "slug"]).orderBy("id", "desc").limit(1).executeTakeFirstOrThrow();
+await db.destroy();
+
+process.env.DATA_DIR = dataDir;
+process.env.PORT = "0";
+process.env.HOST = "127.0.0.1";
+process.env.DEMO_CONTENT = "off";
+process.env.LOG_LEVEL = "warn";
+process.env.NODE_ENV = "production";
+const { start } = await import(pathToFileURL(path.resolve("build/server/index.js")).href);
+const server = await start();
+const { port } = server.address() as { port: number };
+const base = `http://127.0.0.1:${port}`;
+
+async function time(url: string) {
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS + 3; i++) {
+    const started = performance.now();
+    const res = await fetch(base + url);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    if (i >= 3) samples.push(performance.now() - started); // the first runs warm caches
+  }
+  samples.sort((a, b) => a - b);
+  return { median: samples[Math.floor(samples.length / 2)], p95: samples[Math.floor(samples.length * 0.95)] };
+}
+
+const discussion = `/monastery/bench-topic/${busiest.id}-${busiest.slug}`;
+const pages: [string, string][] = [
+  [`topic, first page (of ${DISCUSSIONS} discussions)`, "/monastery/bench-topic"],
+  ["topic, last page", "/monastery/bench-topic?page=last"],
+  [`discussion, first page (of ${REPLIES} replies)`, discussion],
+  ["discussion, last page", `${discussion}?page=last`],
+];
+console.log(`server time over loopback HTTP, ${RUNS} runs each (SQLite):`);
+for (const [label, url] of pages) {
+  const { median, p95 } = await time(url);
+  console.log(`  ${label.padEnd(44)} median ${median.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms`);
+}
+server.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
+process.exit(0);
