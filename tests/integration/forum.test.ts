@@ -195,6 +195,23 @@ describe(`forum on ${ENGINE}`, () => {
   });
 });
 
+describe(`after a restart on ${ENGINE}`, () => {
+  it("keeps topics, discussions, replies, counts and XP", async () => {
+    const author = await member("member", 100);
+    const replier = await member();
+    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Survives a restart", body: "still here", submissionKey: key() });
+    if (!started.ok) throw new Error("start");
+    await postReply(site.services, replier, started.value.id, { body: "me too", submissionKey: key() });
+    const counts = await topicRow(topicId);
+    site = await site.reopen();
+    expect(await topicRow(topicId)).toEqual(counts);
+    expect((await discussionRow(started.value.id)).reply_count).toBe(1);
+    const page = await replyPage(site.services.db, started.value.id, { kind: "first" });
+    expect(page.rows.map((r) => r.body)).toEqual(["me too"]);
+    expect((await xpTotals(site.services.db, [replier.id])).get(replier.id)).toBe(2);
+  });
+});
+
 describe(`keyset pages on ${ENGINE}`, () => {
   it("walks a topic's discussions from the first page to the last and back without gaps or repeats", async () => {
     // Three authors: one alone would reach the burst limit on writes.

@@ -55,7 +55,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     ...page,
     canonical: services.env.BASE_URL + page.path,
     signedIn: viewer !== null,
-    editing: edit === "discussion" || (edit?.startsWith("reply-") ? edit : null),
+    editing: edit === "discussion" || edit?.startsWith("reply-") ? edit : null,
     submissionKey: crypto.randomUUID(),
   };
 }

@@ -1,0 +1,80 @@
+import { createMember, expect, gotoHydrated, newMember, test } from "./support/fixtures";
+
+// Issue 3's journey: find a topic, join it, start a discussion, get a reply from another member,
+// edit and delete, all in the browser.
+test("a member joins a topic, starts a discussion, another replies, the author edits and deletes", async ({ page, browser }) => {
+  const author = await createMember(page.request, newMember("Tara Author"));
+
+  await gotoHydrated(page, "/monastery");
+  await page.getByRole("link", { name: "Explore Journaling Practice", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Journaling Practice");
+  const members = page.getByText(/· \d+ members/);
+  const before = Number((await members.textContent())!.match(/(\d+) members/)![1]);
+  await page.getByRole("button", { name: "Join Topic" }).click();
+  await expect(page.getByRole("button", { name: "Leave Topic" })).toBeVisible();
+  await expect(page.getByText(`· ${before + 1} members`, { exact: false })).toBeVisible();
+
+  await page.getByRole("link", { name: "Start a Discussion" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Start a Discussion");
+  const main = page.getByRole("main");
+  // Validation on submit, then on each change, as on the join form.
+  await main.getByLabel("Title").fill("Short");
+  await main.getByRole("button", { name: "Post Discussion" }).click();
+  await expect(main.getByText("Title must be at least 8 characters")).toBeVisible();
+  await expect(main.getByText("Write something before posting")).toBeVisible();
+  await main.getByLabel("Title").fill("Morning pages, three weeks in");
+  await expect(main.getByText("Title must be at least 8 characters")).toBeHidden();
+  await main.getByLabel("Your post").fill("Three pages every morning. *Some days* it is only complaints.");
+  await main.getByRole("button", { name: "Post Discussion" }).click();
+
+  await expect(page).toHaveURL(/\/monastery\/journaling-practice\/\d+-morning-pages-three-weeks-in$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Morning pages, three weeks in");
+  await expect(page.locator("em", { hasText: "Some days" })).toBeVisible();
+  const discussionUrl = page.url();
+
+  // Another member replies from their own browser.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await createMember(otherPage.request, newMember("Rui Replier"));
+  await otherPage.goto(discussionUrl);
+  await otherPage.getByLabel("Your reply").fill("Complaints on paper are fewer complaints in the day.");
+  await otherPage.getByRole("button", { name: "Post Reply" }).click();
+  await expect(otherPage.getByText("Complaints on paper are fewer complaints in the day.")).toBeVisible();
+  await expect(otherPage.getByRole("heading", { name: "1 Reply" })).toBeVisible();
+  // Not theirs: no Edit on the opening post.
+  await expect(otherPage.locator("#post").getByRole("link", { name: "Edit" })).toHaveCount(0);
+  await other.close();
+
+  // The author edits: the post is marked "edited".
+  await gotoHydrated(page, discussionUrl);
+  await expect(page.getByText("Complaints on paper are fewer complaints in the day.")).toBeVisible();
+  await page.locator("#post").getByRole("link", { name: "Edit" }).click();
+  await page.locator("#post").getByLabel("Your post").fill("Three pages every morning. Now mostly gratitude.");
+  await page.locator("#post").getByRole("button", { name: "Save Changes" }).click();
+  await expect(page.getByText("Now mostly gratitude.")).toBeVisible();
+  await expect(page.locator("#post").getByText(/· edited/)).toBeVisible();
+
+  // …and deletes: the text becomes [deleted], the thread stays readable.
+  await page.locator("#post").getByText("Delete", { exact: true }).click();
+  await page.locator("#post").getByRole("button", { name: "Yes, delete" }).click();
+  await expect(page.locator("#post").getByText("[deleted]")).toBeVisible();
+  await expect(page.getByText("Complaints on paper are fewer complaints in the day.")).toBeVisible();
+  expect(author.name).toBe("Tara Author");
+});
+
+test("a visitor is asked to sign in to reply and comes back to the discussion", async ({ page, request }) => {
+  // Joined through the standalone request context: this browser stays signed out.
+  const member = await createMember(request, newMember("Back Again"));
+  await gotoHydrated(page, "/battlefield/strength-training");
+  await page.getByRole("link", { name: "Form over weight: a deadlift checklist" }).click();
+  await expect(page).toHaveURL(/\/battlefield\/strength-training\/\d+-form-over-weight-a-deadlift-checklist$/);
+  const url = page.url();
+  await page.getByRole("link", { name: "Sign in to reply" }).click();
+  await expect(page).toHaveURL(/\/signin\?redirectTo=/);
+  const main = page.getByRole("main");
+  await main.getByLabel("Email", { exact: true }).fill(member.email);
+  await main.getByLabel("Password", { exact: true }).fill(member.password);
+  await main.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page).toHaveURL(url);
+  await expect(page.getByLabel("Your reply")).toBeVisible();
+});
