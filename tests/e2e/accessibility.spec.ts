@@ -113,3 +113,37 @@ test.describe("axe, signed in", () => {
     await expectNoSeriousViolations(page);
   });
 });
+
+test.describe("axe, the forum", () => {
+  test("a discussion page, signed out", async ({ page }) => {
+    await page.goto("/battlefield/strength-training");
+    const href = await page.getByRole("link", { name: "Form over weight: a deadlift checklist" }).getAttribute("href");
+    expect((await page.goto(href!))?.status()).toBe(200);
+    await expectNoSeriousViolations(page);
+  });
+
+  test("a discussion page with the reply form and one's own post, signed in", async ({ page }) => {
+    await createMember(page.request, newMember("Axe Poster"));
+    await gotoHydrated(page, "/monastery/silence-retreats/new");
+    await page.getByRole("main").getByLabel("Title").fill("A quiet weekend, reviewed");
+    await page.getByRole("main").getByLabel("Your post").fill("Two days without words.");
+    await page.getByRole("button", { name: "Post Discussion" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("A quiet weekend, reviewed");
+    await expectNoSeriousViolations(page);
+  });
+
+  test("the start-a-discussion form showing validation errors", async ({ page }) => {
+    await createMember(page.request, newMember("Axe Validator"));
+    await gotoHydrated(page, "/monastery/silence-retreats/new");
+    await page.getByRole("button", { name: "Post Discussion" }).click();
+    await expect(page.getByText("Title must be at least 8 characters")).toBeVisible();
+    await expectNoSeriousViolations(page);
+  });
+
+  test("the create-topic page", async ({ page }) => {
+    await createMember(page.request, newMember("Axe Topic"));
+    expect((await page.goto("/battlefield/new"))?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create New Topic");
+    await expectNoSeriousViolations(page);
+  });
+});

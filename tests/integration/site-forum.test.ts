@@ -160,3 +160,33 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
     expect(second).not.toContain("Drill number 21");
   });
 });
+
+describe(`moderation over HTTP on ${ENGINE}`, () => {
+  it("a moderator hides and locks; a member may not; hidden posts are gone for members", async () => {
+    const modCookie = await joinAs("Mo Derator");
+    await site.services.db.updateTable("member").set({ role: "moderator" }).where("name", "=", "Mo Derator").execute();
+    const member = await joinAs("Plain Member");
+    const d = await site.services.db
+      .selectFrom("discussion")
+      .select(["id", "slug", "topic_id"])
+      .where("title", "=", "Three questions for the evening review")
+      .executeTakeFirstOrThrow();
+    const path = `/monastery/${d.topic_id}/${d.id}-${d.slug}`;
+
+    expect((await http.post(path, { intent: "moderate", kind: "discussion", action: "lock" }, { cookie: member })).status).toBe(403);
+    expect((await http.post(path, { intent: "moderate", kind: "discussion", action: "lock" }, { cookie: modCookie })).status).toBe(302);
+    const locked = await readable(await http.get(path, { cookie: member }));
+    expect(locked).toContain("This discussion is locked. No new replies can be posted.");
+    const refused = await http.post(path, { intent: "reply", body: "let me in", submissionKey: key() }, { cookie: member });
+    expect(refused.status).toBe(403);
+
+    expect((await http.post(path, { intent: "moderate", kind: "discussion", action: "hide" }, { cookie: modCookie })).status).toBe(302);
+    expect((await http.get(path, { cookie: member })).status).toBe(404);
+    const asModerator = await readable(await http.get(path, { cookie: modCookie }));
+    expect(asModerator).toContain("Hidden by a moderator");
+    expect(asModerator).toContain("Restore");
+
+    const log = await site.services.db.selectFrom("moderation_action").select("action").where("subject_id", "=", d.id).orderBy("id").execute();
+    expect(log.map((l) => l.action)).toEqual(["lock", "hide"]);
+  });
+});
