@@ -3,6 +3,7 @@ import * as initial from "./2026-11-21-0001-initial";
 import * as newsletter from "./2026-11-21-0002-newsletter";
 import * as rateLimit from "./2026-11-21-0003-rate-limit";
 import * as forum from "./2026-11-21-0004-forum";
+import * as council from "./2026-11-21-0005-council";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-21-0002-newsletter": newsletter,
   "2026-11-21-0003-rate-limit": rateLimit,
   "2026-11-21-0004-forum": forum,
+  "2026-11-21-0005-council": council,
 };

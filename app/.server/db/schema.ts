@@ -168,6 +168,7 @@ export interface QuestionTable {
   deleted_at: Timestamp | null;
   hidden_at: Timestamp | null;
   last_activity_at: Timestamp;
+  submission_key: string | null;
 }
 
 export interface QuestionVirtueTable {
@@ -185,6 +186,21 @@ export interface AnswerTable {
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
   hidden_at: Timestamp | null;
+  submission_key: string | null;
+}
+
+export interface HelpfulVoteTable {
+  answer_id: number;
+  member_id: string;
+  created_at: Timestamp;
+}
+
+export interface QuestionViewTable {
+  question_id: number;
+  /** "m:<member id>" or "a:<keyed hash of the address and day>". */
+  viewer_key: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
 }
 
 export interface AdvisorTable {
@@ -256,6 +272,8 @@ export interface Database {
   newsletter_subscription: NewsletterSubscriptionTable;
   rate_limit_hit: RateLimitHitTable;
   moderation_action: ModerationActionTable;
+  helpful_vote: HelpfulVoteTable;
+  question_view: QuestionViewTable;
 }
 
 export type Member = Selectable<MemberTable>;

@@ -1,6 +1,6 @@
-import type { Db } from "../../db/connect";
+import { engineOf, type Db } from "../../db/connect";
 import { rankFor, rankProgress, type Rank, type RankProgress } from "~/lib/ranks";
-import { xpTotals } from "./xp-repository";
+import { deleteXpEvent, insertXpEvent, xpTotals } from "./xp-repository";
 
 /**
  * XP for each event (PRODUCT.md §3). Awards go through the ledger, one row per member, kind and
@@ -29,4 +29,40 @@ export async function ranksOf(db: Db, memberIds: readonly string[]): Promise<Map
 export async function progressOf(db: Db, memberId: string): Promise<RankProgress> {
   const totals = await xpTotals(db, [memberId]);
   return rankProgress(totals.get(memberId) ?? 0);
+}
+
+/** PRODUCT.md §3: XP from others' votes and likes counts at most 50 a day for a member. */
+export const CAPPED_KINDS: readonly XpKind[] = ["answer.helpful", "creation.liked"];
+export const DAILY_VOTE_XP_CAP = 50;
+
+function startOfUtcDay(at: Date) {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate())).toISOString();
+}
+
+/**
+ * Awards the XP of one event, once (the ledger's unique key), inside the caller's transaction.
+ * Votes and likes beyond the daily cap are recorded with the points that were left (possibly 0),
+ * so taking the vote back later takes back exactly what it gave.
+ */
+export async function awardXp(trx: Db, memberId: string, kind: XpKind, subjectId: string | number, at = new Date()) {
+  let points: number = XP[kind];
+  if (CAPPED_KINDS.includes(kind)) {
+    if (engineOf(trx) === "postgres") {
+      // Serialise one member's capped awards, so concurrent votes cannot all see room under the cap.
+      await trx.selectFrom("member").select("id").where("id", "=", memberId).forUpdate().execute();
+    }
+    const used = await trx
+      .selectFrom("xp_event")
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("points"), eb.lit(0)).as("total"))
+      .where("member_id", "=", memberId)
+      .where("kind", "in", [...CAPPED_KINDS])
+      .where("created_at", ">=", startOfUtcDay(at))
+      .executeTakeFirstOrThrow();
+    points = Math.max(0, Math.min(points, DAILY_VOTE_XP_CAP - Number(used.total)));
+  }
+  return insertXpEvent(trx, { member_id: memberId, kind, subject_id: String(subjectId), points, created_at: at.toISOString() });
+}
+
+export async function revokeXp(trx: Db, memberId: string, kind: XpKind, subjectId: string | number) {
+  await deleteXpEvent(trx, memberId, kind, String(subjectId));
 }

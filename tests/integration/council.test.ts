@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Viewer } from "~/.server/context";
+import {
+  acceptAnswer,
+  answerQuestion,
+  askQuestion,
+  deleteAnswer,
+  editQuestion,
+  grantAdvisor,
+  recordView,
+  revokeAdvisor,
+  setHelpful,
+  viewerKey,
+} from "~/.server/domain/council/council-service";
+import { questionPage, questionSummaries } from "~/.server/domain/council/council-pages";
+import { DAILY_VOTE_XP_CAP } from "~/.server/domain/progression/progression-service";
+import { xpTotals } from "~/.server/domain/progression/xp-repository";
+import { createTestSite, ENGINE, type TestSite } from "./test-services";
+
+let site: TestSite;
+let n = 0;
+const key = () => crypto.randomUUID();
+
+async function member(xp = 0, role: Viewer["role"] = "member"): Promise<Viewer> {
+  n += 1;
+  const id = `c-member-${n}`;
+  const now = new Date().toISOString();
+  await site.services.db
+    .insertInto("member")
+    .values({ id, name: `Council ${n}`, email: `c${n}@example.org`, email_verified: false, image: null, created_at: now, updated_at: now, handle: `c${n}`, bio: null, interests: "[]", role })
+    .execute();
+  if (xp) await site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: now }).execute();
+  return { id, name: `Council ${n}`, email: `c${n}@example.org`, handle: `c${n}`, role };
+}
+const xpOf = async (m: Viewer) => (await xpTotals(site.services.db, [m.id])).get(m.id) ?? 0;
+
+async function ask(asker: Viewer, virtues = ["wisdom"]) {
+  const r = await askQuestion(site.services, asker, { title: "How do I sit still longer?", body: "Body", virtues, submissionKey: key() });
+  if (!r.ok) throw new Error(JSON.stringify(r));
+  return r.value.id;
+}
+async function answer(author: Viewer, questionId: number, body = "An answer") {
+  const r = await answerQuestion(site.services, author, questionId, { body, submissionKey: key() });
+  if (!r.ok) throw new Error(JSON.stringify(r));
+  return r.value.id;
+}
+
+beforeAll(async () => {
+  site = await createTestSite();
+});
+afterAll(async () => {
+  await site.destroy();
+});
+
+describe(`Council on ${ENGINE}`, () => {
+  it("asks with virtues and 2 XP; a double submit makes one question", async () => {
+    const asker = await member(100);
+    const k = key();
+    const [a, b] = await Promise.all([
+      askQuestion(site.services, asker, { title: "Same question twice", body: "x", virtues: ["courage", "honor"], submissionKey: k }),
+      askQuestion(site.services, asker, { title: "Same question twice", body: "x", virtues: ["courage", "honor"], submissionKey: k }),
+    ]);
+    expect(a.ok && b.ok && a.value.id === b.value.id).toBe(true);
+    expect(await xpOf(asker)).toBe(102);
+    const page = await questionPage(site.services.db, (a as { value: { id: number } }).value.id);
+    expect(page?.question.virtues).toEqual(["courage", "honor"]);
+  });
+
+  it("answers (5 XP), refuses a missing question with 404", async () => {
+    const asker = await member(100);
+    const helper = await member();
+    const q = await ask(asker);
+    await answer(helper, q);
+    expect(await xpOf(helper)).toBe(5);
+    const missing = await answerQuestion(site.services, helper, 999_999, { body: "x", submissionKey: key() });
+    expect(missing.ok ? 200 : missing.status).toBe(404);
+  });
+
+  it("only the asker accepts; the 15 XP follow the mark when it moves, and leave when it is taken off", async () => {
+    const asker = await member(100);
+    const first = await member();
+    const second = await member();
+    const q = await ask(asker);
+    const a1 = await answer(first, q);
+    const a2 = await answer(second, q);
+    const stranger = await acceptAnswer(site.services, first, q, a1);
+    expect(stranger.ok ? 200 : stranger.status).toBe(403);
+
+    expect((await acceptAnswer(site.services, asker, q, a1)).ok).toBe(true);
+    expect(await xpOf(first)).toBe(20);
+    expect((await acceptAnswer(site.services, asker, q, a2)).ok).toBe(true);
+    expect(await xpOf(first)).toBe(5);
+    expect(await xpOf(second)).toBe(20);
+    const page = await questionPage(site.services.db, q);
+    expect(page?.answers[0].id).toBe(a2);
+    expect(page?.answers[0].accepted).toBe(true);
+    expect((await acceptAnswer(site.services, asker, q, null)).ok).toBe(true);
+    expect(await xpOf(second)).toBe(5);
+  });
+
+  it("helpful votes: acolyte and up, not on one's own answer, once each, undoable, and they move the order", async () => {
+    const asker = await member(100);
+    const early = await member();
+    const late = await member();
+    const q = await ask(asker);
+    const aEarly = await answer(early, q, "early");
+    const aLate = await answer(late, q, "late");
+    const initiate = await member(10);
+    const refused = await setHelpful(site.services, initiate, aLate, true);
+    expect(refused).toEqual({ ok: false, status: 403, errors: { form: "Marking answers helpful unlocks at the Acolyte rank (50 XP)." } });
+    const own = await setHelpful(site.services, { ...late }, aLate, true);
+    expect(own.ok ? 200 : own.status).toBe(403);
+
+    const voter = await member(60);
+    expect((await questionPage(site.services.db, q))?.answers.map((a) => a.id)).toEqual([aEarly, aLate]);
+    await setHelpful(site.services, voter, aLate, true);
+    await setHelpful(site.services, voter, aLate, true);
+    const after = await questionPage(site.services.db, q);
+    expect(after?.answers.map((a) => a.id)).toEqual([aLate, aEarly]);
+    expect(after?.answers[0].helpful).toBe(1);
+    expect(await xpOf(late)).toBe(7);
+    await setHelpful(site.services, voter, aLate, false);
+    expect((await questionPage(site.services.db, q))?.answers[0].helpful).toBe(0);
+    expect(await xpOf(late)).toBe(5);
+  });
+
+  it("50 simultaneous helpful votes from 50 members each count exactly once, and XP stops at the daily cap", async () => {
+    const asker = await member(100);
+    const author = await member();
+    const q = await ask(asker);
+    const a = await answer(author, q);
+    const voters = await Promise.all(Array.from({ length: 50 }, () => member(60)));
+    const results = await Promise.all(voters.map((v) => setHelpful(site.services, v, a, true)));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const row = await site.services.db.selectFrom("answer").select("helpful_count").where("id", "=", a).executeTakeFirstOrThrow();
+    expect(Number(row.helpful_count)).toBe(50);
+    const votes = await site.services.db.selectFrom("helpful_vote").select("member_id").where("answer_id", "=", a).execute();
+    expect(votes).toHaveLength(50);
+    // 5 for answering, then 2 per vote until the cap of 50 from votes and likes.
+    expect(await xpOf(author)).toBe(5 + DAILY_VOTE_XP_CAP);
+  });
+
+  it("edits one's own question and refuses someone else's; deleting an answer takes its XP back", async () => {
+    const asker = await member(100);
+    const other = await member(100);
+    const q = await ask(asker);
+    const denied = await editQuestion(site.services, other, q, { title: "Hijacked title!", body: "x", virtues: ["honor"] });
+    expect(denied.ok ? 200 : denied.status).toBe(403);
+    expect((await editQuestion(site.services, asker, q, { title: "Edited question title", body: "new", virtues: ["honor", "courage"] })).ok).toBe(true);
+    const page = await questionPage(site.services.db, q);
+    expect(page?.question).toMatchObject({ title: "Edited question title", virtues: ["courage", "honor"], edited: true });
+
+    const helper = await member();
+    const a = await answer(helper, q);
+    await acceptAnswer(site.services, asker, q, a);
+    expect(await xpOf(helper)).toBe(20);
+    expect((await deleteAnswer(site.services, asker, a)).ok).toBe(false);
+    expect((await deleteAnswer(site.services, helper, a)).ok).toBe(true);
+    expect(await xpOf(helper)).toBe(0);
+    const after = await questionPage(site.services.db, q);
+    expect(after?.question.answers).toBe(0);
+    expect(after?.answers[0].html).toBeNull();
+  });
+
+  it("lists unanswered questions and filters by virtue", async () => {
+    const asker = await member(100);
+    const q = await ask(asker, ["resilience"]);
+    expect((await questionSummaries(site.services.db, 50, { unanswered: true })).map((s) => s.id)).toContain(q);
+    expect((await questionSummaries(site.services.db, 50, { virtue: "resilience" })).map((s) => s.id)).toEqual([q]);
+    await answer(await member(), q);
+    expect((await questionSummaries(site.services.db, 50, { unanswered: true })).map((s) => s.id)).not.toContain(q);
+  });
+
+  it("counts one view per viewer per day, with visitors as a keyed hash of the address", async () => {
+    const q = await ask(await member(100));
+    const viewer = await member();
+    const secret = "test-secret-that-is-long-enough-0123456789";
+    const day1 = new Date("2026-11-20T10:00:00Z");
+    const visitor = viewerKey(secret, null, "203.0.113.9", day1);
+    expect(visitor).not.toContain("203.0.113.9");
+    expect(viewerKey(secret, null, "203.0.113.9", new Date("2026-11-21T10:00:00Z"))).not.toBe(visitor);
+    expect(await recordView(site.services.db, q, visitor, day1)).toBe(true);
+    expect(await recordView(site.services.db, q, visitor, day1)).toBe(false);
+    expect(await recordView(site.services.db, q, viewerKey(secret, viewer, "x", day1), day1)).toBe(true);
+    expect(await recordView(site.services.db, q, viewerKey(secret, viewer, "y", day1), day1)).toBe(false);
+    expect(await recordView(site.services.db, q, viewerKey(secret, viewer, "x", day1), new Date("2026-11-21T01:00:00Z"))).toBe(true);
+    const row = await site.services.db.selectFrom("question").select("view_count").where("id", "=", q).executeTakeFirstOrThrow();
+    expect(Number(row.view_count)).toBe(3);
+    const stored = await site.services.db.selectFrom("question_view").select("viewer_key").where("question_id", "=", q).execute();
+    expect(stored.map((s) => s.viewer_key).join()).not.toContain("203.0.113.9");
+  });
+
+  it("grants and revokes advisors; their answers carry the verified mark", async () => {
+    const advisor = await member(500);
+    expect(await grantAdvisor(site.services.db, advisor.email, "warrior", "Kettlebells")).toBe(true);
+    const q = await ask(await member(100));
+    await answer(advisor, q);
+    expect((await questionPage(site.services.db, q))?.answers[0].advisor).toEqual({ path: "warrior", specialty: "Kettlebells" });
+    expect(await revokeAdvisor(site.services.db, advisor.email)).toBe(true);
+    expect((await questionPage(site.services.db, q))?.answers[0].advisor).toBeNull();
+    expect(await grantAdvisor(site.services.db, "nobody@example.org", "monk", "x")).toBe(false);
+  });
+});
