@@ -3,11 +3,17 @@
  * ones as ""), checkboxes as booleans, and dotted names ("interests.fitness") as nested objects.
  * Shared by the browser (validation before submit) and the server (the action).
  */
-export function formToObject(form: FormData | HTMLFormElement, checkboxes: readonly string[] = []): Record<string, unknown> {
+export function formToObject(
+  form: FormData | HTMLFormElement,
+  checkboxes: readonly string[] = [],
+  /** Fields that may repeat (a group of checkboxes with one name), read as string arrays. */
+  lists: readonly string[] = [],
+): Record<string, unknown> {
   const data = form instanceof FormData ? form : new FormData(form);
   const out: Record<string, unknown> = {};
+  for (const key of lists) out[key] = data.getAll(key).filter((v): v is string => typeof v === "string");
   for (const [key, value] of data.entries()) {
-    if (typeof value !== "string") continue;
+    if (typeof value !== "string" || lists.includes(key)) continue;
     // A checked box sends "on" (its default value); anything else counts as unchecked.
     setPath(out, key, checkboxes.includes(key) ? value === "on" || value === "true" : value);
   }

@@ -28,3 +28,15 @@ describe("forum schemas", () => {
     });
   });
 });
+
+describe("question schema", async () => {
+  const { questionSchema } = await import("./council");
+  const base = { title: "A real question here", body: "x", submissionKey: key };
+  it("takes 1 to 3 of the six virtues", () => {
+    expect(errors(questionSchema, { ...base, virtues: ["wisdom"] })).toEqual({});
+    expect(errors(questionSchema, { ...base, virtues: [] }).virtues).toBe("Choose at least one virtue");
+    expect(errors(questionSchema, { ...base, virtues: ["wisdom", "honor", "courage", "resilience"] }).virtues).toBe("Choose at most three virtues");
+    expect(Object.keys(errors(questionSchema, { ...base, virtues: ["patience"] }))[0]).toMatch(/^virtues/);
+    expect(errors(questionSchema, { ...base, virtues: ["wisdom", "wisdom"] }).virtues).toBe("Choose each virtue once");
+  });
+});

@@ -6,14 +6,19 @@ import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data
  * Seed §4: validation runs on submit and, afterwards, again on each change. The same zod schema runs
  * in the action, so a browser without JavaScript gets the same messages from the server.
  */
-export function useValidatedForm(schema: core.$ZodType, checkboxes: readonly string[], serverErrors?: FieldErrors) {
+export function useValidatedForm(
+  schema: core.$ZodType,
+  checkboxes: readonly string[],
+  serverErrors?: FieldErrors,
+  lists: readonly string[] = [],
+) {
   const [clientErrors, setClientErrors] = useState<FieldErrors>({});
   const [submitted, setSubmitted] = useState(false);
   // Server messages (a taken email, wrong credentials) stand until the member edits the form.
   const [dismissed, setDismissed] = useState<FieldErrors | undefined>(undefined);
 
   const validate = (form: HTMLFormElement) => {
-    const result = safeParse(schema, formToObject(form, checkboxes));
+    const result = safeParse(schema, formToObject(form, checkboxes, lists));
     const errors = result.success ? {} : firstErrors(result.error.issues);
     setClientErrors(errors);
     return errors;

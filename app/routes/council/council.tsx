@@ -4,7 +4,9 @@ import type { Route } from "./+types/council";
 import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { servicesContext } from "~/.server/context";
-import { featuredAdvisorSummaries, questionSummaries } from "~/.server/domain/council/council-pages";
+import { featuredAdvisorSummaries, questionFeed } from "~/.server/domain/council/council-pages";
+import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
+import { Pager } from "~/components/community/pager";
 import { AdvisorCard } from "~/features/council/advisor-card";
 import { QuestionCard } from "~/features/council/question-card";
 import { cn } from "~/lib/utils";
@@ -25,11 +27,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Unknown values are ignored: these are filters, not resources.
   const virtue = requested && isVirtue(requested) ? requested : null;
   const unanswered = params.get("view") === "unanswered";
-  const [advisors, questions] = await Promise.all([
+  const [advisors, feed] = await Promise.all([
     featuredAdvisorSummaries(db, 3),
-    questionSummaries(db, 20, { virtue: virtue ?? undefined, unanswered }),
+    questionFeed(db, { virtue: virtue ?? undefined, unanswered }, pageRequest(params, decodeActivityCursor), 5),
   ]);
-  return { advisors, questions, virtue, unanswered };
+  // Page links keep the filter.
+  const filter = [virtue ? `virtue=${virtue}` : null, unanswered ? "view=unanswered" : null].filter(Boolean);
+  const href = (cursor: string | null) => (cursor ? `/council?${[...filter, cursor].join("&")}#questions` : null);
+  return { advisors, questions: feed.questions, newer: href(feed.newer), older: href(feed.older), virtue, unanswered };
 }
 
 function listTitle(virtue: string | null, unanswered: boolean) {
@@ -41,7 +46,7 @@ function listTitle(virtue: string | null, unanswered: boolean) {
 }
 
 export default function Council({ loaderData }: Route.ComponentProps) {
-  const { advisors, questions, virtue, unanswered } = loaderData;
+  const { advisors, questions, newer, older, virtue, unanswered } = loaderData;
   return (
     <>
       <PageHeader
@@ -124,6 +129,7 @@ export default function Council({ loaderData }: Route.ComponentProps) {
             ))}
           </div>
         )}
+        <Pager label="Question pages" links={{ first: null, previous: newer, next: older, last: null }} names={["", "Newer questions", "Older questions", ""]} />
       </section>
     </>
   );

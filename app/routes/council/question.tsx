@@ -1,32 +1,231 @@
 import { CheckCircle2, Eye, ShieldCheck, ThumbsUp } from "lucide-react";
-import { data, Link } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/question";
 import { VirtueBadge } from "~/components/community/badges";
 import { Byline } from "~/components/community/byline";
+import { useValidatedForm } from "~/components/community/use-validated-form";
+import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { servicesContext } from "~/.server/context";
+import { FieldError, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { requestContext, servicesContext, viewerContext } from "~/.server/context";
 import { questionPage } from "~/.server/domain/council/council-pages";
+import {
+  acceptAnswer,
+  answerQuestion,
+  deleteAnswer,
+  deleteQuestion,
+  editAnswer,
+  editQuestion,
+  HELPFUL_RANK,
+  recordView,
+  setHelpful,
+  viewerKey,
+  type Outcome,
+} from "~/.server/domain/council/council-service";
+import { progressOf } from "~/.server/domain/progression/progression-service";
+import { parseForm } from "~/.server/forms";
+import { requireViewer } from "~/.server/session";
+import { VirtuePicker } from "~/features/council/virtue-picker";
+import { IntentButton } from "~/components/community/post-actions";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
+import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { cn, plural } from "~/lib/utils";
+import { answerSchema, editAnswerSchema, editQuestionSchema, QUESTION_LISTS } from "~/schemas/council";
+import { BODY_MAX, TITLE_MAX } from "~/schemas/forum";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
     ? [
         { title: `${loaderData.question.title} · The Council` },
         { name: "description", content: loaderData.question.excerpt },
+        { tagName: "link", rel: "canonical", href: loaderData.canonical },
       ]
     : [{ title: "Question not found" }];
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.questionId);
-  const page = id ? await questionPage(context.get(servicesContext).db, id) : null;
-  if (!page) throw data("Not found", { status: 404 });
-  return page;
+  const services = context.get(servicesContext);
+  const viewer = context.get(viewerContext);
+  const page = id ? await questionPage(services.db, id, viewer) : null;
+  if (!page || !id) throw data("Not found", { status: 404 });
+  // Counted once per viewer and day; not awaited, so the page never waits on the count.
+  const key = viewerKey(services.env.AUTH_SECRET, viewer, context.get(requestContext).clientIp);
+  recordView(services.db, id, key).catch((error) => context.get(requestContext).logger.warn({ err: error }, "view not recorded"));
+  const progress = viewer ? await progressOf(services.db, viewer.id) : null;
+  const edit = new URL(request.url).searchParams.get("edit");
+  const helpfulRank = rankById(HELPFUL_RANK);
+  return {
+    ...page,
+    canonical: `${services.env.BASE_URL}/council/${id}`,
+    signedIn: viewer !== null,
+    canVote: progress ? isRankAtLeast(progress.rank.id, HELPFUL_RANK) : false,
+    helpfulRank: { label: helpfulRank.label, minXp: helpfulRank.minXp },
+    editing: edit === "question" || edit?.startsWith("answer-") ? edit : null,
+    submissionKey: crypto.randomUUID(),
+  };
 }
 
-export default function Question({ loaderData }: Route.ComponentProps) {
-  const { question, answers } = loaderData;
+type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const id = parseId(params.questionId);
+  if (!id) throw data("Not found", { status: 404 });
+  const viewer = requireViewer(context, request);
+  const services = context.get(servicesContext);
+  const form = await request.clone().formData();
+  const intent = String(form.get("intent") ?? "");
+  const answerId = parseId(String(form.get("answerId") ?? ""));
+  const here = `/council/${id}`;
+  const fail = (result: Extract<Outcome<unknown>, { ok: false }>, target?: string) => {
+    if (result.status === 404) throw data("Not found", { status: 404 });
+    return data<ActionResult>({ errors: result.errors, intent, target }, { status: result.status });
+  };
+  const needAnswer = () => {
+    if (!answerId) throw data("Unknown answer", { status: 400 });
+    return answerId;
+  };
+
+  switch (intent) {
+    case "answer": {
+      const parsed = await parseForm(request, answerSchema);
+      if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent }, { status: 400 });
+      const result = await answerQuestion(services, viewer, id, parsed.values);
+      if (!result.ok) return fail(result);
+      return redirect(`${here}#answer-${result.value.id}`);
+    }
+    case "accept":
+    case "unaccept": {
+      const result = await acceptAnswer(services, viewer, id, intent === "accept" ? needAnswer() : null);
+      if (!result.ok) return fail(result);
+      return redirect(here);
+    }
+    case "helpful":
+    case "unhelpful": {
+      const target = needAnswer();
+      const result = await setHelpful(services, viewer, target, intent === "helpful");
+      if (!result.ok) return fail(result, `answer-${target}`);
+      return redirect(`${here}#answer-${target}`);
+    }
+    case "edit-question": {
+      const parsed = await parseForm(request, editQuestionSchema, [], QUESTION_LISTS);
+      if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent, target: "question" }, { status: 400 });
+      const result = await editQuestion(services, viewer, id, parsed.values);
+      if (!result.ok) return fail(result, "question");
+      return redirect(here);
+    }
+    case "delete-question": {
+      const result = await deleteQuestion(services, viewer, id);
+      if (!result.ok) return fail(result);
+      return redirect("/council");
+    }
+    case "edit-answer": {
+      const target = needAnswer();
+      const parsed = await parseForm(request, editAnswerSchema);
+      if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent, target: `answer-${target}` }, { status: 400 });
+      const result = await editAnswer(services, viewer, target, parsed.values);
+      if (!result.ok) return fail(result, `answer-${target}`);
+      return redirect(`${here}#answer-${target}`);
+    }
+    case "delete-answer": {
+      const target = needAnswer();
+      const result = await deleteAnswer(services, viewer, target);
+      if (!result.ok) return fail(result);
+      return redirect(`${here}#answer-${target}`);
+    }
+    default:
+      throw data("Unknown action", { status: 400 });
+  }
+}
+
+function Alert({ children }: { children?: string }) {
+  if (!children) return null;
+  return (
+    <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
+      {children}
+    </p>
+  );
+}
+
+function EditQuestionForm({ title, body, virtues, errors: serverErrors, cancel }: { title: string; body: string; virtues: string[]; errors?: Record<string, string>; cancel: string }) {
+  const { errors, onSubmit, onChange } = useValidatedForm(editQuestionSchema, [], serverErrors, QUESTION_LISTS);
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-4 flex flex-col gap-4">
+      <input type="hidden" name="intent" value="edit-question" />
+      <Alert>{errors.form}</Alert>
+      <TextField name="title" id="edit-question-title" label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
+      <div className="flex flex-col gap-2">
+        <Label htmlFor="edit-question-body">Your question</Label>
+        <Textarea id="edit-question-body" name="body" rows={8} maxLength={BODY_MAX} defaultValue={body} aria-invalid={errors.body ? true : undefined} aria-describedby={errors.body ? "edit-question-body-error" : undefined} />
+        <FieldError id="edit-question-body-error">{errors.body}</FieldError>
+      </div>
+      <VirtuePicker idPrefix="edit" chosen={virtues} error={errors.virtues} />
+      <div className="flex gap-2">
+        <Button type="submit" variant="monk">
+          Save Changes
+        </Button>
+        <ButtonLink to={cancel} variant="outline">
+          Cancel
+        </ButtonLink>
+      </div>
+    </Form>
+  );
+}
+
+function AnswerTextForm({
+  intent,
+  answerId,
+  body,
+  submissionKey,
+  errors: serverErrors,
+  cancel,
+}: {
+  intent: "answer" | "edit-answer";
+  answerId?: number;
+  body?: string;
+  submissionKey?: string;
+  errors?: Record<string, string>;
+  cancel?: string;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const { errors, onSubmit, onChange } = useValidatedForm(intent === "answer" ? answerSchema : editAnswerSchema, [], serverErrors);
+  const fieldId = intent === "answer" ? "answer-body" : `edit-answer-${answerId}`;
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? answerId}>
+      <input type="hidden" name="intent" value={intent} />
+      {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
+      {answerId ? <input type="hidden" name="answerId" value={answerId} /> : null}
+      <Alert>{errors.form ?? errors.submissionKey}</Alert>
+      <Label htmlFor={fieldId}>Your answer</Label>
+      <Textarea
+        id={fieldId}
+        name="body"
+        rows={intent === "answer" ? 6 : 8}
+        maxLength={BODY_MAX}
+        defaultValue={body}
+        aria-invalid={errors.body ? true : undefined}
+        aria-describedby={errors.body ? `${fieldId}-error` : undefined}
+      />
+      <FieldError id={`${fieldId}-error`}>{errors.body}</FieldError>
+      <div className="flex gap-2">
+        <Button type="submit" variant="monk" disabled={busy}>
+          {intent === "answer" ? (busy ? "Posting..." : "Post Answer") : "Save Changes"}
+        </Button>
+        {cancel ? (
+          <ButtonLink to={cancel} variant="outline">
+            Cancel
+          </ButtonLink>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+export default function Question({ loaderData, actionData }: Route.ComponentProps) {
+  const { question, answers, signedIn, canVote, helpfulRank, editing, submissionKey } = loaderData;
+  const here = `/council/${question.id}`;
+  const errorsFor = (target: string) => (actionData?.target === target ? actionData.errors : undefined);
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
       <p className="text-sm">
@@ -37,7 +236,9 @@ export default function Question({ loaderData }: Route.ComponentProps) {
       <h1 className="mt-4 font-serif text-3xl font-bold">{question.title}</h1>
       <div className="mt-3 flex flex-wrap gap-2">
         {question.virtues.map((v) => (
-          <VirtueBadge key={v} virtue={v} />
+          <Link key={v} to={`/council?virtue=${v}#questions`} aria-label={`Questions on ${v}`}>
+            <VirtueBadge virtue={v} />
+          </Link>
         ))}
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3">
@@ -51,18 +252,39 @@ export default function Question({ loaderData }: Route.ComponentProps) {
           <Eye aria-hidden="true" className="size-4" /> {plural(question.views, "view")}
         </span>
       </div>
-      <div className="prose-member mt-6" dangerouslySetInnerHTML={{ __html: question.html }} />
+      {editing === "question" && question.mine && question.body !== null ? (
+        <EditQuestionForm title={question.title} body={question.body} virtues={question.virtues} errors={errorsFor("question")} cancel={here} />
+      ) : (
+        <div className="prose-member mt-6" dangerouslySetInnerHTML={{ __html: question.html }} />
+      )}
+      {question.mine && editing !== "question" ? (
+        <div className="mt-4 flex flex-wrap items-center gap-1">
+          <ButtonLink to={`${here}?edit=question`} variant="ghost" size="sm">
+            Edit
+          </ButtonLink>
+          <details className="relative">
+            <summary className="inline-flex h-9 cursor-pointer list-none items-center rounded-md px-3 text-sm font-semibold hover:bg-stone-100 [&::-webkit-details-marker]:hidden">
+              Delete
+            </summary>
+            <div className="absolute z-10 mt-1 w-64 rounded-md border border-line bg-white p-3 text-sm shadow-lg">
+              <p className="mb-2">Delete this question? It will no longer be listed.</p>
+              <IntentButton intent="delete-question" fields={{}} label="Yes, delete" variant="warrior" />
+            </div>
+          </details>
+        </div>
+      ) : null}
+      {actionData && !actionData.target && actionData.intent !== "answer" ? <div className="mt-4"><Alert>{actionData.errors.form}</Alert></div> : null}
 
       <section aria-labelledby="answers" className="mt-10">
         <h2 id="answers" className="mb-4 text-2xl font-bold">
           {plural(question.answers, "Answer")}
         </h2>
         {answers.length === 0 ? (
-          <p className="text-muted">No answers yet.</p>
+          <p className="text-muted">No answers yet. Be the first to help.</p>
         ) : (
-          <ul className="flex flex-col gap-4">
+          <ol className="flex flex-col gap-4">
             {answers.map((a) => (
-              <li key={a.id}>
+              <li key={a.id} id={`answer-${a.id}`}>
                 <Card className={cn("p-5", a.accepted && "border-2 border-green-700")}>
                   {a.accepted ? (
                     <p className="mb-2 inline-flex items-center gap-1 text-sm font-semibold text-green-800">
@@ -70,7 +292,10 @@ export default function Question({ loaderData }: Route.ComponentProps) {
                     </p>
                   ) : null}
                   <Byline author={a.author}>
-                    <span>· {formatDate(a.createdAt)}</span>
+                    <span>
+                      · {formatDate(a.createdAt)}
+                      {a.edited ? " · edited" : ""}
+                    </span>
                   </Byline>
                   {a.advisor ? (
                     <p className="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-stone-800">
@@ -78,18 +303,86 @@ export default function Question({ loaderData }: Route.ComponentProps) {
                       Verified advisor · {a.advisor.path === "monk" ? "Monk" : "Warrior"} · {a.advisor.specialty}
                     </p>
                   ) : null}
-                  {a.html ? (
+                  {editing === `answer-${a.id}` && a.mine && a.body !== null ? (
+                    <div className="mt-3">
+                      <AnswerTextForm intent="edit-answer" answerId={a.id} body={a.body} errors={errorsFor(`answer-${a.id}`)} cancel={`${here}#answer-${a.id}`} />
+                    </div>
+                  ) : a.html ? (
                     <div className="prose-member mt-3" dangerouslySetInnerHTML={{ __html: a.html }} />
                   ) : (
                     <p className="mt-3 text-muted">[deleted]</p>
                   )}
-                  <p className="mt-3 inline-flex items-center gap-1 text-sm text-muted">
-                    <ThumbsUp aria-hidden="true" className="size-4" /> {plural(a.helpful, "helpful vote")}
-                  </p>
+                  <div className="mt-3 flex flex-wrap items-center gap-2">
+                    <span className="inline-flex items-center gap-1 text-sm text-muted">
+                      <ThumbsUp aria-hidden="true" className="size-4" /> {plural(a.helpful, "helpful vote")}
+                    </span>
+                    {!a.deleted && signedIn && !a.mine && canVote ? (
+                      <IntentButton
+                        intent={a.voted ? "unhelpful" : "helpful"}
+                        fields={{ answerId: a.id }}
+                        label={a.voted ? "Undo helpful" : "Mark helpful"}
+                        variant="outline"
+                      />
+                    ) : null}
+                    {!a.deleted && question.mine ? (
+                      <IntentButton
+                        intent={a.accepted ? "unaccept" : "accept"}
+                        fields={{ answerId: a.id }}
+                        label={a.accepted ? "Unaccept" : "Accept this answer"}
+                        variant="outline"
+                      />
+                    ) : null}
+                    {a.mine && !a.deleted && editing !== `answer-${a.id}` ? (
+                      <>
+                        <ButtonLink to={`${here}?edit=answer-${a.id}#answer-${a.id}`} variant="ghost" size="sm">
+                          Edit
+                        </ButtonLink>
+                        <details className="relative">
+                          <summary className="inline-flex h-9 cursor-pointer list-none items-center rounded-md px-3 text-sm font-semibold hover:bg-stone-100 [&::-webkit-details-marker]:hidden">
+                            Delete
+                          </summary>
+                          <div className="absolute z-10 mt-1 w-64 rounded-md border border-line bg-white p-3 text-sm shadow-lg">
+                            <p className="mb-2">Delete this answer? Its text will show as [deleted].</p>
+                            <IntentButton intent="delete-answer" fields={{ answerId: a.id }} label="Yes, delete" variant="warrior" />
+                          </div>
+                        </details>
+                      </>
+                    ) : null}
+                  </div>
+                  {errorsFor(`answer-${a.id}`)?.form ? (
+                    <div className="mt-2">
+                      <Alert>{errorsFor(`answer-${a.id}`)?.form}</Alert>
+                    </div>
+                  ) : null}
                 </Card>
               </li>
             ))}
-          </ul>
+          </ol>
+        )}
+        {signedIn && !canVote ? (
+          <p className="mt-4 text-sm text-muted">
+            Marking answers helpful unlocks at the {helpfulRank.label} rank ({helpfulRank.minXp} XP).
+          </p>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="answer-heading" className="mt-10">
+        <h2 id="answer-heading" className="mb-4 text-xl font-bold">
+          Your Answer
+        </h2>
+        {signedIn ? (
+          <AnswerTextForm intent="answer" submissionKey={submissionKey} errors={actionData?.intent === "answer" ? actionData.errors : undefined} />
+        ) : (
+          <p className="rounded-md bg-stone-100 p-4 text-stone-700">
+            <Link to={`/signin?redirectTo=${encodeURIComponent(here)}`} className="font-semibold text-monk-strong underline">
+              Sign in to answer
+            </Link>{" "}
+            or{" "}
+            <Link to="/join" className="font-semibold text-monk-strong underline">
+              join the path
+            </Link>
+            .
+          </p>
         )}
       </section>
     </article>

@@ -8,7 +8,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { servicesContext, viewerContext } from "~/.server/context";
-import { decodeActivityCursor, pageRequest } from "~/.server/domain/sections/cursor";
+import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
 import { topicWithDiscussions } from "~/.server/domain/sections/forum-pages";
 import { setTopicMembership } from "~/.server/domain/sections/forum-service";
 import { findTopic } from "~/.server/domain/sections/section-repository";

@@ -1,3 +1,4 @@
+import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { toIso } from "~/lib/dates";
 import { excerptOf } from "~/lib/text";
@@ -9,13 +10,19 @@ import {
   featuredAdvisors,
   findQuestion,
   listAnswers,
+  questionPageRows,
   recentQuestions,
   virtuesOf,
   type QuestionFilter,
 } from "./council-repository";
+import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 
 export async function questionSummaries(db: Db, limit = 5, filter: QuestionFilter = {}) {
   const rows = await withAuthors(db, await recentQuestions(db, limit, filter));
+  return summarise(db, rows);
+}
+
+async function summarise(db: Db, rows: Awaited<ReturnType<typeof withAuthors<Awaited<ReturnType<typeof recentQuestions>>[number]>>>) {
   const virtues = await virtuesOf(
     db,
     rows.map((q) => q.id),
@@ -28,7 +35,22 @@ export async function questionSummaries(db: Db, limit = 5, filter: QuestionFilte
     answers: Number(q.answer_count),
     views: Number(q.view_count),
     author: q.author,
+    createdAt: toIso(q.created_at),
   }));
+}
+
+export const QUESTIONS_PER_PAGE = 10;
+
+/** Recent questions, newest first, one keyset page at a time (cursor on created_at and id). */
+export async function questionFeed(db: Db, filter: QuestionFilter, request: PageRequest<ActivityCursor>, limit = QUESTIONS_PER_PAGE) {
+  const page = await questionPageRows(db, filter, request, limit);
+  const summaries = await summarise(db, await withAuthors(db, page.rows));
+  const cursorOf = (q: { id: number; createdAt: string }) => encodeActivityCursor({ at: q.createdAt, id: q.id });
+  return {
+    questions: summaries,
+    newer: page.hasNewer && summaries.length ? `before=${cursorOf(summaries[0])}` : null,
+    older: page.hasOlder && summaries.length ? `after=${cursorOf(summaries[summaries.length - 1])}` : null,
+  };
 }
 
 export async function featuredAdvisorSummaries(db: Db, limit = 3) {
@@ -46,18 +68,36 @@ export async function featuredAdvisorSummaries(db: Db, limit = 3) {
   }));
 }
 
-export async function questionPage(db: Db, id: number) {
+export async function questionPage(db: Db, id: number, viewer: Viewer | null = null) {
   const row = await findQuestion(db, id);
   if (!row) return null;
   const [question] = await withAuthors(db, [row]);
   const [virtues, answers] = await Promise.all([virtuesOf(db, [id]), listAnswers(db, id).then((a) => withAuthors(db, a))]);
+  const voted = viewer
+    ? new Set(
+        (
+          await db
+            .selectFrom("helpful_vote")
+            .select("answer_id")
+            .where("member_id", "=", viewer.id)
+            .where(
+              "answer_id",
+              "in",
+              answers.length ? answers.map((a) => a.id) : [0],
+            )
+            .execute()
+        ).map((v) => v.answer_id),
+      )
+    : new Set<number>();
   // Accepted first, then by helpful votes, then oldest (PRODUCT.md §2).
   answers.sort((a, b) => Number(b.id === row.accepted_answer_id) - Number(a.id === row.accepted_answer_id));
+  const mine = (authorId: string) => viewer?.id === authorId;
   return {
     question: {
       id: question.id,
       title: question.title,
       html: renderMarkdown(question.body),
+      body: mine(row.author_id) ? question.body : null,
       excerpt: excerptOf(question.body),
       virtues: virtues.get(id) ?? [],
       views: Number(question.view_count),
@@ -65,15 +105,20 @@ export async function questionPage(db: Db, id: number) {
       createdAt: toIso(question.created_at),
       edited: question.edited_at !== null,
       author: question.author,
+      mine: mine(row.author_id),
     },
     answers: answers.map((a) => ({
       id: a.id,
       html: a.deleted_at ? null : renderMarkdown(a.body),
+      body: mine(a.author_id) && !a.deleted_at ? a.body : null,
       helpful: Number(a.helpful_count),
       accepted: a.id === row.accepted_answer_id,
       createdAt: toIso(a.created_at),
       edited: a.edited_at !== null,
+      deleted: a.deleted_at !== null,
       author: a.author,
+      mine: mine(a.author_id),
+      voted: voted.has(a.id),
       advisor: a.advisor_path ? { path: a.advisor_path, specialty: a.advisor_specialty ?? "" } : null,
     })),
   };

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/connect";
+import type { ActivityCursor, PageRequest } from "../../pagination";
 
 function questionRows(db: Db) {
   return db
@@ -43,7 +44,7 @@ export interface QuestionFilter {
   unanswered?: boolean;
 }
 
-export async function recentQuestions(db: Db, limit = 5, filter: QuestionFilter = {}) {
+function filtered(db: Db, filter: QuestionFilter) {
   let query = questionRows(db);
   if (filter.virtue) {
     const virtue = filter.virtue;
@@ -58,7 +59,34 @@ export async function recentQuestions(db: Db, limit = 5, filter: QuestionFilter 
     );
   }
   if (filter.unanswered) query = query.where("question.answer_count", "=", 0);
-  return query.orderBy("question.created_at", "desc").orderBy("question.id", "desc").limit(limit).execute();
+  return query;
+}
+
+export async function recentQuestions(db: Db, limit = 5, filter: QuestionFilter = {}) {
+  return filtered(db, filter).orderBy("question.created_at", "desc").orderBy("question.id", "desc").limit(limit).execute();
+}
+
+/** A keyset page of questions, newest first: (created_at, id) below or above the cursor. */
+export async function questionPageRows(db: Db, filter: QuestionFilter, request: PageRequest<ActivityCursor>, limit: number) {
+  let query = filtered(db, filter);
+  const newestFirst = request.kind === "first" || request.kind === "after";
+  if (request.kind === "after" || request.kind === "before") {
+    const { at, id } = request.cursor;
+    const op = request.kind === "after" ? "<" : ">";
+    query = query.where((eb) =>
+      eb.or([eb("question.created_at", op, at), eb.and([eb("question.created_at", "=", at), eb("question.id", op, id)])]),
+    );
+  }
+  const direction = newestFirst ? "desc" : "asc";
+  const rows = await query.orderBy("question.created_at", direction).orderBy("question.id", direction).limit(limit + 1).execute();
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  if (!newestFirst) page.reverse();
+  return {
+    rows: page,
+    hasNewer: request.kind === "first" ? false : newestFirst ? true : more,
+    hasOlder: request.kind === "last" ? false : newestFirst ? more : true,
+  };
 }
 
 export async function findQuestion(db: Db, id: number) {

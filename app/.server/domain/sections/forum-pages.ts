@@ -5,7 +5,7 @@ import { renderMarkdown } from "../../markdown";
 import { toIso } from "~/lib/dates";
 import { excerptOf } from "~/lib/text";
 import { withAuthors } from "../progression/authors";
-import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "./cursor";
+import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { discussionPage, findDiscussion, isTopicMember, replyPage } from "./forum-repository";
 import { findTopic } from "./section-repository";
 

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connect";
-import type { ActivityCursor, PageRequest } from "./cursor";
+import type { ActivityCursor, PageRequest } from "../../pagination";
 
 type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom">;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeActivityCursor, decodeIdCursor, encodeActivityCursor, pageRequest } from "./cursor";
+import { decodeActivityCursor, decodeIdCursor, encodeActivityCursor, pageRequest } from "./pagination";
 
 const status = (fn: () => unknown) => {
   try {

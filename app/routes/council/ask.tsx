@@ -1,0 +1,80 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/ask";
+import { useValidatedForm } from "~/components/community/use-validated-form";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardFooter } from "~/components/ui/card";
+import { FieldError, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { servicesContext } from "~/.server/context";
+import { askQuestion } from "~/.server/domain/council/council-service";
+import { parseForm } from "~/.server/forms";
+import { requireViewer } from "~/.server/session";
+import { VirtuePicker } from "~/features/council/virtue-picker";
+import { QUESTION_LISTS, questionSchema } from "~/schemas/council";
+import { BODY_MAX, TITLE_MAX } from "~/schemas/forum";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Ask a Question · The Council" },
+  { name: "robots", content: "noindex" },
+];
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  requireViewer(context, request);
+  return { submissionKey: crypto.randomUUID() };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = requireViewer(context, request);
+  const parsed = await parseForm(request, questionSchema, [], QUESTION_LISTS);
+  if (!parsed.ok) return data({ errors: parsed.errors }, { status: 400 });
+  const result = await askQuestion(context.get(servicesContext), viewer, parsed.values);
+  if (!result.ok) return data({ errors: result.errors }, { status: result.status });
+  return redirect(`/council/${result.value.id}`);
+}
+
+export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { errors, onSubmit, onChange } = useValidatedForm(questionSchema, [], actionData?.errors, QUESTION_LISTS);
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-12">
+      <p className="text-sm">
+        <Link to="/council" className="font-semibold text-monk-strong underline">
+          The Council
+        </Link>
+      </p>
+      <h1 className="mt-2 mb-2 font-serif text-4xl font-bold">Ask a Question</h1>
+      <p className="mb-8 text-stone-700">Experienced monks and warriors answer. Say what you tried and where you are stuck.</p>
+      <Card>
+        <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange}>
+          <input type="hidden" name="submissionKey" value={loaderData.submissionKey} />
+          <CardContent className="flex flex-col gap-5 pt-6">
+            {errors.form || errors.submissionKey ? (
+              <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
+                {errors.form ?? errors.submissionKey}
+              </p>
+            ) : null}
+            <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} />
+            <div className="flex flex-col gap-2">
+              <Label htmlFor="body">Your question</Label>
+              <Textarea
+                id="body"
+                name="body"
+                rows={10}
+                maxLength={BODY_MAX}
+                aria-invalid={errors.body ? true : undefined}
+                aria-describedby={errors.body ? "body-error" : undefined}
+              />
+              <FieldError id="body-error">{errors.body}</FieldError>
+            </div>
+            <VirtuePicker idPrefix="ask" error={errors.virtues ?? Object.entries(errors).find(([k]) => k.startsWith("virtues."))?.[1]} />
+          </CardContent>
+          <CardFooter>
+            <Button type="submit" variant="monk" disabled={busy}>
+              {busy ? "Posting..." : "Post Question"}
+            </Button>
+          </CardFooter>
+        </Form>
+      </Card>
+    </div>
+  );
+}
