@@ -29,3 +29,8 @@ export function timeAgo(value: string | Date, now: Date = new Date()): string {
   }
   return `${amount} year${amount === 1 ? "" : "s"} ago`;
 }
+
+/** Midnight UTC of the given moment's day, as an ISO string (daily limits and caps count from it). */
+export function startOfUtcDay(at: Date): string {
+  return `${at.toISOString().slice(0, 10)}T00:00:00.000Z`;
+}

@@ -7,3 +7,5 @@ import type { RankId } from "./ranks";
 export const TOPIC_RANK: RankId = "disciple";
 /** Initiates may start this many discussions a day; from acolyte on the limit lifts. */
 export const INITIATE_DAILY_DISCUSSIONS = 3;
+/** From acolyte on, members mark answers helpful (and like creations). */
+export const HELPFUL_RANK: RankId = "acolyte";

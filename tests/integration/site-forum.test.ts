@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertDemoContent } from "../../database/demo-content";
 import { cookieHeader, createTestSite, ENGINE, type TestSite } from "./test-services";
-import { startSite, stopVite } from "./site-server";
+import { readable, startSite, stopVite } from "./site-server";
 
 let site: TestSite;
 let http: Awaited<ReturnType<typeof startSite>>;
@@ -16,7 +16,6 @@ afterAll(async () => {
   await site.destroy();
 });
 
-const readable = async (res: Response) => (await res.text()).replaceAll("<!-- -->", "");
 let n = 0;
 async function joinAs(name: string) {
   n += 1;

@@ -59,3 +59,6 @@ export async function stopVite() {
   await vite?.close();
   vite = undefined;
 }
+
+/** Page text as a reader sees it: React's separators between text nodes removed. */
+export const readable = async (res: Response) => (await res.text()).replaceAll("<!-- -->", "");

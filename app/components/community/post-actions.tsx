@@ -27,15 +27,15 @@ export function IntentButton({
 }
 
 /** Delete asks once more before it posts: a disclosure, so it needs no script. */
-export function DeleteControl({ kind, id }: { kind: "discussion" | "reply"; id: number }) {
+export function DeleteControl({ intent, fields, prompt }: { intent: string; fields: Record<string, string | number>; prompt: string }) {
   return (
     <details className="relative">
       <summary className="inline-flex h-9 cursor-pointer list-none items-center rounded-md px-3 text-sm font-semibold hover:bg-stone-100 [&::-webkit-details-marker]:hidden">
         Delete
       </summary>
-      <div className="absolute right-0 z-10 mt-1 w-64 rounded-md border border-line bg-white p-3 text-sm shadow-lg">
-        <p className="mb-2">Delete this {kind === "discussion" ? "discussion's opening post" : "reply"}? Its text will show as [deleted].</p>
-        <IntentButton intent="delete" fields={{ kind, id }} label="Yes, delete" variant="warrior" />
+      <div className="absolute z-10 mt-1 w-64 rounded-md border border-line bg-white p-3 text-sm shadow-lg">
+        <p className="mb-2">{prompt}</p>
+        <IntentButton intent={intent} fields={fields} label="Yes, delete" variant="warrior" />
       </div>
     </details>
   );

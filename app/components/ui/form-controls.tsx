@@ -59,3 +59,13 @@ export function TextField({ name, label, error, className, id = name, ...props }
     </div>
   );
 }
+
+/** A message about the whole form (wrong credentials, a limit reached); nothing when empty. */
+export function FormAlert({ children }: { children?: ReactNode }) {
+  if (!children) return null;
+  return (
+    <p role="alert" data-slot="form-alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
+      {children}
+    </p>
+  );
+}

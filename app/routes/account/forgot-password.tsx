@@ -3,7 +3,7 @@ import type { Route } from "./+types/forgot-password";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
-import { TextField } from "~/components/ui/form-controls";
+import { FormAlert, TextField } from "~/components/ui/form-controls";
 import { requestContext, servicesContext } from "~/.server/context";
 import { requestPasswordReset } from "~/.server/domain/accounts/password-reset";
 import { parseForm } from "~/.server/forms";
@@ -44,11 +44,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         ) : (
           <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange}>
             <CardContent className="flex flex-col gap-5">
-              {errors.form ? (
-                <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
-                  {errors.form}
-                </p>
-              ) : null}
+              <FormAlert>{errors.form}</FormAlert>
               <TextField name="email" label="Email" type="email" autoComplete="email" error={errors.email} />
             </CardContent>
             <CardFooter>

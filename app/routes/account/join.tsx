@@ -4,7 +4,7 @@ import type { Route } from "./+types/join";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { ButtonLink, Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
-import { Checkbox, FieldError, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { Checkbox, FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { registerMember } from "~/.server/domain/accounts/account-service";
 import { parseForm } from "~/.server/forms";
@@ -76,11 +76,7 @@ function JoinForm({ serverErrors, values }: { serverErrors?: FieldErrors; values
       </CardHeader>
       <Form method="post" action="/join" noValidate onSubmit={onSubmit} onChange={onChange}>
         <CardContent className="flex flex-col gap-5">
-          {errors.form ? (
-            <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
-              {errors.form}
-            </p>
-          ) : null}
+          <FormAlert>{errors.form}</FormAlert>
           <TextField
             name="fullName"
             label="Full Name"

@@ -3,7 +3,7 @@ import type { Route } from "./+types/sign-in";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
-import { Checkbox, Label, TextField } from "~/components/ui/form-controls";
+import { Checkbox, FormAlert, Label, TextField } from "~/components/ui/form-controls";
 import { requestContext, servicesContext } from "~/.server/context";
 import { signInMember } from "~/.server/domain/accounts/account-service";
 import { flashCookie } from "~/.server/flash";
@@ -53,11 +53,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
         <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange}>
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <CardContent className="flex flex-col gap-5">
-            {errors.form ? (
-              <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
-                {errors.form}
-              </p>
-            ) : null}
+            <FormAlert>{errors.form}</FormAlert>
             <TextField
               name="email"
               label="Email"

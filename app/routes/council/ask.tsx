@@ -3,7 +3,7 @@ import type { Route } from "./+types/ask";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
-import { FieldError, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { askQuestion } from "~/.server/domain/council/council-service";
 import { parseForm } from "~/.server/forms";
@@ -48,11 +48,7 @@ export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
         <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange}>
           <input type="hidden" name="submissionKey" value={loaderData.submissionKey} />
           <CardContent className="flex flex-col gap-5 pt-6">
-            {errors.form || errors.submissionKey ? (
-              <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
-                {errors.form ?? errors.submissionKey}
-              </p>
-            ) : null}
+            <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
             <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} />
             <div className="flex flex-col gap-2">
               <Label htmlFor="body">Your question</Label>

@@ -6,7 +6,7 @@ import { Byline } from "~/components/community/byline";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { FieldError, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
 import { questionPage } from "~/.server/domain/council/council-pages";
 import {
@@ -26,7 +26,7 @@ import { progressOf } from "~/.server/domain/progression/progression-service";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { VirtuePicker } from "~/features/council/virtue-picker";
-import { IntentButton } from "~/components/community/post-actions";
+import { DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
@@ -138,21 +138,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-function Alert({ children }: { children?: string }) {
-  if (!children) return null;
-  return (
-    <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
-      {children}
-    </p>
-  );
-}
-
 function EditQuestionForm({ title, body, virtues, errors: serverErrors, cancel }: { title: string; body: string; virtues: string[]; errors?: Record<string, string>; cancel: string }) {
   const { errors, onSubmit, onChange } = useValidatedForm(editQuestionSchema, [], serverErrors, QUESTION_LISTS);
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-4 flex flex-col gap-4">
       <input type="hidden" name="intent" value="edit-question" />
-      <Alert>{errors.form}</Alert>
+      <FormAlert>{errors.form}</FormAlert>
       <TextField name="title" id="edit-question-title" label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
       <div className="flex flex-col gap-2">
         <Label htmlFor="edit-question-body">Your question</Label>
@@ -196,7 +187,7 @@ function AnswerTextForm({
       <input type="hidden" name="intent" value={intent} />
       {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
       {answerId ? <input type="hidden" name="answerId" value={answerId} /> : null}
-      <Alert>{errors.form ?? errors.submissionKey}</Alert>
+      <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
       <Label htmlFor={fieldId}>Your answer</Label>
       <Textarea
         id={fieldId}
@@ -262,18 +253,10 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
           <ButtonLink to={`${here}?edit=question`} variant="ghost" size="sm">
             Edit
           </ButtonLink>
-          <details className="relative">
-            <summary className="inline-flex h-9 cursor-pointer list-none items-center rounded-md px-3 text-sm font-semibold hover:bg-stone-100 [&::-webkit-details-marker]:hidden">
-              Delete
-            </summary>
-            <div className="absolute z-10 mt-1 w-64 rounded-md border border-line bg-white p-3 text-sm shadow-lg">
-              <p className="mb-2">Delete this question? It will no longer be listed.</p>
-              <IntentButton intent="delete-question" fields={{}} label="Yes, delete" variant="warrior" />
-            </div>
-          </details>
+          <DeleteControl intent="delete-question" fields={{}} prompt="Delete this question? It will no longer be listed." />
         </div>
       ) : null}
-      {actionData && !actionData.target && actionData.intent !== "answer" ? <div className="mt-4"><Alert>{actionData.errors.form}</Alert></div> : null}
+      {actionData && !actionData.target && actionData.intent !== "answer" ? <div className="mt-4"><FormAlert>{actionData.errors.form}</FormAlert></div> : null}
 
       <section aria-labelledby="answers" className="mt-10">
         <h2 id="answers" className="mb-4 text-2xl font-bold">
@@ -337,21 +320,13 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                         <ButtonLink to={`${here}?edit=answer-${a.id}#answer-${a.id}`} variant="ghost" size="sm">
                           Edit
                         </ButtonLink>
-                        <details className="relative">
-                          <summary className="inline-flex h-9 cursor-pointer list-none items-center rounded-md px-3 text-sm font-semibold hover:bg-stone-100 [&::-webkit-details-marker]:hidden">
-                            Delete
-                          </summary>
-                          <div className="absolute z-10 mt-1 w-64 rounded-md border border-line bg-white p-3 text-sm shadow-lg">
-                            <p className="mb-2">Delete this answer? Its text will show as [deleted].</p>
-                            <IntentButton intent="delete-answer" fields={{ answerId: a.id }} label="Yes, delete" variant="warrior" />
-                          </div>
-                        </details>
+                        <DeleteControl intent="delete-answer" fields={{ answerId: a.id }} prompt="Delete this answer? Its text will show as [deleted]." />
                       </>
                     ) : null}
                   </div>
                   {errorsFor(`answer-${a.id}`)?.form ? (
                     <div className="mt-2">
-                      <Alert>{errorsFor(`answer-${a.id}`)?.form}</Alert>
+                      <FormAlert>{errorsFor(`answer-${a.id}`)?.form}</FormAlert>
                     </div>
                   ) : null}
                 </Card>

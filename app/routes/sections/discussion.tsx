@@ -7,7 +7,7 @@ import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { FieldError, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
 import { discussionWithReplies } from "~/.server/domain/sections/forum-pages";
@@ -152,11 +152,7 @@ function EditForm({
       <input type="hidden" name="intent" value="edit" />
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="id" value={id} />
-      {errors.form ? (
-        <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormAlert>{errors.form}</FormAlert>
       {kind === "discussion" ? (
         <TextField name="title" id={`${fieldId}-title`} label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
       ) : null}
@@ -193,11 +189,7 @@ function ReplyForm({ submissionKey, errors: serverErrors }: { submissionKey: str
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey}>
       <input type="hidden" name="intent" value="reply" />
       <input type="hidden" name="submissionKey" value={submissionKey} />
-      {errors.form || errors.submissionKey ? (
-        <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
-          {errors.form ?? errors.submissionKey}
-        </p>
-      ) : null}
+      <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
       <Label htmlFor="reply-body">Your reply</Label>
       <Textarea
         id="reply-body"
@@ -289,7 +281,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
               <ButtonLink to={`${path}?edit=discussion#post`} variant="ghost" size="sm" preventScrollReset>
                 Edit
               </ButtonLink>
-              <DeleteControl kind="discussion" id={discussion.id} />
+              <DeleteControl intent="delete" fields={{ kind: "discussion", id: discussion.id }} prompt="Delete this discussion's opening post? Its text will show as [deleted]." />
             </>
           ) : null}
           {moderator ? (
@@ -329,7 +321,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
                         <ButtonLink to={`${path}?edit=reply-${r.id}#reply-${r.id}`} variant="ghost" size="sm" preventScrollReset>
                           Edit
                         </ButtonLink>
-                        <DeleteControl kind="reply" id={r.id} />
+                        <DeleteControl intent="delete" fields={{ kind: "reply", id: r.id }} prompt="Delete this reply? Its text will show as [deleted]." />
                       </>
                     ) : null}
                     {moderator ? <ModeratorControls kind="reply" id={r.id} hidden={r.hidden} /> : null}

@@ -3,7 +3,7 @@ import type { Route } from "./+types/new-discussion";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
-import { FieldError, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { discussionPath } from "~/.server/domain/sections/forum-pages";
 import { startDiscussion } from "~/.server/domain/sections/forum-service";
@@ -61,11 +61,7 @@ export default function NewDiscussion({ loaderData, actionData }: Route.Componen
         <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange}>
           <input type="hidden" name="submissionKey" value={submissionKey} />
           <CardContent className="flex flex-col gap-5 pt-6">
-            {errors.form || errors.submissionKey ? (
-              <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
-                {errors.form ?? errors.submissionKey}
-              </p>
-            ) : null}
+            <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
             <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} />
             <div className="flex flex-col gap-2">
               <Label htmlFor="body">Your post</Label>

@@ -3,7 +3,7 @@ import type { Route } from "./+types/new-topic";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
-import { FieldError, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { progressOf } from "~/.server/domain/progression/progression-service";
 import { createTopic } from "~/.server/domain/sections/forum-service";
@@ -74,11 +74,7 @@ export default function NewTopic({ loaderData, actionData }: Route.ComponentProp
               <CardDescription>Members join topics and start discussions in them.</CardDescription>
             </CardHeader>
             <CardContent className="flex flex-col gap-5">
-              {errors.form ? (
-                <p role="alert" className="rounded-md bg-warrior-soft p-3 text-sm font-medium text-warrior-strong">
-                  {errors.form}
-                </p>
-              ) : null}
+              <FormAlert>{errors.form}</FormAlert>
               <TextField name="title" label="Title" error={errors.title} maxLength={80} />
               <div className="flex flex-col gap-2">
                 <Label htmlFor="description">Description</Label>

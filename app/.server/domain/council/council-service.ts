@@ -2,26 +2,17 @@ import { createHmac } from "node:crypto";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { Path } from "../../db/schema";
-import { hit, tryAgainMessage } from "../../rate-limit";
-import { INITIATE_DAILY_DISCUSSIONS } from "~/lib/privileges";
+import { startOfUtcDay } from "~/lib/dates";
+import { HELPFUL_RANK, INITIATE_DAILY_DISCUSSIONS } from "~/lib/privileges";
+
+export { HELPFUL_RANK };
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
+import { fail, isModerator, writeAllowed, type Outcome } from "../outcome";
 
-/** PRODUCT.md §3: from acolyte on, members mark answers helpful. */
-export const HELPFUL_RANK = "acolyte" as const;
-const WRITE_LIMIT = { max: 30, windowMs: 10 * 60 * 1000 };
+export type { Outcome };
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 400 | 403 | 404 | 429; errors: Record<string, string> };
-const fail = (status: 400 | 403 | 404 | 429, message: string, field = "form"): Outcome<never> => ({ ok: false, status, errors: { [field]: message } });
-
-const isModerator = (viewer: Viewer) => viewer.role === "moderator" || viewer.role === "admin";
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
-const startOfDay = (at: Date) => `${dayOf(at)}T00:00:00.000Z`;
-
-async function writeAllowed(services: AppServices, viewer: Viewer): Promise<Outcome<null>> {
-  const limited = await hit(services.db, [{ key: `write:member:${viewer.id}`, ...WRITE_LIMIT }]);
-  return limited.ok ? { ok: true, value: null } : fail(429, tryAgainMessage(limited.retryMinutes));
-}
 
 async function findVisibleQuestion(db: Db, id: number) {
   return db
@@ -55,7 +46,7 @@ export async function askQuestion(
       .selectFrom("question")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("author_id", "=", viewer.id)
-      .where("created_at", ">=", startOfDay(now))
+      .where("created_at", ">=", startOfUtcDay(now))
       .executeTakeFirstOrThrow();
     if (Number(today.n) >= INITIATE_DAILY_DISCUSSIONS) {
       return fail(429, `Initiates may ask ${INITIATE_DAILY_DISCUSSIONS} questions a day. Come back tomorrow, or reach the Acolyte rank (50 XP) to ask more.`);

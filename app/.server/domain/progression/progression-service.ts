@@ -1,4 +1,5 @@
 import { engineOf, type Db } from "../../db/connect";
+import { startOfUtcDay } from "~/lib/dates";
 import { rankFor, rankProgress, type Rank, type RankProgress } from "~/lib/ranks";
 import { deleteXpEvent, insertXpEvent, xpTotals } from "./xp-repository";
 
@@ -34,10 +35,6 @@ export async function progressOf(db: Db, memberId: string): Promise<RankProgress
 /** PRODUCT.md §3: XP from others' votes and likes counts at most 50 a day for a member. */
 export const CAPPED_KINDS: readonly XpKind[] = ["answer.helpful", "creation.liked"];
 export const DAILY_VOTE_XP_CAP = 50;
-
-function startOfUtcDay(at: Date) {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate())).toISOString();
-}
 
 /**
  * Awards the XP of one event, once (the ledger's unique key), inside the caller's transaction.

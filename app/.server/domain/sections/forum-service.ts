@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { ModerationActionKind, SectionId } from "../../db/schema";
-import { hit, tryAgainMessage } from "../../rate-limit";
+import { startOfUtcDay } from "~/lib/dates";
 import { slugify } from "~/lib/slug";
 import { INITIATE_DAILY_DISCUSSIONS, TOPIC_RANK } from "~/lib/privileges";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
@@ -10,31 +10,14 @@ import { progressOf, XP } from "../progression/progression-service";
 import { deleteXpEvent, insertXpEvent } from "../progression/xp-repository";
 import { findDiscussion, findReply, moveDiscussionCounts, moveTopicCounts } from "./forum-repository";
 import { findTopic } from "./section-repository";
+import { fail, isModerator, writeAllowed, type Outcome } from "../outcome";
 
-/** A burst limit on every member's writes, against scripts and accidents. */
-export const WRITE_LIMIT = { max: 30, windowMs: 10 * 60 * 1000 };
+export type { Outcome };
+
 /** Slugs our own routes use under a section. */
 const RESERVED_TOPIC_IDS = new Set(["new", "edit", "page"]);
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 400 | 403 | 404 | 409 | 429; errors: Record<string, string> };
-
-const fail = (status: 400 | 403 | 404 | 409 | 429, message: string, field = "form"): Outcome<never> => ({
-  ok: false,
-  status,
-  errors: { [field]: message },
-});
-
-const isModerator = (viewer: Viewer) => viewer.role === "moderator" || viewer.role === "admin";
 const visible = (post: { deleted_at: unknown; hidden_at: unknown }) => post.deleted_at === null && post.hidden_at === null;
-
-async function writeAllowed(services: AppServices, viewer: Viewer): Promise<Outcome<null>> {
-  const limited = await hit(services.db, [{ key: `write:member:${viewer.id}`, ...WRITE_LIMIT }]);
-  return limited.ok ? { ok: true, value: null } : fail(429, tryAgainMessage(limited.retryMinutes));
-}
-
-function startOfUtcDay(now: Date) {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
-}
 
 // ---------------------------------------------------------------- topics
 

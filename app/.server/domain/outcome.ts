@@ -1,0 +1,21 @@
+import type { AppServices, Viewer } from "../context";
+import { hit, tryAgainMessage } from "../rate-limit";
+
+/** What a domain action returns: its value, or an HTTP status with messages keyed by field. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 400 | 403 | 404 | 409 | 429; errors: Record<string, string> };
+
+export const fail = (status: 400 | 403 | 404 | 409 | 429, message: string, field = "form"): Outcome<never> => ({
+  ok: false,
+  status,
+  errors: { [field]: message },
+});
+
+export const isModerator = (viewer: Viewer) => viewer.role === "moderator" || viewer.role === "admin";
+
+/** A burst limit on every member's writes (posts, answers, edits), against scripts and accidents. */
+export const WRITE_LIMIT = { max: 30, windowMs: 10 * 60 * 1000 };
+
+export async function writeAllowed(services: AppServices, viewer: Viewer): Promise<Outcome<null>> {
+  const limited = await hit(services.db, [{ key: `write:member:${viewer.id}`, ...WRITE_LIMIT }]);
+  return limited.ok ? { ok: true, value: null } : fail(429, tryAgainMessage(limited.retryMinutes));
+}
