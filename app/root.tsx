@@ -51,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const flash = readFlash(request);
   return {
-    viewer: viewer ? { name: viewer.name, handle: viewer.handle } : null,
+    viewer: viewer ? { name: viewer.name, handle: viewer.handle, role: viewer.role } : null,
     toast: flash ? { id: `${flash}-${Date.now()}`, ...FLASHES[flash] } : null,
   };
 }

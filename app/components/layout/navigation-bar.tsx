@@ -6,6 +6,7 @@ import { cn, initialsOf } from "~/lib/utils";
 export interface NavViewer {
   name: string;
   handle: string;
+  role?: "member" | "moderator" | "admin";
 }
 
 const SECTIONS = [
@@ -52,6 +53,11 @@ function AccountMenu({ viewer }: { viewer: NavViewer }) {
         <Link to="/dashboard" className="block rounded px-3 py-2 text-sm hover:bg-stone-100">
           Dashboard
         </Link>
+        {viewer.role === "admin" ? (
+          <Link to="/admin/advisors" className="block rounded px-3 py-2 text-sm hover:bg-stone-100">
+            Advisors
+          </Link>
+        ) : null}
         <Form method="post" action="/signout">
           <button type="submit" className="w-full rounded px-3 py-2 text-left text-sm hover:bg-stone-100">
             Sign Out
