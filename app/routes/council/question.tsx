@@ -30,6 +30,7 @@ import { DeleteControl, IntentButton } from "~/components/community/post-actions
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
+import { virtueById } from "~/lib/virtues";
 import { cn, plural } from "~/lib/utils";
 import { answerSchema, editAnswerSchema, editQuestionSchema, QUESTION_LISTS } from "~/schemas/council";
 import { BODY_MAX, TITLE_MAX } from "~/schemas/forum";
@@ -227,7 +228,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
       <h1 className="mt-4 font-serif text-3xl font-bold">{question.title}</h1>
       <div className="mt-3 flex flex-wrap gap-2">
         {question.virtues.map((v) => (
-          <Link key={v} to={`/council?virtue=${v}#questions`} aria-label={`Questions on ${v}`}>
+          <Link key={v} to={`/council?virtue=${v}#questions`} aria-label={`Questions on ${virtueById(v)?.label ?? v}`}>
             <VirtueBadge virtue={v} />
           </Link>
         ))}
