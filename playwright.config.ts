@@ -26,7 +26,15 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
+    // The seed's screens assert the demo content and its counts, so they run before any spec
+    // that writes discussions, questions or answers into the shared server.
+    { name: "screens", testMatch: ["screens.spec.ts", "accounts.spec.ts"], use: { ...devices["Desktop Chrome"], channel: undefined } },
+    {
+      name: "content",
+      testMatch: ["forum.spec.ts", "council.spec.ts", "accessibility.spec.ts"],
+      dependencies: ["screens"],
+      use: { ...devices["Desktop Chrome"], channel: undefined },
+    },
   ],
   webServer: {
     command: "node server/index.js",

@@ -163,8 +163,8 @@ test("ask, answer, verify an advisor, accept, vote helpful: the Council's order 
   await expect(page.locator("em", { hasText: "freeze" })).toBeVisible();
   const virtueLinks = page.getByRole("link", { name: /^Questions on / });
   await expect(virtueLinks).toHaveCount(2);
-  await expect(page.getByRole("link", { name: "Questions on courage" })).toHaveText("Courage");
-  await expect(page.getByRole("link", { name: "Questions on wisdom" })).toHaveText("Wisdom");
+  await expect(page.getByRole("link", { name: "Questions on Courage", exact: true })).toHaveText("Courage");
+  await expect(page.getByRole("link", { name: "Questions on Wisdom", exact: true })).toHaveText("Wisdom");
   await expect(page.getByRole("heading", { name: "0 Answers" })).toBeVisible();
 
   // 2. Another member, still at 0 XP, answers; voting is locked for them.
