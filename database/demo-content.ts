@@ -287,11 +287,16 @@ async function fill(trx: Transaction<Database>, now: Date) {
     const created = at(q.daysAgo);
     const question = await trx
       .insertInto("question")
-      .values({ author_id: member(q.author), title: q.title, body: q.body, view_count: q.views, created_at: created, last_activity_at: created })
+      .values({ author_id: member(q.author), title: q.title, body: q.body, created_at: created, last_activity_at: created })
       .returning("id")
       .executeTakeFirstOrThrow();
     await award(q.author, "question.asked", question.id, 2, created);
     await trx.insertInto("question_virtue").values(q.virtues.map((virtue) => ({ question_id: question.id, virtue }))).execute();
+    // Past visitors, one view each on the day the question was asked.
+    await trx
+      .insertInto("question_view")
+      .values(Array.from({ length: q.views }, (_, i) => ({ question_id: question.id, viewer_key: `a:demo-visitor-${i}`, day: created.slice(0, 10) })))
+      .execute();
     for (const [i, a] of q.answers.entries()) {
       const answeredAt = at(q.daysAgo, 60 * (i + 1));
       const answer = await trx
@@ -366,6 +371,10 @@ export async function recount(trx: Kysely<Database>) {
   await trx
     .updateTable("question")
     .set((eb) => ({
+      view_count: eb
+        .selectFrom("question_view")
+        .select((v) => v.fn.countAll<number>().as("n"))
+        .whereRef("question_view.question_id", "=", "question.id"),
       answer_count: eb
         .selectFrom("answer")
         .select((a) => a.fn.countAll<number>().as("n"))

@@ -81,6 +81,11 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
     expect(questions).toHaveLength(5);
     expect(questions[0].virtues).toEqual(["discipline", "resilience"]);
     expect(questions[0].answers).toBe(2);
+    for (const q of questions) {
+      const views = await db.selectFrom("question_view").select("viewer_key").where("question_id", "=", q.id).execute();
+      expect(q.views).toBe(views.length);
+    }
+    expect(questions[0].views).toBe(48);
 
     const advisors = await featuredAdvisorSummaries(db, 3);
     expect(advisors.map((a) => a.name)).toEqual(["Amara Okafor", "Marcus Reyes", "Mei Tanaka"]);
