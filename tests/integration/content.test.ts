@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertDemoContent } from "../../database/demo-content";
 import { featuredAdvisorSummaries, questionPage, questionSummaries } from "~/.server/domain/council/council-pages";
 import { creationPage, creationSummaries, listCategories } from "~/.server/domain/forge/forge-pages";
-import { featuredDiscussionSummaries, sectionTopics, topicPage } from "~/.server/domain/sections/section-pages";
+import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/sections/section-pages";
+import { topicWithDiscussions } from "~/.server/domain/sections/forum-pages";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 let site: TestSite;
@@ -55,10 +56,10 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
   });
 
   it("shows a topic with its discussions, newest activity first", async () => {
-    const page = await topicPage(site.services.db, "monastery", "morning-meditation");
+    const page = await topicWithDiscussions(site.services.db, null, "monastery", "morning-meditation", { kind: "first" });
     expect(page?.topic.title).toBe("Morning Meditation");
     expect(page?.discussions[0].author.name).toBe("Priya Nair");
-    expect(await topicPage(site.services.db, "battlefield", "morning-meditation")).toBeNull();
+    expect(await topicWithDiscussions(site.services.db, null, "battlefield", "morning-meditation", { kind: "first" })).toBeNull();
   });
 
   it("has four Forge categories with live counts and five creations", async () => {

@@ -7,14 +7,6 @@ export async function findMemberIdByEmail(db: Executor, email: string) {
   return row?.id ?? null;
 }
 
-export async function findMemberById(db: Executor, id: string) {
-  return db
-    .selectFrom("member")
-    .select(["id", "name", "email", "handle", "bio", "interests", "role", "created_at"])
-    .where("id", "=", id)
-    .executeTakeFirst();
-}
-
 export async function handleTaken(db: Executor, handle: string) {
   const row = await db.selectFrom("member").select("id").where("handle", "=", handle).executeTakeFirst();
   return row !== undefined;

@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { ModerationActionKind, SectionId } from "../../db/schema";
@@ -339,9 +338,4 @@ export async function moderate(
       .execute();
   });
   return { ok: true, value: { id } };
-}
-
-export function assertFound<T>(value: T | null | undefined, message = "Not found"): T {
-  if (value === null || value === undefined) throw data(message, { status: 404 });
-  return value;
 }

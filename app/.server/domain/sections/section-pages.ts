@@ -1,9 +1,8 @@
 import type { Db } from "../../db/connect";
 import type { SectionId } from "../../db/schema";
 import { excerptOf } from "~/lib/text";
-import { toIso } from "~/lib/dates";
 import { withAuthors } from "../progression/authors";
-import { featuredDiscussions, findTopic, listTopicDiscussions, listTopics } from "./section-repository";
+import { featuredDiscussions, listTopics } from "./section-repository";
 
 type TopicRow = Awaited<ReturnType<typeof listTopics>>[number];
 
@@ -34,22 +33,4 @@ export async function featuredDiscussionSummaries(db: Db, options: { section?: S
     section: d.section,
     author: d.author,
   }));
-}
-
-export async function topicPage(db: Db, section: SectionId, topicId: string) {
-  const topic = await findTopic(db, section, topicId);
-  if (!topic) return null;
-  const discussions = await withAuthors(db, await listTopicDiscussions(db, topic.id));
-  return {
-    topic: { ...topicSummary(topic), lastActivityAt: toIso(topic.last_activity_at) },
-    discussions: discussions.map((d) => ({
-      id: d.id,
-      title: d.title,
-      slug: d.slug,
-      excerpt: excerptOf(d.body),
-      replies: Number(d.reply_count),
-      lastActivityAt: toIso(d.last_activity_at),
-      author: d.author,
-    })),
-  };
 }

@@ -46,16 +46,6 @@ function discussionRows(db: Db) {
     .where("discussion.hidden_at", "is", null);
 }
 
-/** Newest activity first. */
-export async function listTopicDiscussions(db: Db, topicId: string, limit = 20) {
-  return discussionRows(db)
-    .where("discussion.topic_id", "=", topicId)
-    .orderBy("discussion.last_activity_at", "desc")
-    .orderBy("discussion.id", "desc")
-    .limit(limit)
-    .execute();
-}
-
 export const FEATURED_WINDOW_DAYS = 7;
 
 /**
