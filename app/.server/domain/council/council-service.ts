@@ -9,6 +9,7 @@ export { HELPFUL_RANK };
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
 import { fail, isModerator, writeAllowed, type Outcome } from "../outcome";
+import { findSubmitted, insertSubmitted } from "../submissions";
 
 export type { Outcome };
 
@@ -33,12 +34,7 @@ export async function askQuestion(
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {
   const { db } = services;
-  const repeat = await db
-    .selectFrom("question")
-    .select("id")
-    .where("author_id", "=", viewer.id)
-    .where("submission_key", "=", input.submissionKey)
-    .executeTakeFirst();
+  const repeat = await findSubmitted(db, "question", viewer.id, input.submissionKey);
   if (repeat) return { ok: true, value: repeat };
   const progress = await progressOf(db, viewer.id);
   if (progress.rank.id === "initiate") {
@@ -56,24 +52,18 @@ export async function askQuestion(
   if (!allowed.ok) return allowed;
   const at = now.toISOString();
   return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto("question")
-      .values({ author_id: viewer.id, title: input.title, body: input.body, created_at: at, last_activity_at: at, submission_key: input.submissionKey })
-      .onConflict((oc) => oc.columns(["author_id", "submission_key"]).doNothing())
-      .returning("id")
-      .executeTakeFirst();
-    if (!inserted) {
-      const first = await trx
-        .selectFrom("question")
-        .select("id")
-        .where("author_id", "=", viewer.id)
-        .where("submission_key", "=", input.submissionKey)
-        .executeTakeFirstOrThrow();
-      return { ok: true as const, value: first };
-    }
+    const inserted = await insertSubmitted(trx, "question", {
+      author_id: viewer.id,
+      title: input.title,
+      body: input.body,
+      created_at: at,
+      last_activity_at: at,
+      submission_key: input.submissionKey,
+    });
+    if (!inserted.created) return { ok: true as const, value: { id: inserted.id } };
     await trx.insertInto("question_virtue").values(input.virtues.map((virtue) => ({ question_id: inserted.id, virtue }))).execute();
     await awardXp(trx, viewer.id, "question.asked", inserted.id, now);
-    return { ok: true as const, value: inserted };
+    return { ok: true as const, value: { id: inserted.id } };
   });
 }
 
@@ -87,39 +77,27 @@ export async function answerQuestion(
   const { db } = services;
   const question = await findVisibleQuestion(db, questionId);
   if (!question) return fail(404, "Question not found");
-  const repeat = await db
-    .selectFrom("answer")
-    .select("id")
-    .where("author_id", "=", viewer.id)
-    .where("submission_key", "=", input.submissionKey)
-    .executeTakeFirst();
+  const repeat = await findSubmitted(db, "answer", viewer.id, input.submissionKey);
   if (repeat) return { ok: true, value: repeat };
   const allowed = await writeAllowed(services, viewer);
   if (!allowed.ok) return allowed;
   const at = now.toISOString();
   return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto("answer")
-      .values({ question_id: questionId, author_id: viewer.id, body: input.body, created_at: at, submission_key: input.submissionKey })
-      .onConflict((oc) => oc.columns(["author_id", "submission_key"]).doNothing())
-      .returning("id")
-      .executeTakeFirst();
-    if (!inserted) {
-      const first = await trx
-        .selectFrom("answer")
-        .select("id")
-        .where("author_id", "=", viewer.id)
-        .where("submission_key", "=", input.submissionKey)
-        .executeTakeFirstOrThrow();
-      return { ok: true as const, value: first };
-    }
+    const inserted = await insertSubmitted(trx, "answer", {
+      question_id: questionId,
+      author_id: viewer.id,
+      body: input.body,
+      created_at: at,
+      submission_key: input.submissionKey,
+    });
+    if (!inserted.created) return { ok: true as const, value: { id: inserted.id } };
     await trx
       .updateTable("question")
       .set((eb) => ({ answer_count: eb("answer_count", "+", 1), last_activity_at: at }))
       .where("id", "=", questionId)
       .execute();
     await awardXp(trx, viewer.id, "answer.posted", inserted.id, now);
-    return { ok: true as const, value: inserted };
+    return { ok: true as const, value: { id: inserted.id } };
   });
 }
 

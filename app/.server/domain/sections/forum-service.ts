@@ -10,6 +10,7 @@ import { deleteXpEvent, insertXpEvent } from "../progression/xp-repository";
 import { findDiscussion, findReply, moveDiscussionCounts, moveTopicCounts } from "./forum-repository";
 import { findTopic } from "./section-repository";
 import { fail, isModerator, writeAllowed, type Outcome } from "../outcome";
+import { findSubmitted, insertSubmitted } from "../submissions";
 
 export type { Outcome };
 
@@ -95,13 +96,8 @@ export async function startDiscussion(
   const { db } = services;
   const topic = await findTopic(db, section, topicId);
   if (!topic) return fail(404, "Topic not found");
-  const repeat = await db
-    .selectFrom("discussion")
-    .select(["id", "slug"])
-    .where("author_id", "=", viewer.id)
-    .where("submission_key", "=", input.submissionKey)
-    .executeTakeFirst();
-  if (repeat) return { ok: true, value: repeat };
+  const repeat = await findSubmitted(db, "discussion", viewer.id, input.submissionKey);
+  if (repeat) return { ok: true, value: await discussionRef(db, repeat.id) };
 
   const progress = await progressOf(db, viewer.id);
   if (progress.rank.id === "initiate") {
@@ -123,31 +119,18 @@ export async function startDiscussion(
 
   const at = now.toISOString();
   return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto("discussion")
-      .values({
-        topic_id: topic.id,
-        author_id: viewer.id,
-        title: input.title,
-        slug: slugify(input.title),
-        body: input.body,
-        created_at: at,
-        last_activity_at: at,
-        submission_key: input.submissionKey,
-      })
-      .onConflict((oc) => oc.columns(["author_id", "submission_key"]).doNothing())
-      .returning(["id", "slug"])
-      .executeTakeFirst();
-    if (!inserted) {
-      // The same form, submitted twice at the same moment: the first one won.
-      const first = await trx
-        .selectFrom("discussion")
-        .select(["id", "slug"])
-        .where("author_id", "=", viewer.id)
-        .where("submission_key", "=", input.submissionKey)
-        .executeTakeFirstOrThrow();
-      return { ok: true as const, value: first };
-    }
+    const inserted = await insertSubmitted(trx, "discussion", {
+      topic_id: topic.id,
+      author_id: viewer.id,
+      title: input.title,
+      slug: slugify(input.title),
+      body: input.body,
+      created_at: at,
+      last_activity_at: at,
+      submission_key: input.submissionKey,
+    });
+    // The same form, submitted twice at the same moment: the first one won.
+    if (!inserted.created) return { ok: true as const, value: await discussionRef(trx, inserted.id) };
     await moveTopicCounts(trx, topic.id, { discussions: 1, activityAt: at });
     await insertXpEvent(trx, {
       member_id: viewer.id,
@@ -156,8 +139,12 @@ export async function startDiscussion(
       points: XP["discussion.started"],
       created_at: at,
     });
-    return { ok: true as const, value: inserted };
+    return { ok: true as const, value: await discussionRef(trx, inserted.id) };
   });
+}
+
+async function discussionRef(db: Db, id: number) {
+  return db.selectFrom("discussion").select(["id", "slug"]).where("id", "=", id).executeTakeFirstOrThrow();
 }
 
 export async function postReply(
@@ -171,12 +158,7 @@ export async function postReply(
   const discussion = await findDiscussion(db, discussionId);
   if (!discussion || (discussion.hidden_at !== null && !isModerator(viewer))) return fail(404, "Discussion not found");
   if (discussion.locked_at !== null) return fail(403, "This discussion is locked. No new replies can be posted.");
-  const repeat = await db
-    .selectFrom("reply")
-    .select("id")
-    .where("author_id", "=", viewer.id)
-    .where("submission_key", "=", input.submissionKey)
-    .executeTakeFirst();
+  const repeat = await findSubmitted(db, "reply", viewer.id, input.submissionKey);
   if (repeat) return { ok: true, value: repeat };
   const allowed = await writeAllowed(services, viewer);
   if (!allowed.ok) return allowed;
@@ -186,21 +168,14 @@ export async function postReply(
     // Read again inside the transaction: a moderator may have locked it a moment ago.
     const current = await trx.selectFrom("discussion").select("locked_at").where("id", "=", discussionId).executeTakeFirstOrThrow();
     if (current.locked_at !== null) return fail(403, "This discussion is locked. No new replies can be posted.");
-    const inserted = await trx
-      .insertInto("reply")
-      .values({ discussion_id: discussionId, author_id: viewer.id, body: input.body, created_at: at, submission_key: input.submissionKey })
-      .onConflict((oc) => oc.columns(["author_id", "submission_key"]).doNothing())
-      .returning("id")
-      .executeTakeFirst();
-    if (!inserted) {
-      const first = await trx
-        .selectFrom("reply")
-        .select("id")
-        .where("author_id", "=", viewer.id)
-        .where("submission_key", "=", input.submissionKey)
-        .executeTakeFirstOrThrow();
-      return { ok: true as const, value: first };
-    }
+    const inserted = await insertSubmitted(trx, "reply", {
+      discussion_id: discussionId,
+      author_id: viewer.id,
+      body: input.body,
+      created_at: at,
+      submission_key: input.submissionKey,
+    });
+    if (!inserted.created) return { ok: true as const, value: { id: inserted.id } };
     await moveDiscussionCounts(trx, discussionId, { replies: 1, activityAt: at });
     await moveTopicCounts(trx, discussion.topic_id, { replies: 1, activityAt: at });
     await insertXpEvent(trx, {
@@ -210,7 +185,7 @@ export async function postReply(
       points: XP["reply.posted"],
       created_at: at,
     });
-    return { ok: true as const, value: inserted };
+    return { ok: true as const, value: { id: inserted.id } };
   });
 }
 
