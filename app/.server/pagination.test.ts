@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeActivityCursor, decodeIdCursor, encodeActivityCursor, pageRequest } from "./pagination";
+import { decodeActivityCursor, decodeIdCursor, encodeActivityCursor, pageRequest, slicePage } from "./pagination";
 
 const status = (fn: () => unknown) => {
   try {
@@ -28,5 +28,14 @@ describe("cursors", () => {
     expect(pageRequest(new URLSearchParams("after=7"), decodeIdCursor)).toEqual({ kind: "after", cursor: 7 });
     expect(status(() => pageRequest(new URLSearchParams("after=7&before=9"), decodeIdCursor))).toBe(400);
     expect(status(() => pageRequest(new URLSearchParams("page=3"), decodeIdCursor))).toBe(400);
+  });
+});
+
+describe("slicePage", () => {
+  it("says what lies before and after a page, in the list's own order", () => {
+    expect(slicePage([1, 2, 3], 2, { kind: "first" })).toEqual({ rows: [1, 2], hasPrevious: false, hasNext: true });
+    expect(slicePage([3, 4], 2, { kind: "after", cursor: 2 })).toEqual({ rows: [3, 4], hasPrevious: true, hasNext: false });
+    expect(slicePage([9, 8, 7], 2, { kind: "last" })).toEqual({ rows: [8, 9], hasPrevious: true, hasNext: false });
+    expect(slicePage([2, 1], 2, { kind: "before", cursor: 3 })).toEqual({ rows: [1, 2], hasPrevious: false, hasNext: true });
   });
 });

@@ -52,3 +52,24 @@ export function pageRequest<C>(params: URLSearchParams, decode: (raw: string) =>
   if (page !== null && page !== "first") bad();
   return { kind: "first" };
 }
+
+/** Whether a page request walks the list in its own order (first page, then "after") or backwards. */
+export function walksForward(request: PageRequest<unknown>) {
+  return request.kind === "first" || request.kind === "after";
+}
+
+/**
+ * Cuts the rows a keyset query returned (limit + 1, in walking order) into a page in the list's
+ * own order, and says whether pages exist before and after it.
+ */
+export function slicePage<R>(rows: R[], limit: number, request: PageRequest<unknown>) {
+  const forward = walksForward(request);
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  if (!forward) page.reverse();
+  return {
+    rows: page,
+    hasPrevious: request.kind === "first" ? false : forward ? true : more,
+    hasNext: request.kind === "last" ? false : forward ? more : true,
+  };
+}

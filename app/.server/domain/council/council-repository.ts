@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connect";
-import type { ActivityCursor, PageRequest } from "../../pagination";
+import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
 
 function questionRows(db: Db) {
   return db
@@ -69,7 +69,7 @@ export async function recentQuestions(db: Db, limit = 5, filter: QuestionFilter 
 /** A keyset page of questions, newest first: (created_at, id) below or above the cursor. */
 export async function questionPageRows(db: Db, filter: QuestionFilter, request: PageRequest<ActivityCursor>, limit: number) {
   let query = filtered(db, filter);
-  const newestFirst = request.kind === "first" || request.kind === "after";
+  const newestFirst = walksForward(request);
   if (request.kind === "after" || request.kind === "before") {
     const { at, id } = request.cursor;
     const op = request.kind === "after" ? "<" : ">";
@@ -79,14 +79,8 @@ export async function questionPageRows(db: Db, filter: QuestionFilter, request: 
   }
   const direction = newestFirst ? "desc" : "asc";
   const rows = await query.orderBy("question.created_at", direction).orderBy("question.id", direction).limit(limit + 1).execute();
-  const more = rows.length > limit;
-  const page = rows.slice(0, limit);
-  if (!newestFirst) page.reverse();
-  return {
-    rows: page,
-    hasNewer: request.kind === "first" ? false : newestFirst ? true : more,
-    hasOlder: request.kind === "last" ? false : newestFirst ? more : true,
-  };
+  const page = slicePage(rows, limit, request);
+  return { rows: page.rows, hasNewer: page.hasPrevious, hasOlder: page.hasNext };
 }
 
 export async function findQuestion(db: Db, id: number) {

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connect";
-import type { ActivityCursor, PageRequest } from "../../pagination";
+import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
 
 type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom">;
 
@@ -46,7 +46,7 @@ export async function discussionPage(
 ) {
   let query = discussionSelect(db).where("discussion.topic_id", "=", topicId);
   if (!includeHidden) query = query.where("discussion.hidden_at", "is", null);
-  const newestFirst = request.kind === "first" || request.kind === "after";
+  const newestFirst = walksForward(request);
   if (request.kind === "after" || request.kind === "before") {
     const { at, id } = request.cursor;
     const op = request.kind === "after" ? "<" : ">";
@@ -64,14 +64,8 @@ export async function discussionPage(
     .orderBy("discussion.id", direction)
     .limit(limit + 1)
     .execute();
-  const more = rows.length > limit;
-  const page = rows.slice(0, limit);
-  if (!newestFirst) page.reverse();
-  return {
-    rows: page,
-    hasNewer: request.kind === "first" ? false : newestFirst ? true : more,
-    hasOlder: request.kind === "last" ? false : newestFirst ? more : true,
-  };
+  const page = slicePage(rows, limit, request);
+  return { rows: page.rows, hasNewer: page.hasPrevious, hasOlder: page.hasNext };
 }
 
 export function replySelect(db: Executor) {
@@ -105,21 +99,15 @@ export async function replyPage(
 ) {
   let query = replySelect(db).where("reply.discussion_id", "=", discussionId);
   if (!includeHidden) query = query.where("reply.hidden_at", "is", null);
-  const oldestFirst = request.kind === "first" || request.kind === "after";
+  const oldestFirst = walksForward(request);
   if (request.kind === "after") query = query.where("reply.id", ">", request.cursor);
   if (request.kind === "before") query = query.where("reply.id", "<", request.cursor);
   const rows = await query
     .orderBy("reply.id", oldestFirst ? "asc" : "desc")
     .limit(limit + 1)
     .execute();
-  const more = rows.length > limit;
-  const page = rows.slice(0, limit);
-  if (!oldestFirst) page.reverse();
-  return {
-    rows: page,
-    hasEarlier: request.kind === "first" ? false : oldestFirst ? true : more,
-    hasLater: request.kind === "last" ? false : oldestFirst ? more : true,
-  };
+  const page = slicePage(rows, limit, request);
+  return { rows: page.rows, hasEarlier: page.hasPrevious, hasLater: page.hasNext };
 }
 
 export async function isTopicMember(db: Executor, topicId: string, memberId: string) {

@@ -139,7 +139,7 @@ export async function startDiscussion(
       points: XP["discussion.started"],
       created_at: at,
     });
-    return { ok: true as const, value: await discussionRef(trx, inserted.id) };
+    return { ok: true as const, value: { id: inserted.id, slug: slugify(input.title) } };
   });
 }
 
