@@ -3,7 +3,7 @@ import type { Route } from "./+types/ask";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
-import { FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { askQuestion } from "~/.server/domain/council/council-service";
 import { parseForm } from "~/.server/forms";
@@ -50,18 +50,7 @@ export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
           <CardContent className="flex flex-col gap-5 pt-6">
             <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
             <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} />
-            <div className="flex flex-col gap-2">
-              <Label htmlFor="body">Your question</Label>
-              <Textarea
-                id="body"
-                name="body"
-                rows={10}
-                maxLength={BODY_MAX}
-                aria-invalid={errors.body ? true : undefined}
-                aria-describedby={errors.body ? "body-error" : undefined}
-              />
-              <FieldError id="body-error">{errors.body}</FieldError>
-            </div>
+            <TextAreaField name="body" label="Your question" rows={10} maxLength={BODY_MAX} error={errors.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
             <VirtuePicker idPrefix="ask" error={errors.virtues ?? Object.entries(errors).find(([k]) => k.startsWith("virtues."))?.[1]} />
           </CardContent>
           <CardFooter>

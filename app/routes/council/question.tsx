@@ -6,7 +6,7 @@ import { Byline } from "~/components/community/byline";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
 import { questionPage } from "~/.server/domain/council/council-pages";
 import {
@@ -146,11 +146,7 @@ function EditQuestionForm({ title, body, virtues, errors: serverErrors, cancel }
       <input type="hidden" name="intent" value="edit-question" />
       <FormAlert>{errors.form}</FormAlert>
       <TextField name="title" id="edit-question-title" label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="edit-question-body">Your question</Label>
-        <Textarea id="edit-question-body" name="body" rows={8} maxLength={BODY_MAX} defaultValue={body} aria-invalid={errors.body ? true : undefined} aria-describedby={errors.body ? "edit-question-body-error" : undefined} />
-        <FieldError id="edit-question-body-error">{errors.body}</FieldError>
-      </div>
+      <TextAreaField name="body" id="edit-question-body" label="Your question" rows={8} maxLength={BODY_MAX} defaultValue={body} error={errors.body} />
       <VirtuePicker idPrefix="edit" chosen={virtues} error={errors.virtues} />
       <div className="flex gap-2">
         <Button type="submit" variant="monk">
@@ -189,17 +185,16 @@ function AnswerTextForm({
       {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
       {answerId ? <input type="hidden" name="answerId" value={answerId} /> : null}
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
-      <Label htmlFor={fieldId}>Your answer</Label>
-      <Textarea
-        id={fieldId}
+      <TextAreaField
         name="body"
+        id={fieldId}
+        label="Your answer"
         rows={intent === "answer" ? 6 : 8}
         maxLength={BODY_MAX}
         defaultValue={body}
-        aria-invalid={errors.body ? true : undefined}
-        aria-describedby={errors.body ? `${fieldId}-error` : undefined}
+        error={errors.body}
+        help={intent === "answer" ? "Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." : undefined}
       />
-      <FieldError id={`${fieldId}-error`}>{errors.body}</FieldError>
       <div className="flex gap-2">
         <Button type="submit" variant="monk" disabled={busy}>
           {intent === "answer" ? (busy ? "Posting..." : "Post Answer") : "Save Changes"}

@@ -7,7 +7,7 @@ import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
 import { discussionWithReplies } from "~/.server/domain/sections/forum-pages";
@@ -156,19 +156,15 @@ function EditForm({
       {kind === "discussion" ? (
         <TextField name="title" id={`${fieldId}-title`} label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
       ) : null}
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={`${fieldId}-body`}>{kind === "reply" ? "Your reply" : "Your post"}</Label>
-        <Textarea
-          id={`${fieldId}-body`}
-          name="body"
-          rows={8}
-          maxLength={BODY_MAX}
-          defaultValue={body}
-          aria-invalid={errors.body ? true : undefined}
-          aria-describedby={errors.body ? `${fieldId}-error` : undefined}
-        />
-        <FieldError id={`${fieldId}-error`}>{errors.body}</FieldError>
-      </div>
+      <TextAreaField
+        name="body"
+        id={`${fieldId}-body`}
+        label={kind === "reply" ? "Your reply" : "Your post"}
+        rows={8}
+        maxLength={BODY_MAX}
+        defaultValue={body}
+        error={errors.body}
+      />
       <div className="flex gap-2">
         <Button type="submit" variant="monk">
           Save Changes
@@ -190,19 +186,7 @@ function ReplyForm({ submissionKey, errors: serverErrors }: { submissionKey: str
       <input type="hidden" name="intent" value="reply" />
       <input type="hidden" name="submissionKey" value={submissionKey} />
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
-      <Label htmlFor="reply-body">Your reply</Label>
-      <Textarea
-        id="reply-body"
-        name="body"
-        rows={5}
-        maxLength={BODY_MAX}
-        aria-invalid={errors.body ? true : undefined}
-        aria-describedby={errors.body ? "reply-body-error reply-help" : "reply-help"}
-      />
-      <p id="reply-help" className="text-xs text-muted">
-        Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes.
-      </p>
-      <FieldError id="reply-body-error">{errors.body}</FieldError>
+      <TextAreaField name="body" id="reply-body" label="Your reply" rows={5} maxLength={BODY_MAX} error={errors.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
       <div>
         <Button type="submit" variant="monk" disabled={busy}>
           {busy ? "Posting..." : "Post Reply"}

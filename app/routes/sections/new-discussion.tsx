@@ -3,7 +3,7 @@ import type { Route } from "./+types/new-discussion";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
-import { FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { discussionPath } from "~/.server/domain/sections/forum-pages";
 import { startDiscussion } from "~/.server/domain/sections/forum-service";
@@ -63,21 +63,7 @@ export default function NewDiscussion({ loaderData, actionData }: Route.Componen
           <CardContent className="flex flex-col gap-5 pt-6">
             <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
             <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} />
-            <div className="flex flex-col gap-2">
-              <Label htmlFor="body">Your post</Label>
-              <Textarea
-                id="body"
-                name="body"
-                rows={10}
-                maxLength={BODY_MAX}
-                aria-invalid={errors.body ? true : undefined}
-                aria-describedby={errors.body ? "body-error body-help" : "body-help"}
-              />
-              <p id="body-help" className="text-xs text-muted">
-                Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes.
-              </p>
-              <FieldError id="body-error">{errors.body}</FieldError>
-            </div>
+            <TextAreaField name="body" label="Your post" rows={10} maxLength={BODY_MAX} error={errors.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
           </CardContent>
           <CardFooter>
             <Button type="submit" variant={info.tone} disabled={busy}>

@@ -3,7 +3,7 @@ import type { Route } from "./+types/new-topic";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
-import { FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
+import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { progressOf } from "~/.server/domain/progression/progression-service";
 import { createTopic } from "~/.server/domain/sections/forum-service";
@@ -76,18 +76,7 @@ export default function NewTopic({ loaderData, actionData }: Route.ComponentProp
             <CardContent className="flex flex-col gap-5">
               <FormAlert>{errors.form}</FormAlert>
               <TextField name="title" label="Title" error={errors.title} maxLength={80} />
-              <div className="flex flex-col gap-2">
-                <Label htmlFor="description">Description</Label>
-                <Textarea
-                  id="description"
-                  name="description"
-                  rows={3}
-                  maxLength={300}
-                  aria-invalid={errors.description ? true : undefined}
-                  aria-describedby={errors.description ? "description-error" : undefined}
-                />
-                <FieldError id="description-error">{errors.description}</FieldError>
-              </div>
+              <TextAreaField name="description" label="Description" rows={3} maxLength={300} error={errors.description} />
             </CardContent>
             <CardFooter>
               <Button type="submit" variant={info.tone} disabled={busy}>
