@@ -63,6 +63,14 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  const logger = (context as RouterContextProvider).get(requestContext).logger;
-  logger.error({ err: error, path: new URL(request.url).pathname }, "unhandled error");
+  const path = new URL(request.url).pathname;
+  // The context is missing when the request failed before it was built; still log the error.
+  let logger: { error: (obj: object, msg: string) => void } | undefined;
+  try {
+    logger = (context as RouterContextProvider | undefined)?.get(requestContext).logger;
+  } catch {
+    logger = undefined;
+  }
+  if (logger) logger.error({ err: error, path }, "unhandled error");
+  else console.error("unhandled error", path, error);
 };
