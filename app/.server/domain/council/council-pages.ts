@@ -18,11 +18,14 @@ import {
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 
 export async function questionSummaries(db: Db, limit = 5, filter: QuestionFilter = {}) {
-  const rows = await withAuthors(db, await recentQuestions(db, limit, filter));
-  return summarise(db, rows);
+  return summarise(db, await recentQuestions(db, limit, filter));
 }
 
-async function summarise(db: Db, rows: Awaited<ReturnType<typeof withAuthors<Awaited<ReturnType<typeof recentQuestions>>[number]>>>) {
+type QuestionRow = Awaited<ReturnType<typeof recentQuestions>>[number];
+
+/** Question cards: authors with ranks and the virtues, each in one query for all the rows. */
+async function summarise(db: Db, questionRows: QuestionRow[]) {
+  const rows = await withAuthors(db, questionRows);
   const virtues = await virtuesOf(
     db,
     rows.map((q) => q.id),
@@ -44,7 +47,7 @@ export const QUESTIONS_PER_PAGE = 10;
 /** Recent questions, newest first, one keyset page at a time (cursor on created_at and id). */
 export async function questionFeed(db: Db, filter: QuestionFilter, request: PageRequest<ActivityCursor>, limit = QUESTIONS_PER_PAGE) {
   const page = await questionPageRows(db, filter, request, limit);
-  const summaries = await summarise(db, await withAuthors(db, page.rows));
+  const summaries = await summarise(db, page.rows);
   const cursorOf = (q: { id: number; createdAt: string }) => encodeActivityCursor({ at: q.createdAt, id: q.id });
   return {
     questions: summaries,
