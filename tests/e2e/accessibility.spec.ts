@@ -1,6 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { createMember, expect, gotoHydrated, newMember, test, waitForHydration } from "./support/fixtures";
+import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, test } from "./support/fixtures";
 import { CONTENT_PAGES } from "./support/site";
 
 /*
@@ -8,23 +6,6 @@ import { CONTENT_PAGES } from "./support/site";
  * or "critical" fails the test; its rule id, help text and the offending elements are listed.
  */
 
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-const BLOCKING = new Set(["serious", "critical"]);
-
-async function expectNoSeriousViolations(page: Page) {
-  // Scan the page as React left it: wait for hydration so client effects have run.
-  await waitForHydration(page);
-  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const blocking = results.violations.filter((v) => v.impact && BLOCKING.has(v.impact));
-  const report = blocking
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help}\n` +
-        v.nodes.map((n) => `    - ${n.target.join(" ")}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, "\n      ")}` : ""}`).join("\n"),
-    )
-    .join("\n");
-  expect(blocking, `serious or critical axe violations on ${page.url()}:\n${report}`).toEqual([]);
-}
 
 const STATIC_PAGES = [
   "/",

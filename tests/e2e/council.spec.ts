@@ -1,18 +1,7 @@
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Cookie, Page } from "@playwright/test";
-import {
-  countPosts,
-  createMember,
-  expect,
-  gotoHydrated,
-  newMember,
-  submitSignIn,
-  test,
-  waitForHydration,
-  type Member,
-} from "./support/fixtures";
+import { countPosts, createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, submitSignIn, test, type Member } from "./support/fixtures";
 
 /*
  * Issue 4's journey through the Council in the browser: asking (with validation), answering,
@@ -408,22 +397,6 @@ test("only admins manage advisors: a member gets 403, a visitor is sent to sign 
 
 // ------------------------------------------------------------------ accessibility
 
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-const BLOCKING = new Set(["serious", "critical"]);
-
-async function expectNoSeriousViolations(page: Page) {
-  await waitForHydration(page);
-  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const blocking = results.violations.filter((v) => v.impact && BLOCKING.has(v.impact));
-  const report = blocking
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help}\n` +
-        v.nodes.map((n) => `    - ${n.target.join(" ")}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, "\n      ")}` : ""}`).join("\n"),
-    )
-    .join("\n");
-  expect(blocking, `serious or critical axe violations on ${page.url()}:\n${report}`).toEqual([]);
-}
 
 test.describe("axe, the Council", () => {
   test("the ask form showing validation errors", async ({ page }) => {

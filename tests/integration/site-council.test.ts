@@ -1,39 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertDemoContent } from "../../database/demo-content";
-import { cookieHeader, createTestSite, ENGINE, type TestSite } from "./test-services";
-import { readable, startSite, stopVite } from "./site-server";
+import { describe, expect, it } from "vitest";
+import { cookieHeader, ENGINE } from "./test-services";
+import { readable, siteOverHttp } from "./site-server";
 
-let site: TestSite;
-let http: Awaited<ReturnType<typeof startSite>>;
-beforeAll(async () => {
-  site = await createTestSite();
-  await insertDemoContent(site.services.db);
-  http = await startSite(site);
-}, 60_000);
-afterAll(async () => {
-  await http.close();
-  await stopVite();
-  await site.destroy();
-});
+const web = siteOverHttp();
 
 let n = 0;
 async function joinAs(name: string, xp = 0) {
   n += 1;
   const email = `council${n}-${Date.now()}@example.org`;
-  const res = await http.post("/join", { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" });
+  const res = await web.http.post("/join", { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" });
   expect(res.status).toBe(200);
-  const { id } = await site.services.db.selectFrom("member").select("id").where("email", "=", email).executeTakeFirstOrThrow();
-  if (xp) await site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: new Date().toISOString() }).execute();
+  const { id } = await web.site.services.db.selectFrom("member").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+  if (xp) await web.site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: new Date().toISOString() }).execute();
   return { cookie: cookieHeader(res.headers), email, id };
 }
 /** A form post with repeated fields (checkbox groups). */
 function postForm(path: string, fields: [string, string][], cookie: string) {
   const body = new URLSearchParams();
   for (const [k, v] of fields) body.append(k, v);
-  return fetch(http.base + path, {
+  return fetch(web.http.base + path, {
     method: "POST",
     redirect: "manual",
-    headers: { origin: http.base, "content-type": "application/x-www-form-urlencoded", cookie },
+    headers: { origin: web.http.base, "content-type": "application/x-www-form-urlencoded", cookie },
     body: body.toString(),
   });
 }
@@ -79,12 +67,12 @@ describe(`the Council over HTTP on ${ENGINE}`, () => {
     const own = await postForm(path, [["intent", "helpful"], ["answerId", answerId]], helper.cookie);
     expect(own.status).toBe(403);
 
-    const page = await readable(await http.get(path, { cookie: voter.cookie }));
+    const page = await readable(await web.http.get(path, { cookie: voter.cookie }));
     expect(page).toContain("Accepted answer");
     expect(page).toContain("1 helpful vote");
     expect(page).toContain("Undo helpful");
     expect(page).toContain(`<link rel="canonical" href="http://localhost:3000${path}"/>`);
-    const xp = await site.services.db
+    const xp = await web.site.services.db
       .selectFrom("xp_event")
       .select(["kind", "points"])
       .where("member_id", "=", helper.id)
@@ -103,44 +91,44 @@ describe(`the Council over HTTP on ${ENGINE}`, () => {
     const visitor = await postForm("/council/1", [["intent", "answer"], ["body", "x"], ["submissionKey", key()]], "");
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("location")).toMatch(/^\/signin\?redirectTo=/);
-    expect((await http.get("/council/ask")).status).toBe(302);
+    expect((await web.http.get("/council/ask")).status).toBe(302);
   });
 
   it("counts a visitor's views once a day", async () => {
-    const q = await site.services.db.selectFrom("question").select(["id", "view_count"]).orderBy("id").executeTakeFirstOrThrow();
-    const views = async () => Number((await site.services.db.selectFrom("question").select("view_count").where("id", "=", q.id).executeTakeFirstOrThrow()).view_count);
+    const q = await web.site.services.db.selectFrom("question").select(["id", "view_count"]).orderBy("id").executeTakeFirstOrThrow();
+    const views = async () => Number((await web.site.services.db.selectFrom("question").select("view_count").where("id", "=", q.id).executeTakeFirstOrThrow()).view_count);
     const ip = { "x-forwarded-for": "198.51.100.77" };
-    await http.get(`/council/${q.id}`, ip);
+    await web.http.get(`/council/${q.id}`, ip);
     await expect.poll(views).toBe(Number(q.view_count) + 1);
-    await http.get(`/council/${q.id}`, ip);
-    await http.get(`/council/${q.id}`, ip);
+    await web.http.get(`/council/${q.id}`, ip);
+    await web.http.get(`/council/${q.id}`, ip);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await views()).toBe(Number(q.view_count) + 1);
-    await http.get(`/council/${q.id}`, { "x-forwarded-for": "198.51.100.78" });
+    await web.http.get(`/council/${q.id}`, { "x-forwarded-for": "198.51.100.78" });
     await expect.poll(views).toBe(Number(q.view_count) + 2);
   });
 
   it("pages recent questions with a cursor and keeps the filter", async () => {
-    const first = await readable(await http.get("/council"));
+    const first = await readable(await web.http.get("/council"));
     const older = first.match(/href="(\/council\?after=[^"#]+)#questions"/)?.[1];
     expect(older).toBeTruthy();
-    const next = await http.get(older!);
+    const next = await web.http.get(older!);
     expect(next.status).toBe(200);
-    expect((await http.get("/council?after=tampered")).status).toBe(400);
+    expect((await web.http.get("/council?after=tampered")).status).toBe(400);
   });
 
   it("only admins manage advisors; a granted advisor's answers carry the mark", async () => {
     const admin = await joinAs("Ada Admin");
-    await site.services.db.updateTable("member").set({ role: "admin" }).where("id", "=", admin.id).execute();
+    await web.site.services.db.updateTable("member").set({ role: "admin" }).where("id", "=", admin.id).execute();
     const plain = await joinAs("Pat Plain");
     const future = await joinAs("Fio Future");
-    expect((await http.get("/admin/advisors", { cookie: plain.cookie })).status).toBe(403);
+    expect((await web.http.get("/admin/advisors", { cookie: plain.cookie })).status).toBe(403);
     expect((await postForm("/admin/advisors", [["intent", "grant"], ["email", future.email], ["path", "monk"], ["specialty", "Breathwork"]], plain.cookie)).status).toBe(403);
     expect((await postForm("/admin/advisors", [["intent", "grant"], ["email", future.email], ["path", "monk"], ["specialty", "Breathwork"]], admin.cookie)).status).toBe(302);
-    expect(await readable(await http.get("/admin/advisors", { cookie: admin.cookie }))).toContain("Fio Future");
+    expect(await readable(await web.http.get("/admin/advisors", { cookie: admin.cookie }))).toContain("Fio Future");
 
-    const q = await site.services.db.selectFrom("question").select("id").orderBy("id").executeTakeFirstOrThrow();
+    const q = await web.site.services.db.selectFrom("question").select("id").orderBy("id").executeTakeFirstOrThrow();
     await postForm(`/council/${q.id}`, [["intent", "answer"], ["body", "Breathe out longer than in."], ["submissionKey", key()]], future.cookie);
-    expect(await readable(await http.get(`/council/${q.id}`))).toContain("Verified advisor · Monk · Breathwork");
+    expect(await readable(await web.http.get(`/council/${q.id}`))).toContain("Verified advisor · Monk · Breathwork");
   });
 });

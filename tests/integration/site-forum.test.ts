@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertDemoContent } from "../../database/demo-content";
-import { cookieHeader, createTestSite, ENGINE, type TestSite } from "./test-services";
-import { readable, startSite, stopVite } from "./site-server";
+import { describe, expect, it } from "vitest";
+import { cookieHeader, ENGINE } from "./test-services";
+import { readable, siteOverHttp } from "./site-server";
 
-let site: TestSite;
-let http: Awaited<ReturnType<typeof startSite>>;
-beforeAll(async () => {
-  site = await createTestSite();
-  await insertDemoContent(site.services.db);
-  http = await startSite(site);
-}, 60_000);
-afterAll(async () => {
-  await http.close();
-  await stopVite();
-  await site.destroy();
-});
+const web = siteOverHttp();
 
 let n = 0;
 async function joinAs(name: string) {
   n += 1;
-  const res = await http.post("/join", {
+  const res = await web.http.post("/join", {
     fullName: name,
     email: `forum${n}-${Date.now()}@example.org`,
     password: "Secret123",
@@ -32,7 +20,7 @@ async function joinAs(name: string) {
 const key = () => crypto.randomUUID();
 /** The form's one-time key as the page rendered it. */
 async function formKey(path: string, cookie: string) {
-  const html = await (await http.get(path, { cookie })).text();
+  const html = await (await web.http.get(path, { cookie })).text();
   return html.match(/name="submissionKey" value="([^"]+)"/)![1];
 }
 
@@ -42,13 +30,13 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
     const bo = await joinAs("Bo Forum");
     const topic = "/monastery/breath-and-stillness";
 
-    const before = await readable(await http.get(topic));
+    const before = await readable(await web.http.get(topic));
     const members = Number(before.match(/· (\d+) members/)![1]);
-    expect((await http.post(topic, { intent: "join" }, { cookie: ada })).status).toBe(302);
-    expect(await readable(await http.get(topic, { cookie: ada }))).toContain(`· ${members + 1} members`);
-    expect(await readable(await http.get(topic, { cookie: ada }))).toContain("Leave Topic");
+    expect((await web.http.post(topic, { intent: "join" }, { cookie: ada })).status).toBe(302);
+    expect(await readable(await web.http.get(topic, { cookie: ada }))).toContain(`· ${members + 1} members`);
+    expect(await readable(await web.http.get(topic, { cookie: ada }))).toContain("Leave Topic");
 
-    const started = await http.post(
+    const started = await web.http.post(
       `${topic}/new`,
       { title: "Counting breaths on the train", body: "Ten breaths, **then** start again.", submissionKey: await formKey(`${topic}/new`, ada) },
       { cookie: ada },
@@ -57,50 +45,50 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
     const path = started.headers.get("location")!;
     expect(path).toMatch(/^\/monastery\/breath-and-stillness\/\d+-counting-breaths-on-the-train$/);
 
-    const page = await readable(await http.get(path));
+    const page = await readable(await web.http.get(path));
     expect(page).toContain("<title>Counting breaths on the train · Breath and Stillness</title>");
     expect(page).toContain(`<link rel="canonical" href="http://localhost:3000${path}"/>`);
     expect(page).toContain("<strong>then</strong>");
     expect(page).toContain("Sign in to reply");
 
-    const replied = await http.post(path, { intent: "reply", body: "I do this on the bus.", submissionKey: await formKey(path, bo) }, { cookie: bo });
+    const replied = await web.http.post(path, { intent: "reply", body: "I do this on the bus.", submissionKey: await formKey(path, bo) }, { cookie: bo });
     expect(replied.status).toBe(302);
     expect(replied.headers.get("location")).toMatch(new RegExp(`^${path}\\?page=last#reply-\\d+$`));
     const replyId = replied.headers.get("location")!.split("#reply-")[1];
-    expect(await readable(await http.get(path))).toContain("I do this on the bus.");
+    expect(await readable(await web.http.get(path))).toContain("I do this on the bus.");
 
     // Ada may not edit Bo's reply.
-    const denied = await http.post(path, { intent: "edit", kind: "reply", id: replyId, body: "hijacked" }, { cookie: ada });
+    const denied = await web.http.post(path, { intent: "edit", kind: "reply", id: replyId, body: "hijacked" }, { cookie: ada });
     expect(denied.status).toBe(403);
 
-    const edited = await http.post(path, { intent: "edit", kind: "discussion", title: "Counting breaths on the tram", body: "Edited body." }, { cookie: ada });
+    const edited = await web.http.post(path, { intent: "edit", kind: "discussion", title: "Counting breaths on the tram", body: "Edited body." }, { cookie: ada });
     expect(edited.status).toBe(302);
     const newPath = edited.headers.get("location")!;
     expect(newPath).toMatch(/counting-breaths-on-the-tram$/);
-    const old = await http.get(path);
+    const old = await web.http.get(path);
     expect(old.status).toBe(301);
     expect(old.headers.get("location")).toBe(newPath);
-    const after = await readable(await http.get(newPath));
+    const after = await readable(await web.http.get(newPath));
     expect(after).toContain("edited");
     expect(after).toContain("Edited body.");
 
-    expect((await http.post(newPath, { intent: "delete", kind: "discussion" }, { cookie: ada })).status).toBe(302);
-    const deleted = await readable(await http.get(newPath));
+    expect((await web.http.post(newPath, { intent: "delete", kind: "discussion" }, { cookie: ada })).status).toBe(302);
+    const deleted = await readable(await web.http.get(newPath));
     expect(deleted).toContain("[deleted]");
     expect(deleted).toContain("I do this on the bus.");
   });
 
   it("sends a visitor who tries to post to sign-in, and creates nothing", async () => {
-    const res = await http.post("/monastery/breath-and-stillness/new", { title: "Visitor post attempt", body: "x", submissionKey: key() });
+    const res = await web.http.post("/monastery/breath-and-stillness/new", { title: "Visitor post attempt", body: "x", submissionKey: key() });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toMatch(/^\/signin\?redirectTo=/);
-    const rows = await site.services.db.selectFrom("discussion").select("id").where("title", "=", "Visitor post attempt").execute();
+    const rows = await web.site.services.db.selectFrom("discussion").select("id").where("title", "=", "Visitor post attempt").execute();
     expect(rows).toHaveLength(0);
   });
 
   it("answers titles and bodies out of bounds with the messages, and creates nothing", async () => {
     const cookie = await joinAs("Cy Bounds");
-    const res = await http.post(
+    const res = await web.http.post(
       "/battlefield/strength-training/new",
       { title: "Short", body: "x".repeat(20_001), submissionKey: key() },
       { cookie },
@@ -113,12 +101,12 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
 
   it("renders script in Markdown inert", async () => {
     const cookie = await joinAs("Eve Script");
-    const started = await http.post(
+    const started = await web.http.post(
       "/battlefield/strength-training/new",
       { title: "Harmless looking title", body: '<script>alert("x")</script> [x](javascript:alert(1)) <img src=x onerror=alert(1)>', submissionKey: key() },
       { cookie },
     );
-    const html = await (await http.get(started.headers.get("location")!)).text();
+    const html = await (await web.http.get(started.headers.get("location")!)).text();
     expect(html).not.toContain('<script>alert("x")</script>');
     expect(html).not.toContain("<img src=x");
     expect(html).not.toContain('href="javascript:');
@@ -126,34 +114,34 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
   });
 
   it("answers unknown topics and discussions with 404 and tampered cursors with 400", async () => {
-    expect((await http.get("/monastery/no-such-topic")).status).toBe(404);
-    expect((await http.get("/monastery/breath-and-stillness/999999-nope")).status).toBe(404);
-    expect((await http.get("/monastery/breath-and-stillness/not-a-number")).status).toBe(404);
-    expect((await http.get("/tavern/breath-and-stillness")).status).toBe(404);
-    expect((await http.get("/monastery/breath-and-stillness?after=garbage")).status).toBe(400);
-    const d = await site.services.db.selectFrom("discussion").select(["id", "slug"]).where("topic_id", "=", "breath-and-stillness").executeTakeFirstOrThrow();
-    expect((await http.get(`/monastery/breath-and-stillness/${d.id}-${d.slug}?after=12abc`)).status).toBe(400);
+    expect((await web.http.get("/monastery/no-such-topic")).status).toBe(404);
+    expect((await web.http.get("/monastery/breath-and-stillness/999999-nope")).status).toBe(404);
+    expect((await web.http.get("/monastery/breath-and-stillness/not-a-number")).status).toBe(404);
+    expect((await web.http.get("/tavern/breath-and-stillness")).status).toBe(404);
+    expect((await web.http.get("/monastery/breath-and-stillness?after=garbage")).status).toBe(400);
+    const d = await web.site.services.db.selectFrom("discussion").select(["id", "slug"]).where("topic_id", "=", "breath-and-stillness").executeTakeFirstOrThrow();
+    expect((await web.http.get(`/monastery/breath-and-stillness/${d.id}-${d.slug}?after=12abc`)).status).toBe(400);
     // The right discussion under the wrong topic or section: one canonical address.
-    const moved = await http.get(`/battlefield/strength-training/${d.id}`);
+    const moved = await web.http.get(`/battlefield/strength-training/${d.id}`);
     expect(moved.status).toBe(301);
     expect(moved.headers.get("location")).toBe(`/monastery/breath-and-stillness/${d.id}-${d.slug}`);
   });
 
   it("a topic with more than 20 discussions pages by cursor", async () => {
     const cookie = await joinAs("Pager Person");
-    await site.services.db.insertInto("xp_event").values({ member_id: (await site.services.db.selectFrom("member").select("id").where("name", "=", "Pager Person").executeTakeFirstOrThrow()).id, kind: "test.grant", subject_id: "1", points: 200, created_at: new Date().toISOString() }).execute();
-    const created = await http.post("/battlefield/new", { title: "Pagination Drills", description: "Many, many discussions." }, { cookie });
+    await web.site.services.db.insertInto("xp_event").values({ member_id: (await web.site.services.db.selectFrom("member").select("id").where("name", "=", "Pager Person").executeTakeFirstOrThrow()).id, kind: "test.grant", subject_id: "1", points: 200, created_at: new Date().toISOString() }).execute();
+    const created = await web.http.post("/battlefield/new", { title: "Pagination Drills", description: "Many, many discussions." }, { cookie });
     expect(created.status).toBe(302);
     const topic = created.headers.get("location")!;
     expect(topic).toBe("/battlefield/pagination-drills");
     for (let i = 0; i < 22; i++) {
-      expect((await http.post(`${topic}/new`, { title: `Drill number ${i}`, body: "x", submissionKey: key() }, { cookie })).status).toBe(302);
+      expect((await web.http.post(`${topic}/new`, { title: `Drill number ${i}`, body: "x", submissionKey: key() }, { cookie })).status).toBe(302);
     }
-    const first = await readable(await http.get(topic));
+    const first = await readable(await web.http.get(topic));
     expect(first).toContain("Drill number 21");
     expect(first).not.toContain("Drill number 1<");
     const older = first.match(/href="([^"]*\?after=[^"]+)"/)![1].replaceAll("&amp;", "&");
-    const second = await readable(await http.get(older));
+    const second = await readable(await web.http.get(older));
     expect(second).toContain("Drill number 1<");
     expect(second).toContain("Drill number 0<");
     expect(second).not.toContain("Drill number 21");
@@ -163,29 +151,29 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
 describe(`moderation over HTTP on ${ENGINE}`, () => {
   it("a moderator hides and locks; a member may not; hidden posts are gone for members", async () => {
     const modCookie = await joinAs("Mo Derator");
-    await site.services.db.updateTable("member").set({ role: "moderator" }).where("name", "=", "Mo Derator").execute();
+    await web.site.services.db.updateTable("member").set({ role: "moderator" }).where("name", "=", "Mo Derator").execute();
     const member = await joinAs("Plain Member");
-    const d = await site.services.db
+    const d = await web.site.services.db
       .selectFrom("discussion")
       .select(["id", "slug", "topic_id"])
       .where("title", "=", "Three questions for the evening review")
       .executeTakeFirstOrThrow();
     const path = `/monastery/${d.topic_id}/${d.id}-${d.slug}`;
 
-    expect((await http.post(path, { intent: "moderate", kind: "discussion", action: "lock" }, { cookie: member })).status).toBe(403);
-    expect((await http.post(path, { intent: "moderate", kind: "discussion", action: "lock" }, { cookie: modCookie })).status).toBe(302);
-    const locked = await readable(await http.get(path, { cookie: member }));
+    expect((await web.http.post(path, { intent: "moderate", kind: "discussion", action: "lock" }, { cookie: member })).status).toBe(403);
+    expect((await web.http.post(path, { intent: "moderate", kind: "discussion", action: "lock" }, { cookie: modCookie })).status).toBe(302);
+    const locked = await readable(await web.http.get(path, { cookie: member }));
     expect(locked).toContain("This discussion is locked. No new replies can be posted.");
-    const refused = await http.post(path, { intent: "reply", body: "let me in", submissionKey: key() }, { cookie: member });
+    const refused = await web.http.post(path, { intent: "reply", body: "let me in", submissionKey: key() }, { cookie: member });
     expect(refused.status).toBe(403);
 
-    expect((await http.post(path, { intent: "moderate", kind: "discussion", action: "hide" }, { cookie: modCookie })).status).toBe(302);
-    expect((await http.get(path, { cookie: member })).status).toBe(404);
-    const asModerator = await readable(await http.get(path, { cookie: modCookie }));
+    expect((await web.http.post(path, { intent: "moderate", kind: "discussion", action: "hide" }, { cookie: modCookie })).status).toBe(302);
+    expect((await web.http.get(path, { cookie: member })).status).toBe(404);
+    const asModerator = await readable(await web.http.get(path, { cookie: modCookie }));
     expect(asModerator).toContain("Hidden by a moderator");
     expect(asModerator).toContain("Restore");
 
-    const log = await site.services.db.selectFrom("moderation_action").select("action").where("subject_id", "=", d.id).orderBy("id").execute();
+    const log = await web.site.services.db.selectFrom("moderation_action").select("action").where("subject_id", "=", d.id).orderBy("id").execute();
     expect(log.map((l) => l.action)).toEqual(["lock", "hide"]);
   });
 });

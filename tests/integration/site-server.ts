@@ -3,7 +3,9 @@ import type { Server } from "node:http";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
-import type { TestSite } from "./test-services";
+import { afterAll, beforeAll } from "vitest";
+import { insertDemoContent } from "../../database/demo-content";
+import { createTestSite, type TestSite } from "./test-services";
 
 let vite: ViteDevServer | undefined;
 
@@ -62,3 +64,22 @@ export async function stopVite() {
 
 /** Page text as a reader sees it: React's separators between text nodes removed. */
 export const readable = async (res: Response) => (await res.text()).replaceAll("<!-- -->", "");
+
+/**
+ * One test file's site over HTTP: a fresh database (with the demo content unless told otherwise)
+ * and the app on a random port, opened before the file's tests and closed after them.
+ */
+export function siteOverHttp(options: { demo?: boolean } = {}) {
+  const handle = {} as { site: TestSite; http: Awaited<ReturnType<typeof startSite>> };
+  beforeAll(async () => {
+    handle.site = await createTestSite();
+    if (options.demo ?? true) await insertDemoContent(handle.site.services.db);
+    handle.http = await startSite(handle.site);
+  }, 60_000);
+  afterAll(async () => {
+    await handle.http.close();
+    await stopVite();
+    await handle.site.destroy();
+  });
+  return handle;
+}

@@ -1,21 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertDemoContent } from "../../database/demo-content";
-import { cookieHeader, createTestSite, ENGINE, type TestSite } from "./test-services";
-import { readable, startSite, stopVite } from "./site-server";
+import { describe, expect, it } from "vitest";
+import { cookieHeader, createTestSite, ENGINE } from "./test-services";
+import { readable, siteOverHttp, startSite } from "./site-server";
 
-let site: TestSite;
-let http: Awaited<ReturnType<typeof startSite>>;
-beforeAll(async () => {
-  site = await createTestSite();
-  await insertDemoContent(site.services.db);
-  http = await startSite(site);
-}, 60_000);
-afterAll(async () => {
-  await http.close();
-  await stopVite();
-  await site.destroy();
-});
-
+const web = siteOverHttp();
 
 const join = {
   fullName: "Grace Hopper",
@@ -41,7 +28,7 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
       ["/manifesto", ["Our Manifesto"]],
     ];
     for (const [path, texts] of pages) {
-      const res = await http.get(path);
+      const res = await web.http.get(path);
       expect(res.status, path).toBe(200);
       const html = await res.text();
       for (const text of texts) expect(html, `${path} shows ${text}`).toContain(text.replaceAll("'", "&#x27;"));
@@ -50,14 +37,14 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
 
   it("answers an unknown path with the 404 page and status 404", async () => {
     for (const path of ["/no-such-page", "/forge/999999", "/forge/abc", "/council/0", "/monastery/no-such-topic", "/battlefield/morning-meditation"]) {
-      const res = await http.get(path);
+      const res = await web.http.get(path);
       expect(res.status, path).toBe(404);
       expect(await res.text()).toContain("Oops! Page not found");
     }
   });
 
   it("re-validates the join form on the server with the seed's messages and creates nothing", async () => {
-    const res = await http.post("/join", { ...join, fullName: "G", email: "bad", password: "short", confirmPassword: "x", termsAccepted: "" });
+    const res = await web.http.post("/join", { ...join, fullName: "G", email: "bad", password: "short", confirmPassword: "x", termsAccepted: "" });
     expect(res.status).toBe(400);
     const html = await res.text();
     for (const message of [
@@ -69,18 +56,18 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
     ]) {
       expect(html).toContain(message);
     }
-    const members = await site.services.db.selectFrom("member").select("id").where("name", "=", "G").execute();
+    const members = await web.site.services.db.selectFrom("member").select("id").where("name", "=", "G").execute();
     expect(members).toHaveLength(0);
   });
 
   it("joins, shows the success card, signs the member in, and refuses the same email again", async () => {
-    const res = await http.post("/join", join);
+    const res = await web.http.post("/join", join);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Registration Successful!");
     const cookie = cookieHeader(res.headers);
     expect(cookie).toContain("ipos.session_token=");
 
-    const dashboard = await http.get("/dashboard", { cookie });
+    const dashboard = await web.http.get("/dashboard", { cookie });
     expect(dashboard.status).toBe(200);
     const html = await readable(dashboard);
     expect(html).toContain("Welcome, Grace Hopper");
@@ -88,19 +75,19 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
     expect(html).toContain("50 XP to Acolyte");
     expect(html).toContain("Account menu for Grace Hopper");
 
-    const again = await http.post("/join", { ...join, email: "GRACE@example.org" });
+    const again = await web.http.post("/join", { ...join, email: "GRACE@example.org" });
     expect(again.status).toBe(400);
     expect(await again.text()).toContain("An account with this email already exists");
   });
 
   it("sends visitors from /dashboard to sign-in and back", async () => {
-    const res = await http.get("/dashboard");
+    const res = await web.http.get("/dashboard");
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/signin?redirectTo=%2Fdashboard");
   });
 
   it("signs in with a toast cookie and the page asked for; signs out only by POST", async () => {
-    const res = await http.post("/signin", { email: join.email, password: join.password, rememberMe: "on", redirectTo: "/forge" });
+    const res = await web.http.post("/signin", { email: join.email, password: join.password, rememberMe: "on", redirectTo: "/forge" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/forge");
     const setCookies = res.headers.getSetCookie();
@@ -108,20 +95,20 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
     expect(setCookies.find((c) => c.startsWith("ipos_flash="))).toContain("signed-in");
     const cookie = cookieHeader(res.headers);
 
-    const next = await http.get("/forge", { cookie });
+    const next = await web.http.get("/forge", { cookie });
     const html = await next.text();
     expect(html).toContain("Welcome back!");
     expect(next.headers.getSetCookie().join()).toContain("ipos_flash=; Path=/; Max-Age=0");
 
-    expect((await http.get("/signout", { cookie })).status).toBe(302);
-    expect(await (await http.get("/dashboard", { cookie })).status).toBe(200);
-    const out = await http.post("/signout", {}, { cookie });
+    expect((await web.http.get("/signout", { cookie })).status).toBe(302);
+    expect(await (await web.http.get("/dashboard", { cookie })).status).toBe(200);
+    const out = await web.http.post("/signout", {}, { cookie });
     expect(out.status).toBe(302);
-    expect((await http.get("/dashboard", { cookie })).status).toBe(302);
+    expect((await web.http.get("/dashboard", { cookie })).status).toBe(302);
   });
 
   it("never redirects a sign-in to another site", async () => {
-    const res = await http.post("/signin", { email: join.email, password: join.password, redirectTo: "//evil.example/x" });
+    const res = await web.http.post("/signin", { email: join.email, password: join.password, redirectTo: "//evil.example/x" });
     expect(res.headers.get("location")).toBe("/dashboard");
   });
 
@@ -130,7 +117,7 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
       { email: join.email, password: "Wrong1234" },
       { email: "nobody@example.org", password: join.password },
     ]) {
-      const res = await http.post("/signin", form, { "x-forwarded-for": "203.0.113.7" });
+      const res = await web.http.post("/signin", form, { "x-forwarded-for": "203.0.113.7" });
       expect(res.status).toBe(400);
       expect(await res.text()).toContain("Invalid email or password");
     }
@@ -139,35 +126,35 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
   it("answers the eleventh failed sign-in from one address with 429 and the wait", async () => {
     const ip = { "x-forwarded-for": "198.51.100.23" };
     for (let i = 0; i < 10; i++) {
-      expect((await http.post("/signin", { email: "target@example.org", password: `Wrong${i}` }, ip)).status).toBe(400);
+      expect((await web.http.post("/signin", { email: "target@example.org", password: `Wrong${i}` }, ip)).status).toBe(400);
     }
-    const res = await http.post("/signin", { email: "target@example.org", password: "Secret123" }, ip);
+    const res = await web.http.post("/signin", { email: "target@example.org", password: "Secret123" }, ip);
     expect(res.status).toBe(429);
     expect(await res.text()).toContain("Too many attempts. Try again in 15 minutes.");
   });
 
   it("refuses a cross-site form post and a body over 1 MB, changing nothing", async () => {
-    const forged = await http.post("/join", { ...join, email: "forged@example.org" }, { origin: "https://evil.example" });
+    const forged = await web.http.post("/join", { ...join, email: "forged@example.org" }, { origin: "https://evil.example" });
     expect(forged.status).toBe(403);
-    const big = await http.post("/join", { ...join, email: "big@example.org", bio: "x".repeat(1024 * 1024) });
+    const big = await web.http.post("/join", { ...join, email: "big@example.org", bio: "x".repeat(1024 * 1024) });
     expect(big.status).toBe(413);
-    const rows = await site.services.db.selectFrom("member").select("id").where("email", "in", ["forged@example.org", "big@example.org"]).execute();
+    const rows = await web.site.services.db.selectFrom("member").select("id").where("email", "in", ["forged@example.org", "big@example.org"]).execute();
     expect(rows).toHaveLength(0);
   });
 
   it("answers a malformed or oversized field with 400, never 500", async () => {
-    const long = await http.post("/join", { ...join, email: "long@example.org", fullName: "x".repeat(5000) });
+    const long = await web.http.post("/join", { ...join, email: "long@example.org", fullName: "x".repeat(5000) });
     expect(long.status).toBe(400);
-    const wrongType = await fetch(http.base + "/join", {
+    const wrongType = await fetch(web.http.base + "/join", {
       method: "POST",
-      headers: { origin: http.base, "content-type": "application/json" },
+      headers: { origin: web.http.base, "content-type": "application/json" },
       body: "{}",
     });
     expect(wrongType.status).toBeLessThan(500);
   });
 
   it("reports health from the database", async () => {
-    const res = await http.get("/healthz");
+    const res = await web.http.get("/healthz");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "ok" });
   });

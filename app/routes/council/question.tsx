@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/question";
 import { VirtueBadge } from "~/components/community/badges";
 import { Byline } from "~/components/community/byline";
+import { SignInPrompt } from "~/components/community/sign-in-prompt";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -344,16 +345,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
         {signedIn ? (
           <AnswerTextForm intent="answer" submissionKey={submissionKey} errors={actionData?.intent === "answer" ? actionData.errors : undefined} />
         ) : (
-          <p className="rounded-md bg-stone-100 p-4 text-stone-700">
-            <Link to={`/signin?redirectTo=${encodeURIComponent(here)}`} className="font-semibold text-monk-strong underline">
-              Sign in to answer
-            </Link>{" "}
-            or{" "}
-            <Link to="/join" className="font-semibold text-monk-strong underline">
-              join the path
-            </Link>
-            .
-          </p>
+          <SignInPrompt returnTo={here} action="answer" />
         )}
       </section>
     </article>

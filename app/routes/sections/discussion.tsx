@@ -2,6 +2,7 @@ import { Lock, Pin } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/discussion";
 import { Byline } from "~/components/community/byline";
+import { SignInPrompt } from "~/components/community/sign-in-prompt";
 import { Pager } from "~/components/community/pager";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Badge } from "~/components/ui/badge";
@@ -331,16 +332,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
         ) : signedIn ? (
           <ReplyForm submissionKey={submissionKey} errors={actionData?.intent === "reply" ? actionData.errors : undefined} />
         ) : (
-          <p className="rounded-md bg-stone-100 p-4 text-stone-700">
-            <Link to={`/signin?redirectTo=${encodeURIComponent(path)}`} className="font-semibold text-monk-strong underline">
-              Sign in to reply
-            </Link>{" "}
-            or{" "}
-            <Link to="/join" className="font-semibold text-monk-strong underline">
-              join the path
-            </Link>
-            .
-          </p>
+          <SignInPrompt returnTo={path} action="reply" />
         )}
       </section>
     </article>

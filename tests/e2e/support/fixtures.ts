@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /**
@@ -119,3 +120,24 @@ export async function submitSignIn(page: Page, email: string, password: string, 
 }
 
 export const SESSION_COOKIE = "ipos.session_token";
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const BLOCKING = new Set(["serious", "critical"]);
+
+/**
+ * axe-core over the page as React left it, with the WCAG 2.0/2.1 A and AA rules. A violation of
+ * impact "serious" or "critical" fails the test; its rule, help text and elements are listed.
+ */
+export async function expectNoSeriousViolations(page: Page) {
+  await waitForHydration(page);
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const blocking = results.violations.filter((v) => v.impact && BLOCKING.has(v.impact));
+  const report = blocking
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n` +
+        v.nodes.map((n) => `    - ${n.target.join(" ")}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, "\n      ")}` : ""}`).join("\n"),
+    )
+    .join("\n");
+  expect(blocking, `serious or critical axe violations on ${page.url()}:\n${report}`).toEqual([]);
+}
