@@ -8,6 +8,7 @@ import { withAuthors } from "../progression/authors";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { discussionPage, findDiscussion, isTopicMember, replyPage } from "./forum-repository";
 import { findTopic } from "./section-repository";
+import { topicSummary } from "./section-pages";
 
 export const canModerate = (viewer: Viewer | null) => viewer?.role === "moderator" || viewer?.role === "admin";
 
@@ -34,15 +35,7 @@ export async function topicWithDiscussions(
   const base = `/${section}/${topic.id}`;
   const cursorOf = (row: (typeof rows)[number]) => encodeActivityCursor({ at: toIso(row.last_activity_at), id: row.id });
   return {
-    topic: {
-      id: topic.id,
-      section: topic.section,
-      title: topic.title,
-      description: topic.description,
-      posts: Number(topic.discussion_count) + Number(topic.reply_count),
-      members: Number(topic.member_count),
-      joined,
-    },
+    topic: { ...topicSummary(topic), joined },
     discussions: rows.map((d) => ({
       id: d.id,
       title: d.title,

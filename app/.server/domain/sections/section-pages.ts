@@ -6,7 +6,8 @@ import { featuredDiscussions, listTopics } from "./section-repository";
 
 type TopicRow = Awaited<ReturnType<typeof listTopics>>[number];
 
-function topicSummary(t: TopicRow) {
+/** A topic as pages show it: posts are discussions plus replies, both kept by the forum service. */
+export function topicSummary(t: TopicRow) {
   return {
     id: t.id,
     section: t.section,
