@@ -43,6 +43,22 @@ describe("security headers", () => {
     expect(a.headers.get("strict-transport-security")).toBeNull();
   });
 
+  it("adds HSTS when the site is served over HTTPS", async () => {
+    const app = express();
+    app.use(securityHeaders({ https: true, development: false }));
+    app.get("/", (_req, res) => void res.send("ok"));
+    const s = await new Promise<Server>((resolve) => {
+      const l = app.listen(0, "127.0.0.1", () => resolve(l));
+    });
+    try {
+      const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/`);
+      expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+      expect(res.headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
+    } finally {
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    }
+  });
+
   it("keeps a sane incoming request id and replaces a hostile one", async () => {
     expect((await fetch(base + "/", { headers: { "x-request-id": "abc-123" } })).headers.get("x-request-id")).toBe("abc-123");
     expect((await fetch(base + "/", { headers: { "x-request-id": "<script>" } })).headers.get("x-request-id")).not.toBe("<script>");

@@ -76,6 +76,16 @@ describe(`accounts on ${ENGINE}`, () => {
     expect(viewer?.email).toBe(values.email);
   });
 
+  it("marks the session cookie Secure when the site is served over HTTPS", async () => {
+    const { createAuth } = await import("~/.server/auth");
+    const auth = createAuth({ db: site.services.db, engine: site.services.engine, secret: site.services.env.AUTH_SECRET, baseURL: "https://ipos.example" });
+    const result = await registerMember({ ...site.services, auth }, joinValues(), headers());
+    if (!result.ok) throw new Error("join failed");
+    const token = result.headers.getSetCookie().find((c) => c.includes("ipos.session_token="))!;
+    expect(token).toMatch(/;\s*Secure/i);
+    expect(token).toMatch(/HttpOnly/i);
+  });
+
   it("gives each member a unique handle", async () => {
     const a = await registerMember(site.services, joinValues({ fullName: "Same Name" }), headers());
     const b = await registerMember(site.services, joinValues({ fullName: "Same Name" }), headers());
