@@ -82,3 +82,36 @@ describe(`ids and cursors out of range over HTTP on ${ENGINE} (issue 7, item 8)`
     }
   });
 });
+
+describe(`sign-in redirect targets over HTTP on ${ENGINE} (issue 7, item 9)`, () => {
+  it("sends hostile redirectTo values to /dashboard and never answers 500", async () => {
+    const email = `redirect-${Date.now()}@example.org`;
+    const joined = await web.http.post("/join", { fullName: "Red Irect", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" });
+    expect(joined.status).toBe(200);
+    const signIn = (redirectTo: string, i: number) =>
+      web.http.post("/signin", { email, password: "Secret123", redirectTo }, { "x-forwarded-for": `203.0.113.${i}` });
+
+    const hostile = [
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "//evil.example",
+      "/\\evil.example",
+      "\\/evil.example",
+      "/%09/evil.example",
+      "/%2F%2Fevil.example",
+      "https://evil.example",
+      "javascript:alert(1)",
+      `/${"a".repeat(5000)}`,
+    ];
+    for (const [i, target] of hostile.entries()) {
+      const res = await signIn(target, i + 1);
+      expect(res.status, JSON.stringify(target)).toBe(302);
+      expect(res.headers.get("location"), JSON.stringify(target)).toBe("/dashboard");
+    }
+    const wide = await signIn("/。/x", 100);
+    expect(wide.status).toBe(302);
+    expect(wide.headers.get("location")).toBe("/%E3%80%82/x");
+    const kept = await signIn("/council/1?edit=question#answer-2", 101);
+    expect(kept.headers.get("location")).toBe("/council/1?edit=question#answer-2");
+  });
+});
