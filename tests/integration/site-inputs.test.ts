@@ -115,3 +115,29 @@ describe(`sign-in redirect targets over HTTP on ${ENGINE} (issue 7, item 9)`, ()
     expect(kept.headers.get("location")).toBe("/council/1?edit=question#answer-2");
   });
 });
+
+describe(`newsletter links over HTTP on ${ENGINE}`, () => {
+  const statusOf = async (email: string) =>
+    (await web.site.services.db.selectFrom("newsletter_subscription").select("status").where("email", "=", email).executeTakeFirstOrThrow()).status;
+
+  it("confirms when the form is posted by JavaScript to the .data address, and unsubscribes only from the unsubscribe route", async () => {
+    const email = `reader-${Date.now()}@example.org`;
+    expect((await web.http.post("/newsletter", { email })).status).toBe(200);
+    const { token } = await web.site.services.db.selectFrom("newsletter_subscription").select("token").where("email", "=", email).executeTakeFirstOrThrow();
+
+    const confirmed = await web.http.post("/newsletter/confirm.data", { token });
+    expect(confirmed.status).toBe(200);
+    expect(await statusOf(email)).toBe("confirmed");
+    const page = await web.http.get(`/newsletter/confirm?token=${token}`);
+    expect(await page.text()).toContain("You are subscribed");
+
+    // RFC 8058 one-click, as a mail provider sends it: no Origin, the token in the address.
+    const oneClick = await fetch(`${web.http.base}/newsletter/unsubscribe?token=${token}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(oneClick.status).toBe(200);
+    expect(await statusOf(email)).toBe("unsubscribed");
+  });
+});
