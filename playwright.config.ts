@@ -29,6 +29,8 @@ export default defineConfig({
     // The seed's screens assert the demo content and its counts, so they run before any spec
     // that writes discussions, questions or answers into the shared server.
     { name: "screens", testMatch: ["screens.spec.ts", "accounts.spec.ts"], use: { ...devices["Desktop Chrome"], channel: undefined } },
+    // Writes only newsletter subscriptions, which no other spec counts.
+    { name: "newsletter", testMatch: ["newsletter.spec.ts"], use: { ...devices["Desktop Chrome"], channel: undefined } },
     {
       name: "content",
       testMatch: ["forum.spec.ts", "council.spec.ts", "accessibility.spec.ts"],

@@ -1,5 +1,6 @@
 import { betterAuth } from "better-auth";
 import type { Db, Engine } from "./db/connect";
+import { deleteResetTokens } from "./domain/accounts/member-repository";
 
 /** Thirty days for 'Remember me' (PRODUCT.md §2); Better Auth gives other sign-ins one day. */
 export const REMEMBERED_SESSION_SECONDS = 60 * 60 * 24 * 30;
@@ -39,6 +40,11 @@ export function createAuth({ db, engine, secret, baseURL, sendResetPassword }: A
       resetPasswordTokenExpiresIn: RESET_LINK_SECONDS,
       sendResetPassword: async ({ user, token }) => {
         await sendResetPassword?.({ email: user.email, name: user.name }, token);
+      },
+      // A reset ends every other reset link of the member too, not only the one used. A future
+      // password change calls deleteResetTokens as well.
+      onPasswordReset: async ({ user }) => {
+        await deleteResetTokens(db, user.id);
       },
     },
     session: {

@@ -22,6 +22,18 @@ describe("cursors", () => {
     expect(status(() => decodeIdCursor("12abc"))).toBe(400);
     expect(status(() => decodeIdCursor("0"))).toBe(400);
   });
+  it("answers 400 to ids past the 32-bit columns and to dates that are not on the calendar", () => {
+    expect(status(() => decodeIdCursor("2147483648"))).toBe(400);
+    expect(decodeIdCursor("2147483647")).toBe(2147483647);
+    const at = "2026-11-21T10:00:00.000Z";
+    expect(status(() => decodeActivityCursor(encodeActivityCursor({ at, id: 2147483648 })))).toBe(400);
+    for (const bad of ["2026-02-30T10:00:00.000Z", "2026-02-29T10:00:00Z", "2026-04-31T10:00:00Z", "2026-13-01T10:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T23:60:00Z", "2026-11-21T23:59:60Z"]) {
+      expect(status(() => decodeActivityCursor(encodeActivityCursor({ at: bad, id: 1 }))), bad).toBe(400);
+    }
+    for (const good of ["2024-02-29T23:59:59Z", "2026-11-21T10:00:00.123456Z"]) {
+      expect(decodeActivityCursor(encodeActivityCursor({ at: good, id: 1 }))).toEqual({ at: good, id: 1 });
+    }
+  });
   it("reads the page request from the query", () => {
     expect(pageRequest(new URLSearchParams(""), decodeIdCursor)).toEqual({ kind: "first" });
     expect(pageRequest(new URLSearchParams("page=last"), decodeIdCursor)).toEqual({ kind: "last" });

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { isId, parseId } from "~/lib/params";
 
 /**
  * Keyset pagination cursors (issue 3: a cursor, not OFFSET). A cursor is opaque to the member:
@@ -28,15 +29,24 @@ export function decodeActivityCursor(raw: string): ActivityCursor {
   }
   if (!Array.isArray(value) || value.length !== 2) bad();
   const [at, id] = value as [unknown, unknown];
-  if (typeof at !== "string" || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(at) || Number.isNaN(Date.parse(at))) bad();
-  if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 1) bad();
+  if (!isInstant(at) || !isId(id)) bad();
   return { at, id };
+}
+
+/**
+ * A UTC instant that exists on the calendar. Date.parse rolls "2026-02-30" over to March 2 and
+ * "24:00" to the next day, where PostgreSQL answers with an error: the parsed value must print back
+ * as the same date and time (to the second; the fraction may be longer than milliseconds).
+ */
+function isInstant(at: unknown): at is string {
+  if (typeof at !== "string" || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(at)) return false;
+  const time = Date.parse(at);
+  return time >= 0 && new Date(time).toISOString().slice(0, 19) === at.slice(0, 19);
 }
 
 /** Reply cursors are reply ids. */
 export function decodeIdCursor(raw: string): number {
-  if (!/^[1-9][0-9]{0,14}$/.test(raw)) bad();
-  return Number(raw);
+  return parseId(raw) ?? bad();
 }
 
 export type PageRequest<C> = { kind: "first" } | { kind: "last" } | { kind: "after"; cursor: C } | { kind: "before"; cursor: C };

@@ -11,12 +11,40 @@ export async function loadViewer(context: Readonly<RouterContextProvider>, reque
   return { viewer, headers };
 }
 
-/** A path on this site to come back to, or the fallback; never another site. */
+/** Any origin would do: a target is kept only if resolving it against this one leaves it unchanged. */
+const HERE = new URL("http://site.invalid/");
+const REDIRECT_MAX = 2048;
+/** \ is a slash to browsers; they strip tabs and newlines; other controls have no place in a path. */
+const UNSAFE = /[\\\u0000-\u001f\u007f]/;
+
+/**
+ * A path on this site to come back to, or the fallback; never another site and never a 500.
+ * The target is resolved as a browser would resolve a Location header, so "/\t/evil.example"
+ * (browsers drop tabs and newlines: "//evil.example") or "/\\evil" (read as "//evil") cannot
+ * leave the site. Backslashes, control characters and encoded leading slashes are refused
+ * outright; what is kept is the normalised path, query and fragment, in ASCII (issue 7, item 9).
+ */
 export function safeRedirectTarget(target: FormDataEntryValue | string | null | undefined, fallback = "/dashboard") {
-  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) {
+  if (typeof target !== "string" || target.length > REDIRECT_MAX || !target.startsWith("/")) return fallback;
+  if (UNSAFE.test(target)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(target, HERE);
+  } catch {
     return fallback;
   }
-  return target;
+  if (url.origin !== HERE.origin) return fallback;
+  const path = url.pathname + url.search + url.hash;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.pathname);
+  } catch {
+    return fallback;
+  }
+  // "/%2F%2Fevil" or "/%09/evil" stay on this site, but a proxy or framework that decodes them once
+  // more might not: the decoded path must pass the same checks.
+  if (decoded.startsWith("//") || UNSAFE.test(decoded) || path.length > REDIRECT_MAX) return fallback;
+  return path;
 }
 
 /** For member-only pages: the viewer, or a redirect to sign-in that comes back here. */

@@ -62,6 +62,30 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
     expect(withNew.ok).toBe(true);
   });
 
+  it("a reset with the newer link makes the older link useless", async () => {
+    const values = joinSchema.parse({
+      fullName: "Two Links",
+      email: "two-links@example.org",
+      password: "Secret123",
+      confirmPassword: "Secret123",
+      termsAccepted: true,
+    });
+    expect((await registerMember(site.services, values, headers())).ok).toBe(true);
+    const tokens = async () =>
+      smtp.received
+        .filter((m) => m.to.includes(values.email))
+        .map((m) => mailText(m.raw).match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1]);
+    await requestPasswordReset(site.services, values.email, "10.9.3.1");
+    await requestPasswordReset(site.services, values.email, "10.9.3.1");
+    const [older, newer] = await tokens();
+    expect(older).not.toBe(newer);
+
+    expect(await resetPassword(site.services, newer, "NewSecret456")).toEqual({ ok: true });
+    expect(await resetPassword(site.services, older, "Hijacked789")).toEqual({ ok: false, message: RESET_LINK_INVALID });
+    const signedIn = await signInMember(site.services, { email: values.email, password: "NewSecret456", rememberMe: false }, { headers: headers(), ip: "10.9.3.2" });
+    expect(signedIn.ok).toBe(true);
+  });
+
   it("answers the same for an unknown address and mails nothing", async () => {
     const before = smtp.received.length;
     expect(await requestPasswordReset(site.services, "nobody@example.org", "10.9.1.1")).toEqual({ ok: true, message: RESET_REQUESTED_MESSAGE });

@@ -77,7 +77,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const form = await request.clone().formData();
   const intent = String(form.get("intent") ?? "");
-  const answerId = parseId(String(form.get("answerId") ?? ""));
+  const answerId = parseId(form.get("answerId"));
   const here = `/council/${id}`;
   const fail = (result: Extract<Outcome<unknown>, { ok: false }>, target?: string) => {
     if (result.status === 404) throw data("Not found", { status: 404 });

@@ -34,7 +34,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
 
 /** "123-some-slug" → 123; anything else is not a discussion. */
 function discussionIdOf(ref: string) {
-  const match = /^([1-9][0-9]{0,14})(?:-[a-z0-9-]*)?$/.exec(ref);
+  const match = /^([0-9]+)(?:-[a-z0-9-]*)?$/.exec(ref);
   return match ? parseId(match[1]) : null;
 }
 
@@ -73,7 +73,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   const here = `/${section}/${params.topicId}/${params.discussionRef}`;
   const kind = form.get("kind") === "reply" ? "reply" : "discussion";
-  const targetId = kind === "reply" ? parseId(String(form.get("id") ?? "")) : id;
+  const targetId = kind === "reply" ? parseId(form.get("id")) : id;
   if (!targetId) throw data("Unknown post", { status: 400 });
 
   const fail = (result: Extract<Outcome<unknown>, { ok: false }>, target?: string) => {

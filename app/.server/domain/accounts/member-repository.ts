@@ -11,3 +11,12 @@ export async function handleTaken(db: Executor, handle: string) {
   const row = await db.selectFrom("member").select("id").where("handle", "=", handle).executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Deletes every outstanding password-reset link of a member. Better Auth keeps one verification
+ * row per link (identifier `reset-password:<token>`, value = member id) and consumes only the link
+ * that was used; the others must die with the old password (issue 7, item 6).
+ */
+export async function deleteResetTokens(db: Executor, memberId: string) {
+  await db.deleteFrom("verification").where("identifier", "like", "reset-password:%").where("value", "=", memberId).execute();
+}

@@ -36,7 +36,10 @@ export async function requestPasswordReset(services: AppServices, email: string,
   return { ok: true as const, message: RESET_REQUESTED_MESSAGE };
 }
 
-/** Sets the new password; Better Auth deletes the token and ends all the member's sessions. */
+/**
+ * Sets the new password; Better Auth deletes the token and ends all the member's sessions, and our
+ * onPasswordReset hook (auth.ts) deletes the member's other reset links.
+ */
 export async function resetPassword(services: AppServices, token: string, newPassword: string) {
   try {
     await services.auth.api.resetPassword({ body: { token, newPassword } });

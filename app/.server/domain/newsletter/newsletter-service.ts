@@ -3,6 +3,8 @@ import type { AppServices } from "../../context";
 
 /** Shown whatever the address's state, so the form never tells who is subscribed. */
 export const SUBSCRIBE_MESSAGE = "Thank you! Check your inbox for a link to confirm your subscription.";
+/** A confirm or unsubscribe link whose token matches no subscription (replaced, or mistyped). */
+export const INVALID_LINK_MESSAGE = "This link is not valid. It may have been replaced by a newer one.";
 export const SEND_FAILED_MESSAGE = "We could not send the confirmation mail. Please try again later.";
 /** A pending address gets at most one confirmation mail in this time, so the form cannot spam it. */
 export const RESEND_AFTER_MS = 10 * 60 * 1000;

@@ -1,0 +1,34 @@
+import { data } from "react-router";
+import type { Route } from "./+types/newsletter-confirm";
+import { servicesContext } from "~/.server/context";
+import { confirmSubscription, findSubscription, INVALID_LINK_MESSAGE } from "~/.server/domain/newsletter/newsletter-service";
+import { SubscriptionLinkCard } from "~/features/newsletter/subscription-link-card";
+
+// The route itself says what its button does, never the request's address: a form posted by
+// JavaScript goes to "/newsletter/confirm.data", and reading the mode from the path once turned
+// 'Confirm subscription' into an unsubscription.
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Confirm subscription · Inner Peace. Outer Strength." },
+  { name: "robots", content: "noindex" },
+];
+
+// A GET never changes a subscription (mail scanners follow links): it shows a button that posts.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const subscription = await findSubscription(context.get(servicesContext), token);
+  if (!subscription) throw data(INVALID_LINK_MESSAGE, { status: 404 });
+  return { token, email: subscription.email, confirmed: subscription.status === "confirmed" };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData().catch(() => new FormData());
+  const done = await confirmSubscription(context.get(servicesContext), String(form.get("token") ?? ""));
+  if (!done) throw data(INVALID_LINK_MESSAGE, { status: 404 });
+  return { confirmed: true };
+}
+
+export default function NewsletterConfirm({ loaderData, actionData }: Route.ComponentProps) {
+  const { token, email, confirmed } = loaderData;
+  return <SubscriptionLinkCard mode="confirm" token={token} email={email} done={confirmed || actionData?.confirmed === true} />;
+}
