@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../app/.server/db/schema";
 import { slugify } from "../app/lib/slug";
+import { excerptOf } from "../app/lib/text";
 
 /**
  * Demo content for a first start (PRODUCT.md §6): enough real rows to fill every seed screen: six
@@ -235,6 +236,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
         title: d.title,
         slug: slugify(d.title),
         body: d.body,
+        excerpt: excerptOf(d.body),
         created_at: created,
         last_activity_at: created,
       })
@@ -287,7 +289,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
     const created = at(q.daysAgo);
     const question = await trx
       .insertInto("question")
-      .values({ author_id: member(q.author), title: q.title, body: q.body, created_at: created, last_activity_at: created })
+      .values({ author_id: member(q.author), title: q.title, body: q.body, excerpt: excerptOf(q.body), created_at: created, last_activity_at: created })
       .returning("id")
       .executeTakeFirstOrThrow();
     await award(q.author, "question.asked", question.id, 2, created);

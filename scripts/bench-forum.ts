@@ -34,7 +34,7 @@ await db.transaction().execute(async (trx) => {
         Array.from({ length: Math.min(500, DISCUSSIONS - start) }, (_, j) => {
           const i = start + j;
           const at = new Date(t0 + i * 60_000).toISOString();
-          return { topic_id: "bench-topic", author_id: "bench", title: `Bench discussion number ${i}`, slug: `bench-discussion-number-${i}`, body: `Body of discussion ${i} with **Markdown**.`, created_at: at, last_activity_at: at };
+          return { topic_id: "bench-topic", author_id: "bench", title: `Bench discussion number ${i}`, slug: `bench-discussion-number-${i}`, body: `Body of discussion ${i} with **Markdown**.`, excerpt: `Body of discussion ${i} with Markdown.`, created_at: at, last_activity_at: at };
         }),
       )
       .execute();

@@ -12,7 +12,7 @@ import {
   setHelpful,
   viewerKey,
 } from "~/.server/domain/council/council-service";
-import { questionPage, questionSummaries } from "~/.server/domain/council/council-pages";
+import { questionFeed, questionPage, questionSummaries } from "~/.server/domain/council/council-pages";
 import { DAILY_VOTE_XP_CAP } from "~/.server/domain/progression/progression-service";
 import { xpTotals } from "~/.server/domain/progression/xp-repository";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
@@ -160,6 +160,30 @@ describe(`Council on ${ENGINE}`, () => {
     const after = await questionPage(site.services.db, q);
     expect(after?.question.answers).toBe(0);
     expect(after?.answers[0].html).toBeNull();
+  });
+
+  it("stores the excerpt when a question is asked and edited, and pages read it from the column", async () => {
+    const asker = await member(100);
+    const asked = await askQuestion(site.services, asker, {
+      title: "Where does patience come from?",
+      body: "I lose it by **noon**. ![chart](/c.png) [Log](https://example.org/log)",
+      virtues: ["compassion"],
+      submissionKey: key(),
+    });
+    if (!asked.ok) throw new Error("ask");
+    const q = asked.value.id;
+    const stored = () => site.services.db.selectFrom("question").select("excerpt").where("id", "=", q).executeTakeFirstOrThrow();
+    expect((await stored()).excerpt).toBe("I lose it by noon. chart Log");
+    const edited = await editQuestion(site.services, asker, q, { title: "Where does patience come from?", body: `${"[".repeat(20_000)}`, virtues: ["compassion"] });
+    expect(edited.ok).toBe(true);
+    expect((await stored()).excerpt).toBe(`${"[".repeat(160)}…`);
+
+    // A stored excerpt that no longer matches the body shows that no page makes its own from it.
+    await site.services.db.updateTable("question").set({ excerpt: "Stored teaser" }).where("id", "=", q).execute();
+    expect((await questionPage(site.services.db, q))!.question.excerpt).toBe("Stored teaser");
+    expect((await questionSummaries(site.services.db, 50)).find((s) => s.id === q)!.excerpt).toBe("Stored teaser");
+    const feed = await questionFeed(site.services.db, { virtue: "compassion" }, { kind: "first" });
+    expect(feed.questions.find((s) => s.id === q)!.excerpt).toBe("Stored teaser");
   });
 
   it("lists unanswered questions and filters by virtue", async () => {

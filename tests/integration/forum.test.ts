@@ -11,6 +11,8 @@ import {
   startDiscussion,
 } from "~/.server/domain/sections/forum-service";
 import { xpTotals } from "~/.server/domain/progression/xp-repository";
+import { topicWithDiscussions, discussionWithReplies } from "~/.server/domain/sections/forum-pages";
+import { featuredDiscussionSummaries } from "~/.server/domain/sections/section-pages";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 let site: TestSite;
@@ -138,6 +140,30 @@ describe(`forum on ${ENGINE}`, () => {
     const row = await discussionRow(started.value.id);
     expect(row).toMatchObject({ title: "Edited thoughts here", slug: "edited-thoughts-here", body: "second" });
     expect(row.edited_at).not.toBeNull();
+  });
+
+  it("stores the excerpt when a discussion is written and edited, and pages read it from the column", async () => {
+    const author = await member("member", 100);
+    const started = await startDiscussion(site.services, author, "monastery", topicId, {
+      title: "Excerpt at write time",
+      body: "Sit **ten** minutes. See [my notes](https://example.org/n).",
+      submissionKey: key(),
+    });
+    if (!started.ok) throw new Error("start");
+    const id = started.value.id;
+    expect((await discussionRow(id)).excerpt).toBe("Sit ten minutes. See my notes.");
+    expect((await editPost(site.services, author, "discussion", id, { body: `${"![".repeat(10_000)} _edited_` })).ok).toBe(true);
+    expect((await discussionRow(id)).excerpt).toBe(`${"![".repeat(80)}…`);
+
+    // A stored excerpt that no longer matches the body shows that no page makes its own from it.
+    await site.services.db.updateTable("discussion").set({ excerpt: "Stored teaser" }).where("id", "=", id).execute();
+    const mod = await member("moderator");
+    expect((await moderate(site.services, mod, "feature", "discussion", id)).ok).toBe(true);
+    const topic = await topicWithDiscussions(site.services.db, null, "monastery", topicId, { kind: "first" });
+    expect(topic!.discussions.find((d) => d.id === id)!.excerpt).toBe("Stored teaser");
+    expect((await discussionWithReplies(site.services.db, null, id, { kind: "first" }))!.discussion.excerpt).toBe("Stored teaser");
+    const featured = await featuredDiscussionSummaries(site.services.db, { section: "monastery", limit: 1 });
+    expect(featured.map((d) => [d.id, d.excerpt])).toEqual([[id, "Stored teaser"]]);
   });
 
   it("deleting a reply keeps the thread, takes the XP back and moves the counts", async () => {

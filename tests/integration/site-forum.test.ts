@@ -113,6 +113,40 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
     expect(html).toContain("&lt;script&gt;");
   });
 
+  it("a topic page with three hostile Markdown posts of 20,000 characters answers 200 with their excerpts", async () => {
+    const cookie = await joinAs("Hostile Writer");
+    const { db } = web.site.services;
+    const writer = await db.selectFrom("member").select("id").where("name", "=", "Hostile Writer").executeTakeFirstOrThrow();
+    await db.insertInto("xp_event").values({ member_id: writer.id, kind: "test.grant", subject_id: "1", points: 200, created_at: new Date().toISOString() }).execute();
+    const created = await web.http.post("/monastery/new", { title: "Bracket Storms", description: "Posts that are all brackets." }, { cookie });
+    expect(created.status).toBe(302);
+    const topic = created.headers.get("location")!;
+    // Shapes on which the old excerpt regexes rescanned the rest of the body from every `[`.
+    const posts = [
+      { title: "Images that never close", body: "![".repeat(10_000), excerpt: `${"![".repeat(80)}…` },
+      { title: "Brackets that never close", body: "[".repeat(20_000), excerpt: `${"[".repeat(160)}…` },
+      { title: "Links that never close", body: "[a](".repeat(5_000), excerpt: `${"[a](".repeat(40)}…` },
+    ];
+    const paths: string[] = [];
+    for (const post of posts) {
+      const started = await web.http.post(`${topic}/new`, { title: post.title, body: post.body, submissionKey: key() }, { cookie });
+      expect(started.status).toBe(302);
+      paths.push(started.headers.get("location")!);
+    }
+    const res = await web.http.get(topic);
+    expect(res.status).toBe(200);
+    const page = await readable(res);
+    for (const post of posts) expect(page).toContain(`>${post.excerpt}</p>`);
+    // Made once when written, and kept with the post.
+    const stored = await db.selectFrom("discussion").select(["title", "excerpt"]).where("topic_id", "=", topic.split("/")[2]).orderBy("id").execute();
+    expect(stored).toEqual(posts.map((p) => ({ title: p.title, excerpt: p.excerpt })));
+    for (const [i, path] of paths.entries()) {
+      const discussion = await web.http.get(path);
+      expect(discussion.status).toBe(200);
+      expect(await readable(discussion)).toContain(`<meta name="description" content="${posts[i].excerpt}"/>`);
+    }
+  });
+
   it("answers unknown topics and discussions with 404 and tampered cursors with 400", async () => {
     expect((await web.http.get("/monastery/no-such-topic")).status).toBe(404);
     expect((await web.http.get("/monastery/breath-and-stillness/999999-nope")).status).toBe(404);

@@ -98,6 +98,8 @@ export interface DiscussionTable {
   title: string;
   slug: string;
   body: string;
+  /** Plain-text teaser of the body, made when the body is written (ADR 0011). */
+  excerpt: string;
   created_at: Timestamp;
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
@@ -160,6 +162,8 @@ export interface QuestionTable {
   author_id: string;
   title: string;
   body: string;
+  /** Plain-text teaser of the body, made when the body is written (ADR 0011). */
+  excerpt: string;
   view_count: Generated<number>;
   answer_count: Generated<number>;
   accepted_answer_id: number | null;

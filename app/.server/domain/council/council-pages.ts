@@ -1,7 +1,6 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { toIso } from "~/lib/dates";
-import { excerptOf } from "~/lib/text";
 import { renderMarkdown } from "../../markdown";
 import { withAuthors } from "../progression/authors";
 import { ranksOf } from "../progression/progression-service";
@@ -33,7 +32,7 @@ async function summarise(db: Db, questionRows: QuestionRow[]) {
   return rows.map((q) => ({
     id: q.id,
     title: q.title,
-    excerpt: excerptOf(q.body),
+    excerpt: q.excerpt,
     virtues: virtues.get(q.id) ?? [],
     answers: Number(q.answer_count),
     views: Number(q.view_count),
@@ -101,7 +100,7 @@ export async function questionPage(db: Db, id: number, viewer: Viewer | null = n
       title: question.title,
       html: renderMarkdown(question.body),
       body: mine(row.author_id) ? question.body : null,
-      excerpt: excerptOf(question.body),
+      excerpt: question.excerpt,
       virtues: virtues.get(id) ?? [],
       views: Number(question.view_count),
       answers: Number(question.answer_count),

@@ -9,6 +9,7 @@ function questionRows(db: Db) {
       "question.id",
       "question.title",
       "question.body",
+      "question.excerpt",
       "question.view_count",
       "question.answer_count",
       "question.accepted_answer_id",

@@ -3,6 +3,7 @@ import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { Path } from "../../db/schema";
 import { startOfUtcDay } from "~/lib/dates";
+import { excerptOf } from "~/lib/text";
 import { HELPFUL_RANK, INITIATE_DAILY_DISCUSSIONS } from "~/lib/privileges";
 
 export { HELPFUL_RANK };
@@ -56,6 +57,7 @@ export async function askQuestion(
       author_id: viewer.id,
       title: input.title,
       body: input.body,
+      excerpt: excerptOf(input.body),
       created_at: at,
       last_activity_at: at,
       submission_key: input.submissionKey,
@@ -203,7 +205,7 @@ export async function editQuestion(
   if (!question) return fail(404, "Question not found");
   if (question.author_id !== viewer.id) return fail(403, "You can only change your own posts.");
   await services.db.transaction().execute(async (trx) => {
-    await trx.updateTable("question").set({ title: input.title, body: input.body, edited_at: now.toISOString() }).where("id", "=", questionId).execute();
+    await trx.updateTable("question").set({ title: input.title, body: input.body, excerpt: excerptOf(input.body), edited_at: now.toISOString() }).where("id", "=", questionId).execute();
     await trx.deleteFrom("question_virtue").where("question_id", "=", questionId).execute();
     await trx.insertInto("question_virtue").values(input.virtues.map((virtue) => ({ question_id: questionId, virtue }))).execute();
   });

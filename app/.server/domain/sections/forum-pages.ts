@@ -3,7 +3,6 @@ import type { Db } from "../../db/connect";
 import type { SectionId } from "../../db/schema";
 import { renderMarkdown } from "../../markdown";
 import { toIso } from "~/lib/dates";
-import { excerptOf } from "~/lib/text";
 import { withAuthors } from "../progression/authors";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { discussionPage, findDiscussion, isTopicMember, replyPage } from "./forum-repository";
@@ -40,7 +39,7 @@ export async function topicWithDiscussions(
       id: d.id,
       title: d.title,
       href: discussionPath(section, topic.id, d),
-      excerpt: d.deleted_at ? "[deleted]" : excerptOf(d.body),
+      excerpt: d.deleted_at ? "[deleted]" : d.excerpt,
       replies: Number(d.reply_count),
       lastActivityAt: toIso(d.last_activity_at),
       author: d.author,
@@ -76,7 +75,7 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
       title: discussion.title,
       html: discussion.deleted_at ? null : renderMarkdown(discussion.body),
       body: mine(row.author_id) && !discussion.deleted_at ? discussion.body : null,
-      excerpt: discussion.deleted_at ? "" : excerptOf(discussion.body),
+      excerpt: discussion.deleted_at ? "" : discussion.excerpt,
       createdAt: toIso(discussion.created_at),
       edited: discussion.edited_at !== null,
       deleted: discussion.deleted_at !== null,

@@ -16,6 +16,7 @@ export function discussionSelect(db: Executor) {
       "discussion.title",
       "discussion.slug",
       "discussion.body",
+      "discussion.excerpt",
       "discussion.reply_count",
       "discussion.created_at",
       "discussion.edited_at",

@@ -3,6 +3,7 @@ import type { Db } from "../../db/connect";
 import type { ModerationActionKind, SectionId } from "../../db/schema";
 import { startOfUtcDay } from "~/lib/dates";
 import { slugify } from "~/lib/slug";
+import { excerptOf } from "~/lib/text";
 import { INITIATE_DAILY_DISCUSSIONS, TOPIC_RANK } from "~/lib/privileges";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { progressOf, XP } from "../progression/progression-service";
@@ -125,6 +126,7 @@ export async function startDiscussion(
       title: input.title,
       slug: slugify(input.title),
       body: input.body,
+      excerpt: excerptOf(input.body),
       created_at: at,
       last_activity_at: at,
       submission_key: input.submissionKey,
@@ -217,7 +219,7 @@ export async function editPost(
     const title = input.title ?? (own.value as { title: string }).title;
     await services.db
       .updateTable("discussion")
-      .set({ title, slug: slugify(title), body: input.body, edited_at: at })
+      .set({ title, slug: slugify(title), body: input.body, excerpt: excerptOf(input.body), edited_at: at })
       .where("id", "=", id)
       .execute();
   } else {

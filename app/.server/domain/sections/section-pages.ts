@@ -1,6 +1,5 @@
 import type { Db } from "../../db/connect";
 import type { SectionId } from "../../db/schema";
-import { excerptOf } from "~/lib/text";
 import { withAuthors } from "../progression/authors";
 import { featuredDiscussions, listTopics } from "./section-repository";
 
@@ -27,7 +26,7 @@ export async function featuredDiscussionSummaries(db: Db, options: { section?: S
   return rows.map((d) => ({
     id: d.id,
     title: d.title,
-    excerpt: excerptOf(d.body),
+    excerpt: d.excerpt,
     replies: Number(d.reply_count),
     topicId: d.topic_id,
     topicTitle: d.topic_title,

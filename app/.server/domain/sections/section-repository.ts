@@ -30,7 +30,7 @@ function discussionRows(db: Db) {
       "discussion.id",
       "discussion.title",
       "discussion.slug",
-      "discussion.body",
+      "discussion.excerpt",
       "discussion.reply_count",
       "discussion.created_at",
       "discussion.last_activity_at",

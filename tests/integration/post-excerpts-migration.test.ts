@@ -1,0 +1,91 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql, type Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrations } from "../../database/migrations/index";
+import { createDatabase } from "~/.server/db/connect";
+import { excerptOf } from "~/lib/text";
+import { ENGINE, PG_URL } from "./test-services";
+
+// A database as it stood before the excerpt columns, so the migration meets rows it must fill.
+const BEFORE = "2026-11-21-0005-council";
+const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-excerpts-"));
+let db: Kysely<any>;
+let migrator: Migrator;
+
+beforeAll(async () => {
+  if (ENGINE === "postgres") {
+    const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
+    await sql`create schema ${sql.id(schema)}`.execute(admin);
+    await admin.destroy();
+  }
+  db =
+    ENGINE === "postgres"
+      ? createDatabase({ engine: "postgres", url: PG_URL, schema, poolSize: 2 })
+      : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db") });
+  migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(ENGINE === "postgres" ? { migrationTableSchema: schema } : {}),
+  });
+  const { error } = await migrator.migrateTo(BEFORE);
+  if (error) throw error;
+});
+afterAll(async () => {
+  await db.destroy();
+  if (ENGINE === "postgres") {
+    const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
+    await admin.destroy();
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe(`the post-excerpts migration on ${ENGINE}`, () => {
+  it("fills the excerpt of every existing discussion and question, as the app makes them", async () => {
+    const at = new Date().toISOString();
+    await db
+      .insertInto("member")
+      .values({ id: "m", name: "Member", email: "m@example.org", email_verified: false, image: null, created_at: at, updated_at: at, handle: "m", bio: null, interests: "[]", role: "member" })
+      .execute();
+    await db.insertInto("topic").values({ id: "t", section: "monastery", title: "Topic", description: "", created_by: "m", created_at: at, last_activity_at: at }).execute();
+    const bodies = [
+      "Sit **ten** minutes. See [my notes](https://example.org/n) and ![the view](/v.png).",
+      "```\ncode only\n```\n# Heading _here_",
+      "![".repeat(10_000),
+      "[a](".repeat(5_000),
+      "word ".repeat(100),
+    ];
+    // More rows than one batch of the backfill, so the batches join up without a gap.
+    const discussions = Array.from({ length: 1_010 }, (_, i) => ({
+      topic_id: "t",
+      author_id: "m",
+      title: `Discussion ${i}`,
+      slug: `discussion-${i}`,
+      body: i < bodies.length ? bodies[i] : `Body **${i}**`,
+      created_at: at,
+      last_activity_at: at,
+    }));
+    for (let i = 0; i < discussions.length; i += 200) await db.insertInto("discussion").values(discussions.slice(i, i + 200)).execute();
+    await db
+      .insertInto("question")
+      .values(bodies.map((body, i) => ({ author_id: "m", title: `Question ${i}`, body, created_at: at, last_activity_at: at })))
+      .execute();
+
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error;
+    expect(results?.map((r) => [r.migrationName, r.status])).toContainEqual(["2026-11-22-0001-post-excerpts", "Success"]);
+
+    for (const table of ["discussion", "question"]) {
+      const rows: { body: string; excerpt: string }[] = await db.selectFrom(table).select(["body", "excerpt"]).orderBy("id").execute();
+      expect(rows.length).toBe(table === "discussion" ? 1_010 : bodies.length);
+      for (const row of rows) expect(row.excerpt).toBe(excerptOf(row.body));
+    }
+    const first = await db.selectFrom("discussion").select("excerpt").orderBy("id").executeTakeFirstOrThrow();
+    expect(first.excerpt).toBe("Sit ten minutes. See my notes and the view.");
+  });
+});
