@@ -13,7 +13,7 @@ const md = new MarkdownIt({
   // brackets, so a post of `![` repeated costs about 2 × maxNesting steps per character: 100 (the
   // default preset's) made 20,000 characters of `![` take ~100 ms; 20 (CommonMark's preset) takes
   // ~18 ms. Blocks share the bound: quotes render 19 deep and lists 9 deep before markdown-it drops
-  // the innermost content, deeper than forum posts go. Measurements in ADR 0011.
+  // the innermost content, deeper than forum posts go. Measurements in ADR 0012.
   maxNesting: 20,
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { excerptOf } from "./text";
 
 /**
- * The regexes excerptOf used before ADR 0011, kept here only as an oracle on short inputs (where
+ * The regexes excerptOf used before ADR 0012, kept here only as an oracle on short inputs (where
  * their backtracking is harmless): the linear scanner must say exactly what they said.
  */
 function regexExcerpt(markdown: string, max = 160): string {

@@ -5,7 +5,7 @@ export const EXCERPT_LENGTH = 160;
  * A plain-text teaser from Markdown: code fences dropped, images and links reduced to their text,
  * marks stripped, white space collapsed, cut at a word boundary.
  *
- * Linear in the length of the input (ADR 0011): the regexes this replaces
+ * Linear in the length of the input (ADR 0012): the regexes this replaces
  * (`!\[([^\]]*)\]\([^)]*\)` and friends) rescanned the rest of the text from every `[` that had no
  * `]`, so 20,000 characters of `![` cost hundreds of milliseconds. Here every search for a closing
  * mark remembers where it stopped and never scans the same stretch twice. The result is the same

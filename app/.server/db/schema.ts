@@ -98,7 +98,7 @@ export interface DiscussionTable {
   title: string;
   slug: string;
   body: string;
-  /** Plain-text teaser of the body, made when the body is written (ADR 0011). */
+  /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
   excerpt: string;
   created_at: Timestamp;
   edited_at: Timestamp | null;
@@ -162,7 +162,7 @@ export interface QuestionTable {
   author_id: string;
   title: string;
   body: string;
-  /** Plain-text teaser of the body, made when the body is written (ADR 0011). */
+  /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
   excerpt: string;
   view_count: Generated<number>;
   answer_count: Generated<number>;
