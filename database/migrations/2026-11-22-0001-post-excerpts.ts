@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 
 /**
  * Discussions and questions keep their teaser in an `excerpt` column, made when the post is
- * written instead of on every page view (ADR 0011). Existing rows are filled here, with a copy of
+ * written instead of on every page view (ADR 0012). Existing rows are filled here, with a copy of
  * the excerpt function as it was on this date: a migration may not import app code, and its result
  * must not change when the app's function does later.
  */
