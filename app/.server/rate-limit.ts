@@ -1,4 +1,5 @@
 import type { Db } from "./db/connect";
+import { lockKeys } from "./db/lock-keys";
 
 export interface Limit {
   /** e.g. "newsletter:ip:1.2.3.4" */
@@ -7,34 +8,48 @@ export interface Limit {
   windowMs: number;
 }
 
+export type HitResult = { ok: true; hitIds: number[] } | { ok: false; retryMinutes: number };
+
 /**
  * Counts requests per key in the database, so every app process shares the count (ARCHITECTURE.md,
  * scale-out). Returns the minutes to wait when any limit is reached; otherwise records the hit.
+ * Counting and recording are one atomic step (ADR 0013): the keys are locked first, so parallel
+ * requests cannot all read "one left" and all record. Given a transaction, it runs inside it and
+ * the keys stay locked until that transaction ends; given the database, it opens its own.
  * Old hits of the same keys are pruned as we go.
  */
-export async function hit(db: Db, limits: Limit[], now = new Date()): Promise<{ ok: true } | { ok: false; retryMinutes: number }> {
-  return db.transaction().execute(async (trx) => {
-    let retryMinutes = 0;
-    for (const limit of limits) {
-      const since = new Date(now.getTime() - limit.windowMs).toISOString();
-      await trx.deleteFrom("rate_limit_hit").where("key", "=", limit.key).where("hit_at", "<=", since).execute();
-      const row = await trx
-        .selectFrom("rate_limit_hit")
-        .select([(eb) => eb.fn.countAll<number>().as("hits"), (eb) => eb.fn.min("hit_at").as("oldest")])
-        .where("key", "=", limit.key)
-        .executeTakeFirst();
-      if (row && Number(row.hits) >= limit.max && row.oldest) {
-        const wait = new Date(row.oldest).getTime() + limit.windowMs - now.getTime();
-        retryMinutes = Math.max(retryMinutes, Math.max(1, Math.ceil(wait / 60_000)));
-      }
+export async function hit(db: Db, limits: Limit[], now = new Date()): Promise<HitResult> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => hit(trx, limits, now));
+  await lockKeys(
+    db,
+    limits.map((l) => l.key),
+  );
+  let retryMinutes = 0;
+  for (const limit of limits) {
+    const since = new Date(now.getTime() - limit.windowMs).toISOString();
+    await db.deleteFrom("rate_limit_hit").where("key", "=", limit.key).where("hit_at", "<=", since).execute();
+    const row = await db
+      .selectFrom("rate_limit_hit")
+      .select([(eb) => eb.fn.countAll<number>().as("hits"), (eb) => eb.fn.min("hit_at").as("oldest")])
+      .where("key", "=", limit.key)
+      .executeTakeFirst();
+    if (row && Number(row.hits) >= limit.max && row.oldest) {
+      const wait = new Date(row.oldest).getTime() + limit.windowMs - now.getTime();
+      retryMinutes = Math.max(retryMinutes, Math.max(1, Math.ceil(wait / 60_000)));
     }
-    if (retryMinutes > 0) return { ok: false as const, retryMinutes };
-    await trx
-      .insertInto("rate_limit_hit")
-      .values(limits.map((l) => ({ key: l.key, hit_at: now.toISOString() })))
-      .execute();
-    return { ok: true as const };
-  });
+  }
+  if (retryMinutes > 0) return { ok: false, retryMinutes };
+  const inserted = await db
+    .insertInto("rate_limit_hit")
+    .values(limits.map((l) => ({ key: l.key, hit_at: now.toISOString() })))
+    .returning("id")
+    .execute();
+  return { ok: true, hitIds: inserted.map((r) => Number(r.id)) };
+}
+
+/** Takes back hits that turned out not to count (e.g. a sign-in whose password was right). */
+export async function forgetHits(db: Db, hitIds: number[]): Promise<void> {
+  if (hitIds.length > 0) await db.deleteFrom("rate_limit_hit").where("id", "in", hitIds).execute();
 }
 
 export function tryAgainMessage(minutes: number) {

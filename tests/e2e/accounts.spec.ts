@@ -277,6 +277,20 @@ test.describe("join: success", () => {
     await joinForm(page).submit.click();
     await expect(joinForm(page).email).toHaveAccessibleDescription("An account with this email already exists");
   });
+
+  test("a sixth join in an hour from one address is refused in the form with the wait", async ({ page, request }) => {
+    // PRODUCT.md §7: 5 joins an hour per IP. `request` shares this test's address (fixtures.ts).
+    for (let i = 0; i < 5; i++) await createMember(request, newMember(`Joiner ${i}`));
+    await gotoHydrated(page, "/join");
+    const input = validJoin({ fullName: "Sixth Joiner" });
+    await fillJoin(page, input);
+    await joinForm(page).submit.click();
+    await expect(page.getByRole("alert")).toHaveText("Too many attempts. Try again in 60 minutes.");
+    await expect(page.getByRole("heading", { name: "Registration Successful!" })).toHaveCount(0);
+    await expect(joinForm(page).fullName).toHaveValue("Sixth Joiner");
+    await expect(joinForm(page).email).toHaveValue(input.email);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign In", exact: true })).toBeVisible();
+  });
 });
 
 test.describe("account menu", () => {

@@ -44,11 +44,14 @@ async function viewerFor(cookie: string) {
 }
 
 const headers = () => new Headers({ "user-agent": "vitest" });
+let visitors = 0;
+/** A request from a visitor of its own: every join here comes from a different address. */
+const visitor = () => ({ headers: headers(), ip: `10.50.${Math.floor(++visitors / 250)}.${visitors % 250}` });
 
 describe(`accounts on ${ENGINE}`, () => {
   it("join creates the member with a hashed password and signs them in", async () => {
     const values = joinValues();
-    const result = await registerMember(site.services, values, headers());
+    const result = await registerMember(site.services, values, visitor());
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const setCookie = result.headers.getSetCookie().join("\n");
@@ -79,7 +82,7 @@ describe(`accounts on ${ENGINE}`, () => {
   it("marks the session cookie Secure when the site is served over HTTPS", async () => {
     const { createAuth } = await import("~/.server/auth");
     const auth = createAuth({ db: site.services.db, engine: site.services.engine, secret: site.services.env.AUTH_SECRET, baseURL: "https://ipos.example" });
-    const result = await registerMember({ ...site.services, auth }, joinValues(), headers());
+    const result = await registerMember({ ...site.services, auth }, joinValues(), visitor());
     if (!result.ok) throw new Error("join failed");
     const token = result.headers.getSetCookie().find((c) => c.includes("ipos.session_token="))!;
     expect(token).toMatch(/;\s*Secure/i);
@@ -87,8 +90,8 @@ describe(`accounts on ${ENGINE}`, () => {
   });
 
   it("gives each member a unique handle", async () => {
-    const a = await registerMember(site.services, joinValues({ fullName: "Same Name" }), headers());
-    const b = await registerMember(site.services, joinValues({ fullName: "Same Name" }), headers());
+    const a = await registerMember(site.services, joinValues({ fullName: "Same Name" }), visitor());
+    const b = await registerMember(site.services, joinValues({ fullName: "Same Name" }), visitor());
     expect(a.ok && b.ok).toBe(true);
     const handles = await site.services.db.selectFrom("member").select("handle").where("name", "=", "Same Name").execute();
     expect(new Set(handles.map((h) => h.handle)).size).toBe(2);
@@ -96,8 +99,8 @@ describe(`accounts on ${ENGINE}`, () => {
 
   it("a taken email is an error on Email and makes no second account", async () => {
     const values = joinValues();
-    expect((await registerMember(site.services, values, headers())).ok).toBe(true);
-    const again = await registerMember(site.services, { ...values, email: values.email.toUpperCase() }, headers());
+    expect((await registerMember(site.services, values, visitor())).ok).toBe(true);
+    const again = await registerMember(site.services, { ...values, email: values.email.toUpperCase() }, visitor());
     expect(again).toEqual({ ok: false, status: 400, errors: { email: EMAIL_TAKEN } });
     const rows = await site.services.db.selectFrom("member").select("id").where("email", "=", values.email).execute();
     expect(rows).toHaveLength(1);
@@ -105,7 +108,7 @@ describe(`accounts on ${ENGINE}`, () => {
 
   it("two joins with one email at the same moment make one account", async () => {
     const values = joinValues();
-    const results = await Promise.all([1, 2, 3].map(() => registerMember(site.services, values, headers())));
+    const results = await Promise.all([1, 2, 3].map(() => registerMember(site.services, values, visitor())));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     const rows = await site.services.db.selectFrom("member").select("id").where("email", "=", values.email).execute();
     expect(rows).toHaveLength(1);
@@ -113,7 +116,7 @@ describe(`accounts on ${ENGINE}`, () => {
 
   it("signs in with the right password and refuses a wrong one with one message", async () => {
     const values = joinValues();
-    await registerMember(site.services, values, headers());
+    await registerMember(site.services, values, visitor());
     const ok = await signInMember(site.services, { email: values.email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.0.0.1" });
     expect(ok.ok).toBe(true);
 
@@ -125,7 +128,7 @@ describe(`accounts on ${ENGINE}`, () => {
 
   it("'Remember me' gives a 30-day cookie; without it the cookie ends with the browser", async () => {
     const values = joinValues();
-    await registerMember(site.services, values, headers());
+    await registerMember(site.services, values, visitor());
     const remembered = await signInMember(site.services, { email: values.email, password: "Secret123", rememberMe: true }, { headers: headers(), ip: "10.0.0.2" });
     const once = await signInMember(site.services, { email: values.email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.0.0.2" });
     if (!remembered.ok || !once.ok) throw new Error("sign-in failed");
@@ -149,7 +152,7 @@ describe(`accounts on ${ENGINE}`, () => {
 
   it(`allows ${SIGN_IN_LIMIT} failed attempts per address in 15 minutes, then answers 429`, async () => {
     const values = joinValues();
-    await registerMember(site.services, values, headers());
+    await registerMember(site.services, values, visitor());
     for (let i = 0; i < SIGN_IN_LIMIT; i++) {
       // A different IP each time: the limit per address must hold on its own.
       const r = await signInMember(site.services, { email: values.email, password: "Wrong1234", rememberMe: false }, { headers: headers(), ip: `10.1.0.${i}` });
@@ -172,7 +175,7 @@ describe(`accounts on ${ENGINE}`, () => {
 
   it("sign out ends the session", async () => {
     const values = joinValues();
-    const joined = await registerMember(site.services, values, headers());
+    const joined = await registerMember(site.services, values, visitor());
     if (!joined.ok) throw new Error("join failed");
     const cookie = cookieHeader(joined.headers);
     expect(await viewerFor(cookie)).not.toBeNull();
@@ -182,7 +185,7 @@ describe(`accounts on ${ENGINE}`, () => {
 
   it("the account and its session survive a restart", async () => {
     const values = joinValues();
-    const joined = await registerMember(site.services, values, headers());
+    const joined = await registerMember(site.services, values, visitor());
     if (!joined.ok) throw new Error("join failed");
     const cookie = cookieHeader(joined.headers);
     site = await site.reopen();
@@ -196,7 +199,7 @@ describe(`roles on ${ENGINE}`, () => {
   it("grants and revokes a role by email, as `npm run admin` does", async () => {
     const { setRole } = await import("~/.server/domain/accounts/roles");
     const values = joinValues();
-    await registerMember(site.services, values, headers());
+    await registerMember(site.services, values, visitor());
     expect(await setRole(site.services.db, values.email.toUpperCase(), "admin")).toBe(true);
     const role = async () =>
       (await site.services.db.selectFrom("member").select("role").where("email", "=", values.email).executeTakeFirstOrThrow()).role;

@@ -35,7 +35,7 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
       confirmPassword: "Secret123",
       termsAccepted: true,
     });
-    const joined = await registerMember(site.services, values, headers());
+    const joined = await registerMember(site.services, values, { headers: headers(), ip: "10.9.0.1" });
     if (!joined.ok) throw new Error("join failed");
     const oldSession = cookieHeader(joined.headers);
 
@@ -70,7 +70,7 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
       confirmPassword: "Secret123",
       termsAccepted: true,
     });
-    expect((await registerMember(site.services, values, headers())).ok).toBe(true);
+    expect((await registerMember(site.services, values, { headers: headers(), ip: "10.9.3.2" })).ok).toBe(true);
     const tokens = async () =>
       smtp.received
         .filter((m) => m.to.includes(values.email))

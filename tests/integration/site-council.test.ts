@@ -8,7 +8,8 @@ let n = 0;
 async function joinAs(name: string, xp = 0) {
   n += 1;
   const email = `council${n}-${Date.now()}@example.org`;
-  const res = await web.http.post("/join", { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" });
+  // Each member joins from an address of their own (5 joins an hour per IP).
+  const res = await web.http.post("/join", { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }, { "x-forwarded-for": `198.51.100.${n}` });
   expect(res.status).toBe(200);
   const { id } = await web.site.services.db.selectFrom("member").select("id").where("email", "=", email).executeTakeFirstOrThrow();
   if (xp) await web.site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: new Date().toISOString() }).execute();

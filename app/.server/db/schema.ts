@@ -65,12 +65,6 @@ export interface VerificationTable {
   updated_at: Timestamp;
 }
 
-export interface SignInFailureTable {
-  id: Generated<number>;
-  /** "email:<address>" or "ip:<address>". */
-  key: string;
-  failed_at: Timestamp;
-}
 
 export interface TopicTable {
   id: string;
@@ -260,7 +254,6 @@ export interface Database {
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;
-  sign_in_failure: SignInFailureTable;
   topic: TopicTable;
   topic_member: TopicMemberTable;
   discussion: DiscussionTable;

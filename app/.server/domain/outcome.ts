@@ -15,7 +15,11 @@ export const isModerator = (viewer: Viewer) => viewer.role === "moderator" || vi
 /** A burst limit on every member's writes (posts, answers, edits), against scripts and accidents. */
 export const WRITE_LIMIT = { max: 30, windowMs: 10 * 60 * 1000 };
 
+/** The burst limit's key, also the lock that queues one member's new posts (post-limits.ts). */
+export const writeKey = (viewer: Viewer) => `write:member:${viewer.id}`;
+
+/** The burst limit alone, for writes that are no new post (topics, edits); checked and recorded at once. */
 export async function writeAllowed(services: AppServices, viewer: Viewer): Promise<Outcome<null>> {
-  const limited = await hit(services.db, [{ key: `write:member:${viewer.id}`, ...WRITE_LIMIT }]);
+  const limited = await hit(services.db, [{ key: writeKey(viewer), ...WRITE_LIMIT }]);
   return limited.ok ? { ok: true, value: null } : fail(429, tryAgainMessage(limited.retryMinutes));
 }

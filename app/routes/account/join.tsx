@@ -5,7 +5,7 @@ import { useValidatedForm } from "~/components/community/use-validated-form";
 import { ButtonLink, Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
 import { Checkbox, FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
-import { servicesContext, viewerContext } from "~/.server/context";
+import { requestContext, servicesContext, viewerContext } from "~/.server/context";
 import { registerMember } from "~/.server/domain/accounts/account-service";
 import { parseForm } from "~/.server/forms";
 import { INTERESTS, JOIN_CHECKBOXES, joinSchema } from "~/schemas/account";
@@ -24,7 +24,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = await parseForm(request, joinSchema, JOIN_CHECKBOXES);
   const values = echo(parsed.raw);
   if (!parsed.ok) return data({ registered: false as const, errors: parsed.errors, values }, { status: 400 });
-  const result = await registerMember(context.get(servicesContext), parsed.values, request.headers);
+  const result = await registerMember(context.get(servicesContext), parsed.values, {
+    headers: request.headers,
+    ip: context.get(requestContext).clientIp,
+  });
   if (!result.ok) return data({ registered: false as const, errors: result.errors, values }, { status: result.status });
   // The page rendered with this response already belongs to the new member (without JavaScript
   // there is no second request to pick up the cookie).

@@ -2,6 +2,7 @@ import type { Route } from "./+types/ranks";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { ProsePage, ProseSection, TextLink } from "~/components/layout/prose-page";
 import { ButtonLink } from "~/components/ui/button";
+import { INITIATE_DAILY_POSTS } from "~/lib/privileges";
 import { MASTER_VIRTUE_LEVEL, RANKS, type RankId } from "~/lib/ranks";
 import { cn, formatCount } from "~/lib/utils";
 import { VIRTUES, virtueLevel } from "~/lib/virtues";
@@ -32,16 +33,13 @@ const XP_TABLE = [
 /** XP from others' votes and likes counts at most this much a day for a member (PRODUCT.md §3). */
 const DAILY_XP_CAP_FROM_OTHERS = 50;
 
-/** Initiates may start at most this many discussions, questions or creations a day, in total. */
-const INITIATE_DAILY_LIMIT = 3;
-
 /** What each rank adds to the ones below it (PRODUCT.md §3). */
 const PRIVILEGES: { ranks: RankId[]; unlocks: string[] }[] = [
   {
     ranks: ["initiate"],
     unlocks: [
       "Reply in discussions, ask and answer questions in the Council, and share creations in the Forge.",
-      `Start discussions, questions or creations: at most ${INITIATE_DAILY_LIMIT} new ones a day, in total.`,
+      `Start discussions, questions or creations: at most ${INITIATE_DAILY_POSTS} new ones a day, in total.`,
       "Join challenges and check in once a day.",
     ],
   },
@@ -49,7 +47,7 @@ const PRIVILEGES: { ranks: RankId[]; unlocks: string[] }[] = [
     ranks: ["acolyte"],
     unlocks: [
       "Mark answers helpful and like creations.",
-      `The daily limit of ${INITIATE_DAILY_LIMIT} new discussions, questions or creations lifts.`,
+      `The daily limit of ${INITIATE_DAILY_POSTS} new discussions, questions or creations lifts.`,
     ],
   },
   {

@@ -4,7 +4,7 @@ import type { JoinValues, SignInValues } from "~/schemas/account";
 import type { FieldErrors } from "~/schemas/form-data";
 import { slugify } from "~/lib/slug";
 import { findMemberIdByEmail, handleTaken } from "./member-repository";
-import { tryAgainMessage } from "../../rate-limit";
+import { forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
 
 export const EMAIL_TAKEN = "An account with this email already exists";
 export const INVALID_CREDENTIALS = "Invalid email or password";
@@ -12,6 +12,9 @@ export const INVALID_CREDENTIALS = "Invalid email or password";
 /** PRODUCT.md §7: 10 failed sign-ins per 15 minutes per address and per IP. */
 export const SIGN_IN_LIMIT = 10;
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+/** PRODUCT.md §7: at most 5 joins an hour per IP (Discourse's anchor: max_new_accounts_per_registration_ip). */
+export const JOIN_LIMIT = 5;
+export const JOIN_WINDOW_MS = 60 * 60 * 1000;
 
 export type ServiceResult =
   | { ok: true; headers: Headers }
@@ -28,12 +31,18 @@ async function uniqueHandle(services: AppServices, name: string): Promise<string
   return `${base}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
-/** Creates the account and signs the new member in; the returned headers carry the session cookie. */
+/**
+ * Creates the account and signs the new member in; the returned headers carry the session cookie.
+ * Every valid join attempt from an IP counts, a taken address too (it would otherwise let a script
+ * probe which addresses have accounts at full speed); counted and recorded in one step (ADR 0013).
+ */
 export async function registerMember(
   services: AppServices,
   values: JoinValues,
-  requestHeaders: Headers,
+  request: { headers: Headers; ip: string },
 ): Promise<JoinResult> {
+  const limited = await hit(services.db, [{ key: `join:ip:${request.ip}`, max: JOIN_LIMIT, windowMs: JOIN_WINDOW_MS }]);
+  if (!limited.ok) return { ok: false, status: 429, errors: { form: tryAgainMessage(limited.retryMinutes) } };
   const email = values.email.toLowerCase();
   if (await findMemberIdByEmail(services.db, email)) {
     return { ok: false, status: 400, errors: { email: EMAIL_TAKEN } };
@@ -52,7 +61,7 @@ export async function registerMember(
         bio: values.bio ? values.bio : undefined,
         interests: JSON.stringify(interests),
       },
-      headers: requestHeaders,
+      headers: request.headers,
       returnHeaders: true,
     });
     const user = response.user;
@@ -69,68 +78,44 @@ export async function registerMember(
   }
 }
 
-function limitKeys(email: string, ip: string) {
-  return [`email:${email.toLowerCase()}`, `ip:${ip}`];
+function signInLimits(email: string, ip: string): Limit[] {
+  return [
+    { key: `signin:email:${email}`, max: SIGN_IN_LIMIT, windowMs: SIGN_IN_WINDOW_MS },
+    { key: `signin:ip:${ip}`, max: SIGN_IN_LIMIT, windowMs: SIGN_IN_WINDOW_MS },
+  ];
 }
 
-/** Minutes until the oldest counted failure leaves the window, if any key is at its limit. */
-export async function signInBlockedForMinutes(services: AppServices, email: string, ip: string, now = new Date()) {
-  const since = new Date(now.getTime() - SIGN_IN_WINDOW_MS).toISOString();
-  const rows = await services.db
-    .selectFrom("sign_in_failure")
-    .select(["key", (eb) => eb.fn.countAll<number>().as("failures"), (eb) => eb.fn.min("failed_at").as("oldest")])
-    .where("key", "in", limitKeys(email, ip))
-    .where("failed_at", ">", since)
-    .groupBy("key")
-    .execute();
-  let minutes = 0;
-  for (const row of rows) {
-    if (Number(row.failures) < SIGN_IN_LIMIT) continue;
-    const oldest = new Date(row.oldest as string | Date).getTime();
-    const waitMs = oldest + SIGN_IN_WINDOW_MS - now.getTime();
-    minutes = Math.max(minutes, Math.max(1, Math.ceil(waitMs / 60_000)));
-  }
-  return minutes;
-}
-
-
-async function recordFailure(services: AppServices, email: string, ip: string, now = new Date()) {
-  const failedAt = now.toISOString();
-  const keys = limitKeys(email, ip);
-  await services.db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom("sign_in_failure")
-      .where("key", "in", keys)
-      .where("failed_at", "<=", new Date(now.getTime() - SIGN_IN_WINDOW_MS).toISOString())
-      .execute();
-    await trx
-      .insertInto("sign_in_failure")
-      .values(keys.map((key) => ({ key, failed_at: failedAt })))
-      .execute();
-  });
-}
-
+/**
+ * Every attempt first reserves a place under both limits in one atomic step (ADR 0013), so no more
+ * than ten passwords per address and per IP are ever checked in a window, however many arrive at
+ * once. A right password hands its places back and clears the address's count, as a success always
+ * has: only failures keep counting.
+ */
 export async function signInMember(
   services: AppServices,
   values: SignInValues,
   request: { headers: Headers; ip: string },
 ): Promise<ServiceResult> {
   const email = values.email.toLowerCase();
-  const blocked = await signInBlockedForMinutes(services, email, request.ip);
-  if (blocked > 0) return { ok: false, status: 429, errors: { form: tryAgainMessage(blocked) } };
+  const reserved = await hit(services.db, signInLimits(email, request.ip));
+  if (!reserved.ok) return { ok: false, status: 429, errors: { form: tryAgainMessage(reserved.retryMinutes) } };
   try {
     const { headers } = await services.auth.api.signInEmail({
       body: { email, password: values.password, rememberMe: values.rememberMe },
       headers: request.headers,
       returnHeaders: true,
     });
-    await services.db.deleteFrom("sign_in_failure").where("key", "=", `email:${email}`).execute();
+    await services.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("rate_limit_hit").where("key", "=", `signin:email:${email}`).execute();
+      await forgetHits(trx, reserved.hitIds);
+    });
     return { ok: true, headers };
   } catch (error) {
     if (error instanceof APIError && (error.status === "UNAUTHORIZED" || error.status === "BAD_REQUEST")) {
-      await recordFailure(services, email, request.ip);
       return { ok: false, status: 400, errors: { form: INVALID_CREDENTIALS } };
     }
+    // Our own failure is not the visitor's guess: it does not count against them.
+    await forgetHits(services.db, reserved.hitIds).catch(() => {});
     throw error;
   }
 }

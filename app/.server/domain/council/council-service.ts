@@ -2,15 +2,15 @@ import { createHmac } from "node:crypto";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { Path } from "../../db/schema";
-import { startOfUtcDay } from "~/lib/dates";
 import { excerptOf } from "~/lib/text";
-import { HELPFUL_RANK, INITIATE_DAILY_DISCUSSIONS } from "~/lib/privileges";
+import { HELPFUL_RANK } from "~/lib/privileges";
 
 export { HELPFUL_RANK };
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
 import { fail, isModerator, writeAllowed, type Outcome } from "../outcome";
-import { findSubmitted, insertSubmitted } from "../submissions";
+import { postWithinLimits } from "../post-limits";
+import { insertSubmitted } from "../submissions";
 
 export type { Outcome };
 
@@ -34,25 +34,8 @@ export async function askQuestion(
   input: { title: string; body: string; virtues: string[]; submissionKey: string },
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {
-  const { db } = services;
-  const repeat = await findSubmitted(db, "question", viewer.id, input.submissionKey);
-  if (repeat) return { ok: true, value: repeat };
-  const progress = await progressOf(db, viewer.id);
-  if (progress.rank.id === "initiate") {
-    const today = await db
-      .selectFrom("question")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("author_id", "=", viewer.id)
-      .where("created_at", ">=", startOfUtcDay(now))
-      .executeTakeFirstOrThrow();
-    if (Number(today.n) >= INITIATE_DAILY_DISCUSSIONS) {
-      return fail(429, `Initiates may ask ${INITIATE_DAILY_DISCUSSIONS} questions a day. Come back tomorrow, or reach the Acolyte rank (50 XP) to ask more.`);
-    }
-  }
-  const allowed = await writeAllowed(services, viewer);
-  if (!allowed.ok) return allowed;
   const at = now.toISOString();
-  return db.transaction().execute(async (trx) => {
+  return postWithinLimits(services, viewer, { table: "question", submissionKey: input.submissionKey }, now, async (trx) => {
     const inserted = await insertSubmitted(trx, "question", {
       author_id: viewer.id,
       title: input.title,
@@ -79,12 +62,8 @@ export async function answerQuestion(
   const { db } = services;
   const question = await findVisibleQuestion(db, questionId);
   if (!question) return fail(404, "Question not found");
-  const repeat = await findSubmitted(db, "answer", viewer.id, input.submissionKey);
-  if (repeat) return { ok: true, value: repeat };
-  const allowed = await writeAllowed(services, viewer);
-  if (!allowed.ok) return allowed;
   const at = now.toISOString();
-  return db.transaction().execute(async (trx) => {
+  return postWithinLimits(services, viewer, { table: "answer", submissionKey: input.submissionKey }, now, async (trx) => {
     const inserted = await insertSubmitted(trx, "answer", {
       question_id: questionId,
       author_id: viewer.id,

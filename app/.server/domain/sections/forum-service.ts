@@ -1,17 +1,17 @@
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { ModerationActionKind, SectionId } from "../../db/schema";
-import { startOfUtcDay } from "~/lib/dates";
 import { slugify } from "~/lib/slug";
 import { excerptOf } from "~/lib/text";
-import { INITIATE_DAILY_DISCUSSIONS, TOPIC_RANK } from "~/lib/privileges";
+import { TOPIC_RANK } from "~/lib/privileges";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { progressOf, XP } from "../progression/progression-service";
 import { deleteXpEvent, insertXpEvent } from "../progression/xp-repository";
 import { findDiscussion, findReply, moveDiscussionCounts, moveTopicCounts } from "./forum-repository";
 import { findTopic } from "./section-repository";
 import { fail, isModerator, writeAllowed, type Outcome } from "../outcome";
-import { findSubmitted, insertSubmitted } from "../submissions";
+import { postWithinLimits } from "../post-limits";
+import { insertSubmitted } from "../submissions";
 
 export type { Outcome };
 
@@ -97,29 +97,8 @@ export async function startDiscussion(
   const { db } = services;
   const topic = await findTopic(db, section, topicId);
   if (!topic) return fail(404, "Topic not found");
-  const repeat = await findSubmitted(db, "discussion", viewer.id, input.submissionKey);
-  if (repeat) return { ok: true, value: await discussionRef(db, repeat.id) };
-
-  const progress = await progressOf(db, viewer.id);
-  if (progress.rank.id === "initiate") {
-    const today = await db
-      .selectFrom("discussion")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("author_id", "=", viewer.id)
-      .where("created_at", ">=", startOfUtcDay(now))
-      .executeTakeFirstOrThrow();
-    if (Number(today.n) >= INITIATE_DAILY_DISCUSSIONS) {
-      return fail(
-        429,
-        `Initiates may start ${INITIATE_DAILY_DISCUSSIONS} discussions a day. Come back tomorrow, or reach the Acolyte rank (50 XP) to start more.`,
-      );
-    }
-  }
-  const allowed = await writeAllowed(services, viewer);
-  if (!allowed.ok) return allowed;
-
   const at = now.toISOString();
-  return db.transaction().execute(async (trx) => {
+  return postWithinLimits(services, viewer, { table: "discussion", submissionKey: input.submissionKey }, now, async (trx) => {
     const inserted = await insertSubmitted(trx, "discussion", {
       topic_id: topic.id,
       author_id: viewer.id,
@@ -160,13 +139,8 @@ export async function postReply(
   const discussion = await findDiscussion(db, discussionId);
   if (!discussion || (discussion.hidden_at !== null && !isModerator(viewer))) return fail(404, "Discussion not found");
   if (discussion.locked_at !== null) return fail(403, "This discussion is locked. No new replies can be posted.");
-  const repeat = await findSubmitted(db, "reply", viewer.id, input.submissionKey);
-  if (repeat) return { ok: true, value: repeat };
-  const allowed = await writeAllowed(services, viewer);
-  if (!allowed.ok) return allowed;
-
   const at = now.toISOString();
-  return db.transaction().execute(async (trx) => {
+  return postWithinLimits(services, viewer, { table: "reply", submissionKey: input.submissionKey }, now, async (trx) => {
     // Read again inside the transaction: a moderator may have locked it a moment ago.
     const current = await trx.selectFrom("discussion").select("locked_at").where("id", "=", discussionId).executeTakeFirstOrThrow();
     if (current.locked_at !== null) return fail(403, "This discussion is locked. No new replies can be posted.");

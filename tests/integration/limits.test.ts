@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Viewer } from "~/.server/context";
+import {
+  INVALID_CREDENTIALS,
+  JOIN_LIMIT,
+  registerMember,
+  signInMember,
+  SIGN_IN_LIMIT,
+} from "~/.server/domain/accounts/account-service";
+import { answerQuestion, askQuestion } from "~/.server/domain/council/council-service";
+import { WRITE_LIMIT } from "~/.server/domain/outcome";
+import { createTopic, postReply, startDiscussion } from "~/.server/domain/sections/forum-service";
+import { hit } from "~/.server/rate-limit";
+import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
+import { joinSchema } from "~/schemas/account";
+import { createTestSite, ENGINE, type TestSite } from "./test-services";
+
+// Every limit is checked and recorded in one atomic step (PRODUCT.md §7, ADR 0013): 50 requests at
+// the same moment get exactly the limit, on both engines.
+const PARALLEL = 50;
+
+let site: TestSite;
+let n = 0;
+const key = () => crypto.randomUUID();
+const headers = () => new Headers({ "user-agent": "vitest" });
+
+async function member(xp = 0): Promise<Viewer> {
+  n += 1;
+  const id = `limits-${n}`;
+  const now = new Date().toISOString();
+  await site.services.db
+    .insertInto("member")
+    .values({ id, name: `Limits ${n}`, email: `l${n}@example.org`, email_verified: false, image: null, created_at: now, updated_at: now, handle: `l${n}`, bio: null, interests: "[]", role: "member" })
+    .execute();
+  if (xp) await site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: now }).execute();
+  return { id, name: `Limits ${n}`, email: `l${n}@example.org`, handle: `l${n}`, role: "member" };
+}
+
+function joinValues(email: string, fullName = "Grace Hopper") {
+  return joinSchema.parse({ fullName, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: true });
+}
+
+const statusOf = (r: { ok: boolean; status?: number }) => (r.ok ? 200 : r.status);
+const tally = (statuses: (number | undefined)[]) =>
+  statuses.reduce<Record<string, number>>((all, s) => ({ ...all, [String(s)]: (all[String(s)] ?? 0) + 1 }), {});
+
+let topicId: string;
+beforeAll(async () => {
+  site = await createTestSite();
+  const created = await createTopic(site.services, await member(200), "monastery", { title: "Limits", description: "For the limits." });
+  if (!created.ok) throw new Error("topic");
+  topicId = created.value.id;
+});
+afterAll(async () => {
+  await site.destroy();
+});
+
+describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 60_000 }, () => {
+  it(`hit() records exactly max hits of one key`, async () => {
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL }, () => hit(site.services.db, [{ key: "test:parallel", max: 7, windowMs: 60_000 }])),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(7);
+    const rows = await site.services.db.selectFrom("rate_limit_hit").select("id").where("key", "=", "test:parallel").execute();
+    expect(rows).toHaveLength(7);
+  });
+
+  it(`checks at most ${SIGN_IN_LIMIT} passwords of one address; the rest get 429 unchecked`, async () => {
+    const email = "sign-in-race@example.org";
+    expect((await registerMember(site.services, joinValues(email), { headers: headers(), ip: "10.60.0.1" })).ok).toBe(true);
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        signInMember(site.services, { email, password: "Wrong1234", rememberMe: false }, { headers: headers(), ip: `10.61.0.${i}` }),
+      ),
+    );
+    expect(tally(results.map(statusOf))).toEqual({ 400: SIGN_IN_LIMIT, 429: PARALLEL - SIGN_IN_LIMIT });
+    expect(results.filter((r) => !r.ok && r.errors.form === INVALID_CREDENTIALS)).toHaveLength(SIGN_IN_LIMIT);
+    // The right password is not checked either until the window has room again.
+    const right = await signInMember(site.services, { email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.61.1.1" });
+    expect(statusOf(right)).toBe(429);
+  });
+
+  it(`checks at most ${SIGN_IN_LIMIT} passwords from one IP across addresses`, async () => {
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        signInMember(site.services, { email: `nobody${i}@example.org`, password: "Wrong1234", rememberMe: false }, { headers: headers(), ip: "10.62.0.1" }),
+      ),
+    );
+    expect(tally(results.map(statusOf))).toEqual({ 400: SIGN_IN_LIMIT, 429: PARALLEL - SIGN_IN_LIMIT });
+  });
+
+  it("a right password gives its attempt back: only failures count against an IP", async () => {
+    const email = "often@example.org";
+    expect((await registerMember(site.services, joinValues(email), { headers: headers(), ip: "10.63.0.1" })).ok).toBe(true);
+    for (let i = 0; i < SIGN_IN_LIMIT + 2; i++) {
+      const r = await signInMember(site.services, { email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.63.0.2" });
+      expect(statusOf(r)).toBe(200);
+    }
+  });
+
+  it(`lets exactly ${JOIN_LIMIT} of ${PARALLEL} parallel joins from one IP through, then 429 with the site's message`, async () => {
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) => registerMember(site.services, joinValues(`joiner${i}@example.org`, `Joiner ${i}`), { headers: headers(), ip: "10.64.0.1" })),
+    );
+    expect(tally(results.map(statusOf))).toEqual({ 200: JOIN_LIMIT, 429: PARALLEL - JOIN_LIMIT });
+    const refused = results.find((r) => !r.ok)!;
+    expect(refused.ok ? "" : refused.errors.form).toBe("Too many attempts. Try again in 60 minutes.");
+    const joined = await site.services.db.selectFrom("member").select("id").where("email", "like", "joiner%").execute();
+    expect(joined).toHaveLength(JOIN_LIMIT);
+    // Another address is not held back by this one.
+    expect(statusOf(await registerMember(site.services, joinValues("elsewhere@example.org"), { headers: headers(), ip: "10.64.0.2" }))).toBe(200);
+  });
+
+  it(`lets an initiate start exactly ${INITIATE_DAILY_POSTS} of ${PARALLEL} parallel discussions`, async () => {
+    const initiate = await member();
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        startDiscussion(site.services, initiate, "monastery", topicId, { title: `Parallel ${i}`, body: "x", submissionKey: key() }),
+      ),
+    );
+    expect(tally(results.map(statusOf))).toEqual({ 200: INITIATE_DAILY_POSTS, 429: PARALLEL - INITIATE_DAILY_POSTS });
+    expect(results.find((r) => !r.ok)).toEqual({ ok: false, status: 429, errors: { form: INITIATE_DAILY_POSTS_MESSAGE } });
+    const rows = await site.services.db.selectFrom("discussion").select("id").where("author_id", "=", initiate.id).execute();
+    expect(rows).toHaveLength(INITIATE_DAILY_POSTS);
+  });
+
+  it(`counts an initiate's discussions, questions and creations together, ${INITIATE_DAILY_POSTS} a day`, async () => {
+    const initiate = await member();
+    const now = new Date().toISOString();
+    await site.services.db
+      .insertInto("creation")
+      .values({ author_id: initiate.id, title: "A poem", description: "d", type: "writing", body: "b", media_path: null, link_url: null, created_at: now })
+      .execute();
+    expect((await startDiscussion(site.services, initiate, "monastery", topicId, { title: "One discussion", body: "x", submissionKey: key() })).ok).toBe(true);
+    expect((await askQuestion(site.services, initiate, { title: "One question here", body: "x", virtues: ["wisdom"], submissionKey: key() })).ok).toBe(true);
+    const question = await askQuestion(site.services, initiate, { title: "Second question", body: "x", virtues: ["wisdom"], submissionKey: key() });
+    expect(question).toEqual({ ok: false, status: 429, errors: { form: INITIATE_DAILY_POSTS_MESSAGE } });
+    const discussion = await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Second discussion", body: "x", submissionKey: key() });
+    expect(discussion).toEqual({ ok: false, status: 429, errors: { form: INITIATE_DAILY_POSTS_MESSAGE } });
+  });
+
+  it(`asks exactly ${INITIATE_DAILY_POSTS} of ${PARALLEL} parallel questions and discussions from an initiate, counted together`, async () => {
+    const initiate = await member();
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        i % 2
+          ? askQuestion(site.services, initiate, { title: `Parallel question ${i}`, body: "x", virtues: ["wisdom"], submissionKey: key() })
+          : startDiscussion(site.services, initiate, "monastery", topicId, { title: `Parallel ${i}`, body: "x", submissionKey: key() }),
+      ),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(INITIATE_DAILY_POSTS);
+  });
+
+  it("a repeated submission key still returns the first post once the limit is reached", async () => {
+    const initiate = await member();
+    const keys = [key(), key(), key()];
+    for (const k of keys) expect((await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Same again", body: "x", submissionKey: k })).ok).toBe(true);
+    const again = await Promise.all(
+      keys.map((k) => startDiscussion(site.services, initiate, "monastery", topicId, { title: "Same again", body: "x", submissionKey: k })),
+    );
+    expect(again.every((r) => r.ok)).toBe(true);
+    const rows = await site.services.db.selectFrom("discussion").select("id").where("author_id", "=", initiate.id).execute();
+    expect(rows).toHaveLength(3);
+  });
+
+  it(`holds the write burst limit at exactly ${WRITE_LIMIT.max} of ${PARALLEL} parallel replies`, async () => {
+    const author = await member(100);
+    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Burst target", body: "x", submissionKey: key() });
+    if (!started.ok) throw new Error("discussion");
+    const replier = await member(100);
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL }, () => postReply(site.services, replier, started.value.id, { body: "Again", submissionKey: key() })),
+    );
+    expect(tally(results.map(statusOf))).toEqual({ 200: WRITE_LIMIT.max, 429: PARALLEL - WRITE_LIMIT.max });
+    const rows = await site.services.db.selectFrom("reply").select("id").where("author_id", "=", replier.id).execute();
+    expect(rows).toHaveLength(WRITE_LIMIT.max);
+  });
+
+  it(`holds the write burst limit across kinds: ${WRITE_LIMIT.max} of ${PARALLEL} parallel answers and discussions`, async () => {
+    const asker = await member(100);
+    const asked = await askQuestion(site.services, asker, { title: "A question to answer", body: "x", virtues: ["wisdom"], submissionKey: key() });
+    if (!asked.ok) throw new Error("question");
+    const sage = await member(500);
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        i % 2
+          ? answerQuestion(site.services, sage, asked.value.id, { body: "An answer", submissionKey: key() })
+          : startDiscussion(site.services, sage, "monastery", topicId, { title: `Sage ${i}`, body: "x", submissionKey: key() }),
+      ),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(WRITE_LIMIT.max);
+  });
+});
