@@ -41,8 +41,8 @@ export default function Creation({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <Byline author={creation.author}>
           <span>
-            · {formatDate(creation.createdAt)}
-            {creation.edited ? " · edited" : ""}
+            {formatDate(creation.createdAt)}
+            {creation.edited ? "\u00a0· edited" : ""}
           </span>
         </Byline>
       </div>
@@ -78,7 +78,7 @@ export default function Creation({ loaderData }: Route.ComponentProps) {
               <li key={c.id}>
                 <Card className="p-4">
                   <Byline author={c.author}>
-                    <span>· {formatDate(c.createdAt)}</span>
+                    <span>{formatDate(c.createdAt)}</span>
                   </Byline>
                   {c.html ? (
                     <div className="prose-member mt-2 text-sm" dangerouslySetInnerHTML={{ __html: c.html }} />
