@@ -1,11 +1,12 @@
 // Full-page screenshots of every kind of page at a phone's width (375 px) and a desktop's
 // (1280 px), signed out and signed in, for looking at the site as a new member sees it.
 //
-//   npm run screenshots                 builds, starts the site on a fresh temp data dir, shoots
-//   SCREENSHOTS_URL=http://localhost:3000 node scripts/screenshots.js    shoots a running site
+//   npm run screenshots            builds, starts the site on a fresh temp data dir, shoots
+//   SCREENSHOTS_URL=http://localhost:3000 npm run screenshots      shoots a running site instead
+//   SCREENSHOTS_BUILD=0 npm run screenshots                        reuses the last build
 //
 // PNGs go to ./screenshots/ (git-ignored), named <width>-<signed-out|member>-<page>.png.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -46,6 +47,10 @@ const MEMBER_PAGES = [
 
 async function startSite() {
   if (process.env.SCREENSHOTS_URL) return { baseUrl: process.env.SCREENSHOTS_URL.replace(/\/$/, ""), stop: async () => {} };
+  if (process.env.SCREENSHOTS_BUILD !== "0") {
+    const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+    if (build.status !== 0) throw new Error("The build failed.");
+  }
   if (!fs.existsSync(path.join(root, "build/server"))) throw new Error("No build found: run `npm run build` first.");
   const port = Number(process.env.SCREENSHOTS_PORT ?? 3290);
   const baseUrl = `http://localhost:${port}`;
