@@ -33,10 +33,13 @@ export default defineConfig({
     { name: "newsletter", testMatch: ["newsletter.spec.ts"], use: { ...devices["Desktop Chrome"], channel: undefined } },
     {
       name: "content",
-      testMatch: ["forum.spec.ts", "council.spec.ts", "accessibility.spec.ts"],
+      testMatch: ["forum.spec.ts", "council.spec.ts", "accessibility.spec.ts", "newcomer.spec.ts"],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },
     },
+    // The link walker opens every page, questions too, and each visit counts a view: it runs last,
+    // so it never moves a count another spec is watching.
+    { name: "links", testMatch: ["links.spec.ts"], dependencies: ["content"], use: { ...devices["Desktop Chrome"], channel: undefined } },
   ],
   webServer: {
     command: "node server/index.js",

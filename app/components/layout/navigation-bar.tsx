@@ -1,7 +1,8 @@
 import { Menu, X } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { cn, initialsOf } from "~/lib/utils";
+import { Avatar } from "~/components/community/avatar";
+import { cn } from "~/lib/utils";
 
 export interface NavViewer {
   name: string;
@@ -22,11 +23,60 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? "text-monk-strong" : "text-stone-700",
   );
 
-function Avatar({ text, className }: { text: string; className?: string }) {
+const menuItemClass = "block w-full rounded px-3 py-2 text-left text-sm hover:bg-stone-100";
+
+/** Which of the bar's two menus is open: at most one, so on a phone they never cover each other. */
+type OpenMenu = "mobile" | "account" | null;
+
+/**
+ * A dropdown on <details>: it opens and closes without JavaScript and is announced as a
+ * disclosure. With JavaScript the bar owns its state (one menu at a time, Escape, outside clicks).
+ */
+function DropdownMenu({
+  label,
+  open,
+  onOpenChange,
+  opener,
+  trigger,
+  children,
+}: {
+  label: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  opener: React.RefObject<HTMLElement | null>;
+  trigger: React.ReactNode;
+  children: React.ReactNode;
+}) {
+  const root = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: PointerEvent) => {
+      if (root.current && !root.current.contains(event.target as Node)) onOpenChange(false);
+    };
+    document.addEventListener("pointerdown", outside);
+    return () => document.removeEventListener("pointerdown", outside);
+  }, [open, onOpenChange]);
+  return (
+    <details ref={root} className="relative" open={open} onToggle={(e) => onOpenChange(e.currentTarget.open)}>
+      <summary
+        ref={opener as React.RefObject<HTMLElement>}
+        className="flex cursor-pointer list-none items-center rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-monk [&::-webkit-details-marker]:hidden"
+        aria-label={label}
+      >
+        {trigger}
+      </summary>
+      <div className="absolute right-0 z-20 mt-2 w-48 rounded-md border border-line bg-white p-1 shadow-lg">{children}</div>
+    </details>
+  );
+}
+
+/** The visitors' 'IN' placeholder (seed §2), drawn like a member's avatar. */
+function Initials({ text, className }: { text: string; className?: string }) {
   return (
     <span
+      aria-hidden="true"
       className={cn(
-        "inline-flex size-9 items-center justify-center rounded-full bg-stone-200 text-sm font-semibold text-stone-800",
+        "inline-flex size-9 select-none items-center justify-center rounded-full bg-stone-200 text-sm font-semibold text-stone-800",
         className,
       )}
     >
@@ -35,53 +85,41 @@ function Avatar({ text, className }: { text: string; className?: string }) {
   );
 }
 
-function AccountMenu({ viewer }: { viewer: NavViewer }) {
-  // <details> opens and closes without JavaScript and is announced as a disclosure.
-  const location = useLocation();
-  const [open, setOpen] = useState(false);
-  useEffect(() => setOpen(false), [location.pathname]);
-  return (
-    <details className="relative" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary
-        className="flex cursor-pointer list-none items-center rounded-full [&::-webkit-details-marker]:hidden"
-        aria-label={`Account menu for ${viewer.name}`}
-      >
-        <Avatar text={initialsOf(viewer.name)} className="bg-monk text-white" />
-      </summary>
-      <div className="absolute right-0 z-20 mt-2 w-48 rounded-md border border-line bg-white p-1 shadow-lg">
-        <p className="truncate px-3 py-2 text-sm font-semibold">{viewer.name}</p>
-        <Link to="/dashboard" className="block rounded px-3 py-2 text-sm hover:bg-stone-100">
-          Dashboard
-        </Link>
-        {viewer.role === "admin" ? (
-          <Link to="/admin/advisors" className="block rounded px-3 py-2 text-sm hover:bg-stone-100">
-            Advisors
-          </Link>
-        ) : null}
-        <Form method="post" action="/signout">
-          <button type="submit" className="w-full rounded px-3 py-2 text-left text-sm hover:bg-stone-100">
-            Sign Out
-          </button>
-        </Form>
-      </div>
-    </details>
-  );
-}
-
 export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
-  const [menuOpen, setMenuOpen] = useState(false);
+  const [openMenu, setOpenMenu] = useState<OpenMenu>(null);
   const location = useLocation();
-  useEffect(() => setMenuOpen(false), [location.pathname]);
+  useEffect(() => setOpenMenu(null), [location.pathname]);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const accountOpener = useRef<HTMLElement>(null);
+
+  // Escape closes whichever menu is open and gives focus back to the control that opened it.
+  useEffect(() => {
+    if (!openMenu) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.preventDefault();
+      setOpenMenu(null);
+      (openMenu === "mobile" ? toggle.current : accountOpener.current)?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [openMenu]);
+
+  const setAccountOpen = (open: boolean) => setOpenMenu((current) => (open ? "account" : current === "account" ? null : current));
 
   return (
     <header className="sticky top-0 z-30 border-b border-line bg-white/95 backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
-        <Link to="/" className="flex items-center gap-2 font-serif text-lg font-bold">
-          <span aria-hidden="true" className="inline-flex size-8 items-center justify-center rounded-full bg-ink text-white">
+        <Link to="/" className="flex min-w-0 items-center gap-2 font-serif font-bold">
+          <span aria-hidden="true" className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-ink text-white">
             ☯
           </span>
-          <span className="hidden sm:inline">Inner Peace. Outer Strength.</span>
-          <span className="sm:hidden">IPOS</span>
+          {/* The whole name on every screen: on a phone it stacks on two lines rather than becoming
+              an acronym nobody has been told. */}
+          <span className="text-base leading-tight sm:text-lg">
+            Inner Peace.
+            <br className="sm:hidden" /> Outer Strength.
+          </span>
         </Link>
 
         <div className="hidden items-center gap-1 md:flex">
@@ -95,9 +133,30 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
           ))}
         </div>
 
-        <div className="flex items-center gap-2">
+        <div className="flex shrink-0 items-center gap-2">
           {viewer ? (
-            <AccountMenu viewer={viewer} />
+            <DropdownMenu
+              label={`Account menu for ${viewer.name}`}
+              open={openMenu === "account"}
+              onOpenChange={setAccountOpen}
+              opener={accountOpener}
+              trigger={<Avatar name={viewer.name} handle={viewer.handle} />}
+            >
+              <p className="truncate px-3 py-2 text-sm font-semibold">{viewer.name}</p>
+              <Link to="/dashboard" className={menuItemClass}>
+                Dashboard
+              </Link>
+              {viewer.role === "admin" ? (
+                <Link to="/admin/advisors" className={menuItemClass}>
+                  Advisors
+                </Link>
+              ) : null}
+              <Form method="post" action="/signout">
+                <button type="submit" className={menuItemClass}>
+                  Sign Out
+                </button>
+              </Form>
+            </DropdownMenu>
           ) : (
             <>
               <Link to="/signin" className="hidden rounded-md px-3 py-2 text-sm font-medium hover:bg-stone-100 md:inline-flex">
@@ -109,23 +168,38 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
               >
                 Join the Path
               </Link>
-              <Avatar text="IN" />
+              {/* The seed's 'IN' placeholder is a real control: it offers the two ways in. */}
+              <DropdownMenu
+                label="Sign in or join"
+                open={openMenu === "account"}
+                onOpenChange={setAccountOpen}
+                opener={accountOpener}
+                trigger={<Initials text="IN" className="hover:bg-stone-300" />}
+              >
+                <Link to="/signin" className={menuItemClass}>
+                  Sign In
+                </Link>
+                <Link to="/join" className={menuItemClass}>
+                  Join the Path
+                </Link>
+              </DropdownMenu>
             </>
           )}
           <button
+            ref={toggle}
             type="button"
             className="inline-flex size-10 items-center justify-center rounded-md hover:bg-stone-100 md:hidden"
-            aria-expanded={menuOpen}
+            aria-expanded={openMenu === "mobile"}
             aria-controls="mobile-menu"
-            aria-label={menuOpen ? "Close menu" : "Open menu"}
-            onClick={() => setMenuOpen((open) => !open)}
+            aria-label={openMenu === "mobile" ? "Close menu" : "Open menu"}
+            onClick={() => setOpenMenu((current) => (current === "mobile" ? null : "mobile"))}
           >
-            {menuOpen ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
+            {openMenu === "mobile" ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
           </button>
         </div>
       </nav>
 
-      <div id="mobile-menu" hidden={!menuOpen} className="border-t border-line bg-white md:hidden">
+      <div id="mobile-menu" hidden={openMenu !== "mobile"} className="border-t border-line bg-white md:hidden">
         <div className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
           <NavLink to="/" end className={linkClass}>
             Home

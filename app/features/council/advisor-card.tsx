@@ -1,9 +1,9 @@
 import { ShieldCheck } from "lucide-react";
+import { Avatar } from "~/components/community/avatar";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { Card } from "~/components/ui/card";
 import type { RankId } from "~/lib/ranks";
-import { initialsOf, plural } from "~/lib/utils";
-import { cn } from "~/lib/utils";
+import { plural } from "~/lib/utils";
 
 export interface AdvisorSummary {
   name: string;
@@ -18,15 +18,7 @@ export interface AdvisorSummary {
 export function AdvisorCard({ advisor }: { advisor: AdvisorSummary }) {
   return (
     <Card className="flex flex-col items-center p-6 text-center">
-      <span
-        aria-hidden="true"
-        className={cn(
-          "inline-flex size-16 items-center justify-center rounded-full text-xl font-bold text-white",
-          advisor.path === "monk" ? "bg-monk" : "bg-warrior",
-        )}
-      >
-        {initialsOf(advisor.name)}
-      </span>
+      <Avatar name={advisor.name} handle={advisor.handle} size="lg" />
       <h3 className="mt-3 text-lg font-semibold">{advisor.name}</h3>
       <div className="mt-2 flex items-center gap-2">
         <RankBadge rank={advisor.rank} />

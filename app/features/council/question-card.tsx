@@ -17,14 +17,16 @@ export interface QuestionSummary {
 
 export function QuestionCard({ question }: { question: QuestionSummary }) {
   return (
-    <Card className="p-6">
+    // A column whose excerpt takes the spare height: in a row of cards the bylines and the
+    // 'View Question' buttons line up at the bottom whatever the title's length.
+    <Card className="flex flex-col p-6">
       <div className="flex flex-wrap gap-2">
         {question.virtues.map((v) => (
           <VirtueBadge key={v} virtue={v} />
         ))}
       </div>
       <h3 className="mt-3 text-lg font-semibold">{question.title}</h3>
-      <p className="mt-2 text-sm text-stone-700">{question.excerpt}</p>
+      <p className="mt-2 flex-1 text-sm text-stone-700">{question.excerpt}</p>
       <div className="mt-3">
         <Byline author={question.author} />
       </div>

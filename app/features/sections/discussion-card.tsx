@@ -7,6 +7,7 @@ import { plural } from "~/lib/utils";
 export interface DiscussionSummary {
   id: number;
   title: string;
+  href: string;
   excerpt: string;
   replies: number;
   topicId: string;
@@ -17,14 +18,18 @@ export interface DiscussionSummary {
 
 export function DiscussionCard({ discussion }: { discussion: DiscussionSummary }) {
   return (
-    <Card className="p-6">
+    <Card className="flex flex-col p-6">
       <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-muted">
         <Link to={`/${discussion.section}/${discussion.topicId}`} className="hover:underline">
           {discussion.topicTitle}
         </Link>
       </p>
-      <h3 className="text-lg font-semibold">{discussion.title}</h3>
-      <p className="mt-2 text-sm text-stone-700">{discussion.excerpt}</p>
+      <h3 className="text-lg font-semibold">
+        <Link to={discussion.href} className="hover:underline">
+          {discussion.title}
+        </Link>
+      </h3>
+      <p className="mt-2 flex-1 text-sm text-stone-700">{discussion.excerpt}</p>
       <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
         <Byline author={discussion.author} />
         <span className="inline-flex items-center gap-1 text-sm text-muted">

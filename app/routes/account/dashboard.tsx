@@ -17,6 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rank: progress.rank.id,
     rankDescription: progress.rank.description,
     xp: progress.xp,
+    rankMinXp: progress.rank.minXp,
     next: progress.next ? { id: progress.next.id, label: progress.next.label, minXp: progress.next.minXp } : null,
     xpToNext: progress.xpToNext,
     percent: progress.percent,
@@ -26,6 +27,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const d = loaderData;
+  // Progress within the current rank, as a game shows it: "12 / 50 XP to Acolyte" above a bar.
+  const band = d.next ? { done: Math.min(d.xp, d.next.minXp) - d.rankMinXp, size: d.next.minXp - d.rankMinXp } : null;
   return (
     <div className="mx-auto max-w-4xl px-4 py-12">
       <h1 className="font-serif text-4xl font-bold">Welcome, {d.name}</h1>
@@ -52,10 +55,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <CardContent className="flex flex-col gap-3">
             {d.next ? (
               <>
-                <p className="text-sm text-stone-700">
+                <p className="text-sm text-stone-700" data-testid="xp-progress">
                   {d.needsVirtues
                     ? `${d.next.label} also needs every virtue at level 2. Complete challenges to train them.`
-                    : `${formatCount(d.xpToNext)} XP to ${d.next.label} (${formatCount(d.next.minXp)} XP).`}
+                    : `${formatCount(band!.done)} / ${formatCount(band!.size)} XP to ${d.next.label}`}
                 </p>
                 <div
                   role="progressbar"
@@ -63,10 +66,16 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   aria-valuemin={0}
                   aria-valuemax={100}
                   aria-valuenow={d.percent}
+                  aria-valuetext={`${formatCount(band!.done)} of ${formatCount(band!.size)} XP`}
                   className="h-3 overflow-hidden rounded-full bg-stone-200"
                 >
                   <div className="h-full rounded-full bg-monk" style={{ width: `${d.percent}%` }} />
                 </div>
+                {d.needsVirtues ? null : (
+                  <p className="text-xs text-muted">
+                    {formatCount(d.xpToNext)} XP to go
+                  </p>
+                )}
               </>
             ) : (
               <p className="text-sm text-stone-700">You have reached the highest rank. Balance both paths.</p>

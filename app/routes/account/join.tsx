@@ -1,4 +1,5 @@
 import { CheckCircle2 } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/join";
 import { useValidatedForm } from "~/components/community/use-validated-form";
@@ -50,11 +51,17 @@ function echo(raw: Record<string, unknown>): Echo {
 }
 
 function RegistrationSuccessful() {
+  // The form that had focus is gone: focus the result's heading so a screen reader reads it and the
+  // next Tab lands on 'Continue to Dashboard', instead of focus falling back to the page's body.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   return (
     <Card role="status">
       <CardHeader className="items-center text-center">
         <CheckCircle2 aria-hidden="true" className="size-12 text-green-700" />
-        <CardTitle>Registration Successful!</CardTitle>
+        <CardTitle ref={heading} tabIndex={-1} className="outline-none">
+          Registration Successful!
+        </CardTitle>
         <CardDescription className="text-base">
           Thank you for joining the community. Your journey begins now.
         </CardDescription>

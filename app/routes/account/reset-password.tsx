@@ -5,7 +5,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
 import { TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
-import { resetPassword } from "~/.server/domain/accounts/password-reset";
+import { RESET_LINK_INVALID, resetLinkIsUsable, resetPassword } from "~/.server/domain/accounts/password-reset";
 import { parseForm } from "~/.server/forms";
 import { resetPasswordSchema } from "~/schemas/account";
 
@@ -13,6 +13,12 @@ export const meta: Route.MetaFunction = () => [
   { title: "Choose a new password · Inner Peace. Outer Strength." },
   { name: "robots", content: "noindex" },
 ];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const usable = await resetLinkIsUsable(context.get(servicesContext), token);
+  return { linkProblem: usable ? null : RESET_LINK_INVALID };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = await parseForm(request, resetPasswordSchema);
@@ -22,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { errors: {}, done: true };
 }
 
-export default function ResetPassword({ actionData }: Route.ComponentProps) {
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -40,6 +46,18 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
             <CardFooter>
               <ButtonLink to="/signin" variant="monk">
                 Sign In
+              </ButtonLink>
+            </CardFooter>
+          </>
+        ) : loaderData.linkProblem && !actionData ? (
+          <>
+            <CardHeader>
+              <CardTitle>This link cannot be used</CardTitle>
+              <CardDescription role="alert">{loaderData.linkProblem}</CardDescription>
+            </CardHeader>
+            <CardFooter>
+              <ButtonLink to="/forgot-password" variant="monk">
+                Ask for a new link
               </ButtonLink>
             </CardFooter>
           </>

@@ -232,8 +232,8 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <Byline author={question.author}>
           <span>
-            · asked {formatDate(question.createdAt)}
-            {question.edited ? " · edited" : ""}
+            asked {formatDate(question.createdAt)}
+            {question.edited ? "\u00a0· edited" : ""}
           </span>
         </Byline>
         <span className="inline-flex items-center gap-1 text-sm text-muted">
@@ -273,8 +273,8 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                   ) : null}
                   <Byline author={a.author}>
                     <span>
-                      · {formatDate(a.createdAt)}
-                      {a.edited ? " · edited" : ""}
+                      {formatDate(a.createdAt)}
+                      {a.edited ? "\u00a0· edited" : ""}
                     </span>
                   </Byline>
                   {a.advisor ? (

@@ -38,34 +38,37 @@ export default function Creation({ loaderData }: Route.ComponentProps) {
       <Badge className="mt-4">{CREATION_LABELS[creation.type]}</Badge>
       <h1 className="mt-3 font-serif text-4xl font-bold">{creation.title}</h1>
       <p className="mt-3 text-lg text-stone-700">{creation.description}</p>
-      <div className="mt-4">
-        <Byline author={creation.author}>
-          <span>
-            · {formatDate(creation.createdAt)}
-            {creation.edited ? " · edited" : ""}
+      {/* The work in a card, as a discussion's opening post is: author, the piece, its reception. */}
+      <Card className="mt-6 p-6 sm:p-8">
+        <div>
+          <Byline author={creation.author}>
+            <span>
+              {formatDate(creation.createdAt)}
+              {creation.edited ? "\u00a0· edited" : ""}
+            </span>
+          </Byline>
+        </div>
+        <div className="prose-member mt-6" dangerouslySetInnerHTML={{ __html: creation.html }} />
+        {creation.linkUrl ? (
+          <p className="mt-6">
+            <a
+              href={creation.linkUrl}
+              rel="nofollow ugc noopener noreferrer"
+              className="inline-flex items-center gap-1 font-semibold text-monk-strong underline"
+            >
+              Visit the project <ExternalLink aria-hidden="true" className="size-4" />
+            </a>
+          </p>
+        ) : null}
+        <p className="mt-6 flex gap-6 border-t border-line pt-4 text-sm text-muted">
+          <span className="inline-flex items-center gap-1">
+            <Heart aria-hidden="true" className="size-4" /> {plural(creation.likes, "like")}
           </span>
-        </Byline>
-      </div>
-      <div className="prose-member mt-8" dangerouslySetInnerHTML={{ __html: creation.html }} />
-      {creation.linkUrl ? (
-        <p className="mt-6">
-          <a
-            href={creation.linkUrl}
-            rel="nofollow ugc noopener noreferrer"
-            className="inline-flex items-center gap-1 font-semibold text-monk-strong underline"
-          >
-            Visit the project <ExternalLink aria-hidden="true" className="size-4" />
-          </a>
+          <span className="inline-flex items-center gap-1">
+            <MessageCircle aria-hidden="true" className="size-4" /> {plural(creation.comments, "comment")}
+          </span>
         </p>
-      ) : null}
-      <p className="mt-8 flex gap-6 text-sm text-muted">
-        <span className="inline-flex items-center gap-1">
-          <Heart aria-hidden="true" className="size-4" /> {plural(creation.likes, "like")}
-        </span>
-        <span className="inline-flex items-center gap-1">
-          <MessageCircle aria-hidden="true" className="size-4" /> {plural(creation.comments, "comment")}
-        </span>
-      </p>
+      </Card>
       <section aria-labelledby="comments" className="mt-10">
         <h2 id="comments" className="mb-4 text-2xl font-bold">
           Comments
@@ -78,7 +81,7 @@ export default function Creation({ loaderData }: Route.ComponentProps) {
               <li key={c.id}>
                 <Card className="p-4">
                   <Byline author={c.author}>
-                    <span>· {formatDate(c.createdAt)}</span>
+                    <span>{formatDate(c.createdAt)}</span>
                   </Byline>
                   {c.html ? (
                     <div className="prose-member mt-2 text-sm" dangerouslySetInnerHTML={{ __html: c.html }} />

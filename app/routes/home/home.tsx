@@ -5,6 +5,7 @@ import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { SectionHeading } from "~/components/community/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { useViewer } from "~/components/layout/use-viewer";
 import { servicesContext } from "~/.server/context";
 import { questionSummaries } from "~/.server/domain/council/council-pages";
 import { creationSummaries } from "~/.server/domain/forge/forge-pages";
@@ -46,6 +47,7 @@ const VALUES = [
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { monastery, battlefield, featured, creations, questions } = loaderData;
+  const member = useViewer() !== null;
   return (
     <>
       <section className="bg-gradient-to-br from-monk-soft via-white to-warrior-soft">
@@ -195,17 +197,32 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section aria-labelledby="cta" className="mx-auto max-w-4xl px-4 py-20 text-center">
-        <h2 id="cta" className="font-serif text-3xl font-bold">
-          Begin your journey today
-        </h2>
-        <p className="mx-auto mt-4 max-w-xl text-stone-700">
-          Join a community that trains the mind and the body, and grows stronger together.
-        </p>
-        <ButtonLink to="/join" variant="default" size="lg" className="mt-8">
-          Join the Path
-        </ButtonLink>
-      </section>
+      {/* Visitors get the seed's call to join; a member, who has joined, gets the next step. */}
+      {member ? (
+        <section aria-labelledby="cta" className="mx-auto max-w-4xl px-4 py-20 text-center">
+          <h2 id="cta" className="font-serif text-3xl font-bold">
+            Continue your journey
+          </h2>
+          <p className="mx-auto mt-4 max-w-xl text-stone-700">
+            Your dashboard shows your rank and how much XP the next one needs.
+          </p>
+          <ButtonLink to="/dashboard" variant="default" size="lg" className="mt-8">
+            Go to Dashboard
+          </ButtonLink>
+        </section>
+      ) : (
+        <section aria-labelledby="cta" className="mx-auto max-w-4xl px-4 py-20 text-center">
+          <h2 id="cta" className="font-serif text-3xl font-bold">
+            Begin your journey today
+          </h2>
+          <p className="mx-auto mt-4 max-w-xl text-stone-700">
+            Join a community that trains the mind and the body, and grows stronger together.
+          </p>
+          <ButtonLink to="/join" variant="default" size="lg" className="mt-8">
+            Join the Path
+          </ButtonLink>
+        </section>
+      )}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/events";
 import { ProsePage, ProseSection, TextLink } from "~/components/layout/prose-page";
+import { useViewer } from "~/components/layout/use-viewer";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Events · Inner Peace. Outer Strength." },
@@ -30,6 +31,7 @@ const KINDS = [
 ];
 
 export default function EventsPage() {
+  const member = useViewer() !== null;
   return (
     <ProsePage
       title="Events"
@@ -84,10 +86,14 @@ export default function EventsPage() {
           Each event also offers a calendar file (.ics). Open it to add the event, with its correct time and place,
           to Google Calendar, Apple Calendar, Outlook or any other calendar app.
         </p>
-        <p>
-          You do not need an account to read about events. To RSVP, <TextLink to="/join">join the path</TextLink> or{" "}
-          <TextLink to="/signin">sign in</TextLink>.
-        </p>
+        {member ? (
+          <p>You are signed in, so you can RSVP as soon as an event is listed.</p>
+        ) : (
+          <p>
+            You do not need an account to read about events. To RSVP, <TextLink to="/join">join the path</TextLink> or{" "}
+            <TextLink to="/signin">sign in</TextLink>.
+          </p>
+        )}
       </ProseSection>
 
       <ProseSection id="hosts" title="Who hosts">

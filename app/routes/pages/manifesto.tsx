@@ -1,6 +1,7 @@
 import type { Route } from "./+types/manifesto";
 import { VirtueBadge } from "~/components/community/badges";
 import { ProsePage, ProseSection, TextLink } from "~/components/layout/prose-page";
+import { useViewer } from "~/components/layout/use-viewer";
 import { ButtonLink } from "~/components/ui/button";
 import { VIRTUES, type Virtue } from "~/lib/virtues";
 
@@ -24,6 +25,7 @@ const VIRTUE_BELIEFS: Record<Virtue, string> = {
 };
 
 export default function ManifestoPage() {
+  const member = useViewer() !== null;
   return (
     <ProsePage
       title="Our Manifesto"
@@ -165,9 +167,15 @@ export default function ManifestoPage() {
           together.
         </p>
         <div className="mt-6 flex flex-col gap-3 sm:flex-row">
-          <ButtonLink to="/join" size="lg">
-            Join the Path
-          </ButtonLink>
+          {member ? (
+            <ButtonLink to="/dashboard" size="lg">
+              Continue Your Path
+            </ButtonLink>
+          ) : (
+            <ButtonLink to="/join" size="lg">
+              Join the Path
+            </ButtonLink>
+          )}
           <ButtonLink to="/ranks" size="lg" variant="outline">
             See the Rank System
           </ButtonLink>

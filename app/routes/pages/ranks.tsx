@@ -1,6 +1,7 @@
 import type { Route } from "./+types/ranks";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { ProsePage, ProseSection, TextLink } from "~/components/layout/prose-page";
+import { useViewer } from "~/components/layout/use-viewer";
 import { ButtonLink } from "~/components/ui/button";
 import { INITIATE_DAILY_POSTS } from "~/lib/privileges";
 import { MASTER_VIRTUE_LEVEL, RANKS, type RankId } from "~/lib/ranks";
@@ -83,6 +84,7 @@ function rankLabel(id: RankId) {
 }
 
 export default function RanksPage() {
+  const member = useViewer() !== null;
   return (
     <ProsePage
       wide
@@ -230,7 +232,9 @@ export default function RanksPage() {
         <dl className="mt-6 max-w-3xl divide-y divide-line rounded-xl border border-line bg-white">
           {PRIVILEGES.map((p) => (
             <div key={p.ranks.join("-")} className="flex flex-col gap-2 p-5 sm:flex-row sm:gap-6">
-              <dt className="flex shrink-0 flex-wrap gap-2 sm:w-56">
+              {/* self-start and content-start: the row is as tall as its list of unlocks, and a
+                  stretched dt would stretch its badges into tall pills. */}
+              <dt className="flex shrink-0 flex-wrap content-start items-start gap-2 self-start sm:w-56">
                 {p.ranks.map((id) => (
                   <RankBadge key={id} rank={id} />
                 ))}
@@ -258,9 +262,15 @@ export default function RanksPage() {
           first reply, question or completed challenge is the first step.
         </p>
         <div className="mt-6 flex flex-col gap-3 sm:flex-row">
-          <ButtonLink to="/join" size="lg">
-            Join the Path
-          </ButtonLink>
+          {member ? (
+            <ButtonLink to="/dashboard" size="lg">
+              Go to Dashboard
+            </ButtonLink>
+          ) : (
+            <ButtonLink to="/join" size="lg">
+              Join the Path
+            </ButtonLink>
+          )}
           <ButtonLink to="/challenges" size="lg" variant="outline">
             Browse challenges
           </ButtonLink>

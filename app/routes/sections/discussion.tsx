@@ -119,9 +119,10 @@ type Page = Route.ComponentProps["loaderData"];
 
 function PostMeta({ post, label }: { post: { createdAt: string; edited: boolean; hidden: boolean }; label: string }) {
   return (
-    <span className="text-sm text-muted">
-      · {label} {formatDate(post.createdAt)}
-      {post.edited ? " · edited" : ""}
+    <span>
+      {label} {formatDate(post.createdAt)}
+      {/* A no-break space keeps the "·" on the date's line when the line wraps. */}
+      {post.edited ? "\u00a0· edited" : ""}
       {post.hidden ? (
         <Badge tone="warrior" className="ml-2">
           Hidden by a moderator
@@ -214,6 +215,9 @@ function ModeratorControls({ kind, id, hidden, locked, featured }: { kind: "disc
 
 export default function Discussion({ loaderData, actionData }: Route.ComponentProps) {
   const { topic, discussion, replies, pages, path, signedIn, editing, submissionKey, moderator } = loaderData as Page;
+  // The count is of live replies; deleted ones keep their place as "[deleted]", so the heading
+  // names them too and never reads "0 Replies" above a card.
+  const deletedHere = replies.filter((r) => r.deleted).length;
   const info = SECTIONS[topic.section];
   const errorsFor = (target: string) => (actionData?.intent === "edit" && actionData.target === target ? actionData.errors : undefined);
   return (
@@ -242,10 +246,9 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
       </h1>
 
       <Card className={cn("mt-6 p-6", discussion.hidden && "border-warrior")} id="post">
-        <div className="flex flex-wrap items-center gap-2">
-          <Byline author={discussion.author} />
+        <Byline author={discussion.author}>
           <PostMeta post={discussion} label="started" />
-        </div>
+        </Byline>
         {editing === "discussion" && discussion.mine && discussion.body !== null ? (
           <EditForm
             kind="discussion"
@@ -278,6 +281,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
       <section aria-labelledby="replies" className="mt-10">
         <h2 id="replies" className="mb-4 text-2xl font-bold">
           {plural(discussion.replies, "Reply", "Replies")}
+          {deletedHere > 0 ? <span className="text-base font-normal text-muted"> · {deletedHere} deleted</span> : null}
         </h2>
         <Pager
           label="Reply pages (top)"
@@ -288,10 +292,9 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
           {replies.map((r) => (
             <li key={r.id} id={`reply-${r.id}`}>
               <Card className={cn("p-5", r.hidden && "border-warrior")}>
-                <div className="flex flex-wrap items-center gap-2">
-                  <Byline author={r.author} />
+                <Byline author={r.author}>
                   <PostMeta post={r} label="replied" />
-                </div>
+                </Byline>
                 {editing === `reply-${r.id}` && r.mine && r.body !== null ? (
                   <EditForm kind="reply" id={r.id} body={r.body} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />
                 ) : r.html ? (

@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
-import { discussionPath } from "~/.server/domain/sections/forum-pages";
+import { discussionPath } from "~/.server/domain/sections/section-pages";
 import { startDiscussion } from "~/.server/domain/sections/forum-service";
 import { findTopic } from "~/.server/domain/sections/section-repository";
 import { parseForm } from "~/.server/forms";

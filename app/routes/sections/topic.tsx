@@ -108,7 +108,7 @@ export default function Topic({ loaderData }: Route.ComponentProps) {
                   <p className="mt-1 text-sm text-stone-700">{d.excerpt}</p>
                   <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
                     <Byline author={d.author}>
-                      <span>· last activity {formatDate(d.lastActivityAt)}</span>
+                      <span>last activity {formatDate(d.lastActivityAt)}</span>
                     </Byline>
                     <span className="inline-flex items-center gap-1 text-sm text-muted">
                       <MessageCircle aria-hidden="true" className="size-4" />

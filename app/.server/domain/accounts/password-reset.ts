@@ -49,3 +49,15 @@ export async function resetPassword(services: AppServices, token: string, newPas
     throw error;
   }
 }
+
+/**
+ * Whether a reset link can still be used, asked when its page opens so that a used or expired link
+ * says so at once instead of after the member has typed a new password twice. Only reads: the
+ * token is consumed by `resetPassword` alone, which checks it again.
+ */
+export async function resetLinkIsUsable(services: AppServices, token: string, now = new Date()) {
+  if (!token) return false;
+  const { internalAdapter } = await services.auth.$context;
+  const verification = await internalAdapter.findVerificationValue(`reset-password:${token}`);
+  return verification != null && new Date(verification.expiresAt) > now;
+}

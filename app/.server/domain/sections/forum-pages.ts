@@ -7,13 +7,9 @@ import { withAuthors } from "../progression/authors";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { discussionPage, findDiscussion, isTopicMember, replyPage } from "./forum-repository";
 import { findTopic } from "./section-repository";
-import { topicSummary } from "./section-pages";
+import { discussionPath, topicSummary } from "./section-pages";
 
 export const canModerate = (viewer: Viewer | null) => viewer?.role === "moderator" || viewer?.role === "admin";
-
-export function discussionPath(section: SectionId, topicId: string, discussion: { id: number; slug: string }) {
-  return `/${section}/${topicId}/${discussion.id}-${discussion.slug}`;
-}
 
 /** A topic with one page of its discussions (newest activity first) and links to the pages around. */
 export async function topicWithDiscussions(

@@ -3,6 +3,11 @@ import type { SectionId } from "../../db/schema";
 import { withAuthors } from "../progression/authors";
 import { featuredDiscussions, listTopics } from "./section-repository";
 
+/** A discussion's one canonical address; the page redirects any other slug here. */
+export function discussionPath(section: SectionId, topicId: string, discussion: { id: number; slug: string }) {
+  return `/${section}/${topicId}/${discussion.id}-${discussion.slug}`;
+}
+
 type TopicRow = Awaited<ReturnType<typeof listTopics>>[number];
 
 /** A topic as pages show it: posts are discussions plus replies, both kept by the forum service. */
@@ -26,6 +31,7 @@ export async function featuredDiscussionSummaries(db: Db, options: { section?: S
   return rows.map((d) => ({
     id: d.id,
     title: d.title,
+    href: discussionPath(d.section, d.topic_id, d),
     excerpt: d.excerpt,
     replies: Number(d.reply_count),
     topicId: d.topic_id,

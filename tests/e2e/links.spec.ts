@@ -1,0 +1,79 @@
+import type { APIRequestContext } from "@playwright/test";
+import { createMember, expect, newMember, test } from "./support/fixtures";
+import { FOOTER_LINKS, NAV_LINKS } from "./support/site";
+
+/*
+ * Issue 8, item 3: no link on the site leads to a 404. The walker follows every internal link it
+ * finds, from the public pages and from a member's pages, and fails on any 404 (or 5xx).
+ */
+
+/**
+ * Linked on purpose before their pages exist: the growth issue builds /challenges (linked from
+ * /ranks and /faq) and /settings (linked from /faq, /privacy and /terms). REMOVE each entry when its
+ * page lands, so the walker guards it too. Nothing else belongs here.
+ */
+const NOT_YET_BUILT = new Set(["/challenges", "/settings"]);
+
+/** Enough for every page of the demo content and what the other specs add, with room to spare. */
+const MAX_PAGES = 400;
+
+const START = ["/", ...NAV_LINKS.map((l) => l.href), ...FOOTER_LINKS.map((l) => l.href), "/join", "/signin", "/forgot-password"];
+
+function linksIn(html: string, base: string): string[] {
+  const found: string[] = [];
+  for (const match of html.matchAll(/<a\b[^>]*?\shref="([^"]+)"/g)) {
+    const href = match[1].replace(/&amp;/g, "&");
+    const url = new URL(href, base);
+    if (url.origin !== new URL(base).origin) continue;
+    found.push(url.pathname + url.search);
+  }
+  return found;
+}
+
+/** Walks the site breadth-first; returns the broken links with the page that links to them. */
+async function walk(request: APIRequestContext, baseURL: string, start: string[]) {
+  const seen = new Map<string, string>(start.map((p) => [p, "(start)"]));
+  const queue = [...start];
+  const broken: string[] = [];
+  let visited = 0;
+  while (queue.length > 0 && visited < MAX_PAGES) {
+    const path = queue.shift()!;
+    visited += 1;
+    const response = await request.get(path, { maxRedirects: 5 });
+    const status = response.status();
+    if (status === 404 || status >= 500) {
+      broken.push(`${path} → ${status} (linked from ${seen.get(path)})`);
+      continue;
+    }
+    if (!(response.headers()["content-type"] ?? "").includes("text/html")) continue;
+    for (const link of linksIn(await response.text(), new URL(path, baseURL).href)) {
+      const pathname = link.split(/[?#]/)[0];
+      if (NOT_YET_BUILT.has(pathname) || seen.has(link)) continue;
+      seen.set(link, path);
+      queue.push(link);
+    }
+  }
+  return { broken, visited };
+}
+
+test.describe("3. every internal link leads somewhere", () => {
+  test("from the public pages, signed out", async ({ request, baseURL }) => {
+    const { broken, visited } = await walk(request, baseURL!, START);
+    expect(visited).toBeGreaterThan(30);
+    expect(broken, "links that 404").toEqual([]);
+  });
+
+  test("from a member's pages, signed in", async ({ page, baseURL }) => {
+    await createMember(page.request, newMember("Link Walker"));
+    const { broken, visited } = await walk(page.request, baseURL!, [...START, "/dashboard", "/council/ask"]);
+    expect(visited).toBeGreaterThan(30);
+    expect(broken, "links that 404").toEqual([]);
+  });
+
+  test("the allow-list holds only pages that are still missing", async ({ request }) => {
+    // When /challenges or /settings is built this fails: take it off NOT_YET_BUILT.
+    for (const path of NOT_YET_BUILT) {
+      expect((await request.get(path)).status(), path).toBe(404);
+    }
+  });
+});
