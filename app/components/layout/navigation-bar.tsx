@@ -57,7 +57,21 @@ function DropdownMenu({
     return () => document.removeEventListener("pointerdown", outside);
   }, [open, onOpenChange]);
   return (
-    <details ref={root} className="relative" open={open} onToggle={(e) => onOpenChange(e.currentTarget.open)}>
+    <details
+      ref={root}
+      className="relative"
+      open={open}
+      onToggle={(e) => e.currentTarget.open !== open && onOpenChange(e.currentTarget.open)}
+      // The browser opens <details> before its toggle event reaches React; Escape pressed in that
+      // gap must still close the menu, so it is handled on the element itself too.
+      onKeyDown={(e) => {
+        if (e.key !== "Escape" || !e.currentTarget.open) return;
+        e.preventDefault();
+        e.currentTarget.open = false;
+        onOpenChange(false);
+        opener.current?.focus();
+      }}
+    >
       <summary
         ref={opener as React.RefObject<HTMLElement>}
         className="flex cursor-pointer list-none items-center rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-monk [&::-webkit-details-marker]:hidden"
@@ -88,7 +102,15 @@ function Initials({ text, className }: { text: string; className?: string }) {
 export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
   const [openMenu, setOpenMenu] = useState<OpenMenu>(null);
   const location = useLocation();
-  useEffect(() => setOpenMenu(null), [location.pathname]);
+  // A new page or a new viewer (signing in or out swaps the account menu for the visitors' one)
+  // starts with every menu closed. Reset while rendering, not in an effect: an effect would first
+  // render the new <details> open, and its toggle event would then open it again.
+  const menuScope = `${location.pathname}|${viewer?.handle ?? ""}`;
+  const [scope, setScope] = useState(menuScope);
+  if (scope !== menuScope) {
+    setScope(menuScope);
+    setOpenMenu(null);
+  }
   const toggle = useRef<HTMLButtonElement>(null);
   const accountOpener = useRef<HTMLElement>(null);
 
