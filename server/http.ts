@@ -117,3 +117,35 @@ export function sameOriginWrites(allowedOrigins: () => string[]) {
     next();
   };
 }
+
+/** The methods the site's routes answer; React Router handles any of them per route. */
+const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+export const ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS";
+/** Never meaningful here, and TRACE/TRACK echo requests back (cross-site tracing). */
+const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
+
+/**
+ * Answers methods no route implements before React Router sees them, so that a scanner's TRACE or
+ * PROPFIND is a 405/501 logged at info (by requestLogging), not an error. OPTIONS gets 204 with
+ * Allow: the site is same-origin only and answers no CORS preflight.
+ */
+export function methods() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (ROUTED_METHODS.has(req.method)) return next();
+    res.setHeader("Allow", ALLOWED_METHODS);
+    if (req.method === "OPTIONS") return void res.status(204).end();
+    if (REFUSED_METHODS.has(req.method)) return void res.status(405).type("text/plain").send("Method Not Allowed");
+    res.status(501).type("text/plain").send("Not Implemented");
+  };
+}
+
+/**
+ * While the server drains before a stop, every response says `Connection: close`, so keep-alive
+ * clients finish the request they sent and then reconnect elsewhere instead of reusing this socket.
+ */
+export function closeWhileDraining(draining: () => boolean) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    if (draining()) res.setHeader("Connection", "close");
+    next();
+  };
+}
