@@ -121,8 +121,11 @@ export function sameOriginWrites(allowedOrigins: () => string[]) {
 /** The methods the site's routes answer; React Router handles any of them per route. */
 const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 export const ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS";
-/** Never meaningful here, and TRACE/TRACK echo requests back (cross-site tracing). */
-const REFUSED_METHODS = new Set(["TRACE", "TRACK", "CONNECT"]);
+/**
+ * Known methods the site refuses outright: TRACE echoes a request back (cross-site tracing). Node's
+ * parser already answers TRACK with 400 and CONNECT never reaches a request handler.
+ */
+const REFUSED_METHODS = new Set(["TRACE"]);
 
 /**
  * Answers methods no route implements before React Router sees them, so that a scanner's TRACE or
