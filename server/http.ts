@@ -145,10 +145,16 @@ export function methods() {
 /**
  * While the server drains before a stop, every response says `Connection: close`, so keep-alive
  * clients finish the request they sent and then reconnect elsewhere instead of reusing this socket.
+ * Decided when the head is written, not when the request came: a request already in flight when
+ * the stop began must close its socket too, or the client would send its next request on it.
  */
 export function closeWhileDraining(draining: () => boolean) {
   return (_req: Request, res: Response, next: NextFunction) => {
-    if (draining()) res.setHeader("Connection", "close");
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
+      if (draining() && !this.headersSent) this.setHeader("Connection", "close");
+      return writeHead.apply(this, args);
+    } as Response["writeHead"];
     next();
   };
 }
