@@ -154,15 +154,15 @@ describe(`stopping under load, on ${ENGINE}`, () => {
       const warm = await Promise.all(Array.from({ length: 100 }, () => get(site.base + "/terms", agent)));
       expect(warm.map((a) => a.status)).toEqual(Array(100).fill(200));
 
-      // 100 requests in flight on those connections and 20 on connections of their own when the
-      // signal comes.
+      // 60 requests in flight on those connections and 10 on connections of their own when the
+      // signal comes (more would only measure how slow a shared test machine renders).
       let written = 0;
       let signalled!: () => void;
       const allWritten = new Promise<void>((resolve) => (signalled = resolve));
-      const onWritten = () => ++written === 120 && signalled();
+      const onWritten = () => ++written === 70 && signalled();
       const inFlight = [
-        ...Array.from({ length: 100 }, () => get(site.base + "/terms", agent, onWritten)),
-        ...Array.from({ length: 20 }, () => get(site.base + "/privacy", false, onWritten)),
+        ...Array.from({ length: 60 }, () => get(site.base + "/terms", agent, onWritten)),
+        ...Array.from({ length: 10 }, () => get(site.base + "/privacy", false, onWritten)),
       ];
       await allWritten;
       const signalledAt = Date.now();
@@ -171,18 +171,26 @@ describe(`stopping under load, on ${ENGINE}`, () => {
       // A balancer's probe sees 503 at once; connections that arrive before it has moved away
       // are still served, and told to close.
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const health = await get(site.base + "/healthz", false);
-      const during = await Promise.all(Array.from({ length: 20 }, () => get(site.base + "/faq", false)));
+      const health = get(site.base + "/healthz", false);
+      const during = Array.from({ length: 10 }, () => get(site.base + "/faq", false));
 
-      const answers = await Promise.all(inFlight);
-      for (const answer of [...answers, ...during]) {
+      const settled = await Promise.allSettled([...inFlight, ...during]);
+      const summary: Record<string, number> = {};
+      for (const s of settled) {
+        const key = s.status === "rejected" ? String((s.reason as Error).message) : `${s.value.status} ${s.value.connection}`;
+        summary[key] = (summary[key] ?? 0) + 1;
+      }
+      const log = site.stdout.filter((l) => !l.includes('"msg":"request"')).join("\n");
+      expect(settled.every((s) => s.status === "fulfilled"), `${JSON.stringify(summary)}\n${log}`).toBe(true);
+      const answers = settled.map((s) => (s as PromiseFulfilledResult<Answer>).value);
+      for (const answer of answers) {
         expect(answer.status).toBe(200);
         expect(answer.body.trimEnd().endsWith("</html>")).toBe(true);
       }
-      expect(health.status).toBe(503);
-      expect(during.every((a) => a.connection === "close")).toBe(true);
+      expect((await health).status).toBe(503);
+      expect(answers.slice(70).every((a) => a.connection === "close")).toBe(true);
       // The kept-alive connections are closed by the responses written after the signal.
-      expect(answers.filter((a) => a.connection === "close").length).toBeGreaterThan(0);
+      expect(answers.slice(0, 60).filter((a) => a.connection === "close").length).toBeGreaterThan(0);
 
       expect(await site.exit).toBe(0);
       expect(Date.now() - signalledAt).toBeLessThan(10_000);
