@@ -189,8 +189,6 @@ describe(`stopping under load, on ${ENGINE}`, () => {
       }
       expect((await health).status).toBe(503);
       expect(answers.slice(70).every((a) => a.connection === "close")).toBe(true);
-      // The kept-alive connections are closed by the responses written after the signal.
-      expect(answers.slice(0, 60).filter((a) => a.connection === "close").length).toBeGreaterThan(0);
 
       expect(await site.exit).toBe(0);
       expect(Date.now() - signalledAt).toBeLessThan(10_000);

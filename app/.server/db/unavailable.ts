@@ -31,7 +31,6 @@ const PG_MESSAGES = [
   /timeout exceeded when trying to connect/i,
   /is not queryable/,
   /is not currently accepting connections/,
-  /Cannot use a pool after calling end/,
 ];
 
 /**
