@@ -12,11 +12,12 @@ import {
 } from "react-router";
 import { NonceProvider } from "~/components/layout/nonce";
 import { requestContext } from "~/.server/context";
+import { RETRY_AFTER_SECONDS } from "~/.server/db/unavailable";
 
 export const streamTimeout = 5_000;
 
-/** Seconds to wait before retrying a 503 (the database is unreachable; server/unavailable.ts). */
-const RETRY_AFTER = "10";
+/** Any 503 (the database is unreachable: server/unavailable.ts) tells the client when to retry. */
+const RETRY_AFTER = String(RETRY_AFTER_SECONDS);
 
 export default function handleRequest(
   request: Request,

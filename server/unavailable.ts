@@ -1,9 +1,7 @@
 import { data, type RouterContextProvider, type ServerBuild } from "react-router";
 import { requestContext } from "~/.server/context";
-import { isDatabaseUnavailable, unavailableReason } from "~/.server/db/unavailable";
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, unavailableReason } from "~/.server/db/unavailable";
 
-/** Seconds a client (or a balancer) should wait before trying again while the database is away. */
-export const RETRY_AFTER_SECONDS = 10;
 export const UNAVAILABLE_MESSAGE = "The site is temporarily unavailable. Please try again in a few moments.";
 
 type Handler = (args: { context: Readonly<RouterContextProvider> }, ...rest: unknown[]) => unknown;

@@ -5,6 +5,9 @@
  * migrations) are followed through `cause`, and dual-stack connects through AggregateError.
  */
 
+/** Seconds a client (or a balancer) should wait before retrying a 503 for an unreachable database. */
+export const RETRY_AFTER_SECONDS = 10;
+
 /** Socket-level failures from Node's net module while connecting or mid-query. */
 const SOCKET_CODES = new Set([
   "ECONNREFUSED",
