@@ -2,11 +2,22 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import {
+  isRouteErrorResponse,
+  ServerRouter,
+  type EntryContext,
+  type HandleDataRequestFunction,
+  type HandleErrorFunction,
+  type RouterContextProvider,
+} from "react-router";
 import { NonceProvider } from "~/components/layout/nonce";
 import { requestContext } from "~/.server/context";
+import { RETRY_AFTER_SECONDS } from "~/.server/db/unavailable";
 
 export const streamTimeout = 5_000;
+
+/** Any 503 (the database is unreachable: server/unavailable.ts) tells the client when to retry. */
+const RETRY_AFTER = String(RETRY_AFTER_SECONDS);
 
 export default function handleRequest(
   request: Request,
@@ -15,6 +26,7 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  if (responseStatusCode === 503 && !responseHeaders.has("Retry-After")) responseHeaders.set("Retry-After", RETRY_AFTER);
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -61,8 +73,17 @@ export default function handleRequest(
   });
 }
 
+/** Client-side navigations (`.data` requests) get the same Retry-After as documents. */
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  if (response.status === 503 && !response.headers.has("Retry-After")) response.headers.set("Retry-After", RETRY_AFTER);
+  return response;
+};
+
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
+  // React Router's own 4xx (405 for a POST to a page without an action, 404 for an unknown .data
+  // route) are the client's mistake: requestLogging records them at info, not as errors.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   const path = new URL(request.url).pathname;
   // The context is missing when the request failed before it was built; still log the error.
   let logger: { error: (obj: object, msg: string) => void } | undefined;

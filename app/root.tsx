@@ -11,7 +11,7 @@ import {
 } from "react-router";
 import { Toaster, toast } from "sonner";
 import type { Route } from "./+types/root";
-import { NotFoundScreen, StatusScreen, UnexpectedErrorScreen } from "~/components/layout/error-screens";
+import { NotFoundScreen, StatusScreen, UnavailableScreen, UnexpectedErrorScreen } from "~/components/layout/error-screens";
 import { Footer } from "~/components/layout/footer";
 import { NavigationBar } from "~/components/layout/navigation-bar";
 import { useNonce } from "~/components/layout/nonce";
@@ -103,6 +103,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) return <NotFoundScreen />;
+    if (error.status === 503) return <UnavailableScreen />;
     const message = typeof error.data === "string" && error.data ? error.data : error.statusText || "Something went wrong";
     return <StatusScreen status={error.status} message={message} />;
   }

@@ -10,7 +10,8 @@ import { requestContext, servicesContext, type AppServices } from "~/.server/con
 import { loadEnv, type Env } from "~/.server/env";
 import { createServices } from "~/.server/services";
 import { sql } from "kysely";
-import { bodyLimit, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { bodyLimit, closeWhileDraining, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { guardDatabaseUnavailable } from "./unavailable";
 
 export interface AppOptions {
   env: Env;
@@ -19,23 +20,31 @@ export interface AppOptions {
   /** Serves the browser assets: Vite's middleware in development, build/client in production. */
   assets: (app: Express) => void;
   build: () => Promise<ServerBuild>;
+  /** True once a stop has begun: /healthz says 503 and responses close their connection. */
+  draining?: () => boolean;
 }
 
-export function createApp({ env, logger, services, assets, build }: AppOptions): Express {
+export function createApp({ env, logger, services, assets, build, draining = () => false }: AppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
+  app.use(closeWhileDraining(draining));
   app.use(requestLogging(logger));
   app.use(securityHeaders({ https: env.BASE_URL.startsWith("https://"), development: env.NODE_ENV === "development" }));
+  app.use(methods());
   app.use(compression());
 
   app.get("/healthz", async (_req, res) => {
+    res.set("Cache-Control", "no-store");
+    // A balancer must stop sending at once, while the requests already here still finish.
+    if (draining()) return void res.status(503).json({ status: "draining" });
     try {
       await sql`select 1`.execute(services.db);
-      res.set("Cache-Control", "no-store").json({ status: "ok" });
+      res.json({ status: "ok" });
     } catch (error) {
-      res.locals.logger.error({ err: error }, "health check failed");
-      res.status(503).set("Cache-Control", "no-store").json({ status: "unavailable" });
+      // An outage is an operating condition (warn); the request line carries the 503.
+      res.locals.logger.warn({ err: error }, "health check failed");
+      res.status(503).json({ status: "unavailable" });
     }
   });
 
@@ -45,7 +54,7 @@ export function createApp({ env, logger, services, assets, build }: AppOptions):
 
   app.use(
     createRequestHandler({
-      build,
+      build: async () => guardDatabaseUnavailable(await build()),
       mode: env.NODE_ENV,
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
@@ -73,10 +82,12 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, base: { service: "inner-peace-outer-strength" } });
   const services = await createServices(env, logger);
+  let draining = false;
   const app = createApp({
     env,
     logger,
     services,
+    draining: () => draining,
     assets(app) {
       if (vite) {
         app.use(vite.middlewares);
@@ -98,23 +109,44 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   const port = typeof address === "object" && address ? address.port : env.PORT;
   logger.info({ port, database: env.DATABASE_ENGINE, baseUrl: env.BASE_URL }, `listening on http://localhost:${port}`);
 
-  let stopping = false;
+  /**
+   * A graceful stop within SHUTDOWN_BOUND_MS (ADR 0015): drain first (healthz 503, every response
+   * closes its connection, new connections still served) so a balancer moves away without a single
+   * refused or reset connection; then stop listening, close idle sockets, let the requests in
+   * flight finish, close the database and exit 0. Only a request still running at the bound is cut.
+   */
   const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down");
-    // Finish the requests in flight, then close the database; give up after 10 s.
-    const force = setTimeout(() => process.exit(1), 10_000);
+    if (draining) return;
+    draining = true;
+    logger.info({ signal, drainSeconds: env.SHUTDOWN_DRAIN_SECONDS }, "draining before shutdown");
+    const force = setTimeout(() => {
+      logger.warn("shutdown bound reached; closing the connections still open");
+      server.closeAllConnections();
+      process.exit(1);
+    }, SHUTDOWN_BOUND_MS);
     force.unref();
-    server.close(async () => {
-      await services.db.destroy().catch(() => {});
-      await vite?.close();
-      logger.info("stopped");
-      process.exit(0);
-    });
-    server.closeIdleConnections();
+    setTimeout(() => {
+      // setImmediate runs right after a poll phase, which has just accepted the connections the
+      // kernel had queued; closing the listener any earlier would reset them.
+      setImmediate(() => {
+        logger.info("no longer accepting connections");
+        server.close(async () => {
+          clearInterval(sweep);
+          await services.db.destroy().catch(() => {});
+          await vite?.close();
+          logger.info("stopped");
+          process.exit(0);
+        });
+        server.closeIdleConnections();
+        // A request in flight without `Connection: close` leaves its socket idle when it ends.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      });
+    }, env.SHUTDOWN_DRAIN_SECONDS * 1000);
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
   return server;
 }
+
+/** Kubernetes' default terminationGracePeriodSeconds is 30; ours must sit well inside it. */
+export const SHUTDOWN_BOUND_MS = 10_000;

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyLimit, MAX_BODY_BYTES, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { bodyLimit, closeWhileDraining, MAX_BODY_BYTES, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 
 let server: Server;
 let base: string;
@@ -89,5 +89,38 @@ describe("writes", () => {
   it("accepts a same-origin POST and one from BASE_URL's origin", async () => {
     expect((await fetch(base + "/write", { method: "POST", headers: { origin: base }, body: "x=1" })).status).toBe(200);
     expect((await fetch(base + "/write", { method: "POST", headers: { origin: "https://ipos.example" }, body: "x=1" })).status).toBe(200);
+  });
+});
+
+describe("draining", () => {
+  it("closes the connection of every response written after draining began, also of requests already in flight", async () => {
+    let draining = false;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const app = express();
+    app.use(closeWhileDraining(() => draining));
+    app.get("/slow", async (_req, res) => {
+      await held;
+      res.send("done");
+    });
+    app.get("/fast", (_req, res) => void res.send("done"));
+    const s = await new Promise<Server>((resolve) => {
+      const l = app.listen(0, "127.0.0.1", () => resolve(l));
+    });
+    const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+    try {
+      expect((await fetch(url + "/fast")).headers.get("connection")).toBe("keep-alive");
+      const inFlight = fetch(url + "/slow");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      draining = true;
+      release();
+      const res = await inFlight;
+      expect(res.headers.get("connection")).toBe("close");
+      expect(await res.text()).toBe("done");
+      expect((await fetch(url + "/fast")).headers.get("connection")).toBe("close");
+    } finally {
+      s.closeAllConnections();
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    }
   });
 });

@@ -117,3 +117,44 @@ export function sameOriginWrites(allowedOrigins: () => string[]) {
     next();
   };
 }
+
+/** The methods the site's routes answer; React Router handles any of them per route. */
+const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+export const ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS";
+/**
+ * Known methods the site refuses outright: TRACE echoes a request back (cross-site tracing). Node's
+ * parser already answers TRACK with 400 and CONNECT never reaches a request handler.
+ */
+const REFUSED_METHODS = new Set(["TRACE"]);
+
+/**
+ * Answers methods no route implements before React Router sees them, so that a scanner's TRACE or
+ * PROPFIND is a 405/501 logged at info (by requestLogging), not an error. OPTIONS gets 204 with
+ * Allow: the site is same-origin only and answers no CORS preflight.
+ */
+export function methods() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (ROUTED_METHODS.has(req.method)) return next();
+    res.setHeader("Allow", ALLOWED_METHODS);
+    if (req.method === "OPTIONS") return void res.status(204).end();
+    if (REFUSED_METHODS.has(req.method)) return void res.status(405).type("text/plain").send("Method Not Allowed");
+    res.status(501).type("text/plain").send("Not Implemented");
+  };
+}
+
+/**
+ * While the server drains before a stop, every response says `Connection: close`, so keep-alive
+ * clients finish the request they sent and then reconnect elsewhere instead of reusing this socket.
+ * Decided when the head is written, not when the request came: a request already in flight when
+ * the stop began must close its socket too, or the client would send its next request on it.
+ */
+export function closeWhileDraining(draining: () => boolean) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
+      if (draining() && !this.headersSent) this.setHeader("Connection", "close");
+      return writeHead.apply(this, args);
+    } as Response["writeHead"];
+    next();
+  };
+}

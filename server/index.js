@@ -15,8 +15,8 @@ try {
     await start();
   }
 } catch (error) {
-  // A bad configuration is a message for a person, not a stack trace.
-  if (error?.name === "EnvError" || error instanceof Error && error.message.startsWith("Invalid configuration")) {
+  // A bad configuration or an unreachable database is a message for a person, not a stack trace.
+  if (error?.name === "EnvError" || error?.name === "DatabaseUnreachableError" || error instanceof Error && error.message.startsWith("Invalid configuration")) {
     console.error(error.message);
   } else {
     console.error(error);

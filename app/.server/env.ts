@@ -28,6 +28,10 @@ const envSchema = z.object({
   DEMO_CONTENT: flag.default(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SMTP_URL: z.string().optional(),
+  /** How long the first connection to the database is retried at start before the process gives up. */
+  DATABASE_RETRY_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be a whole number").min(0).default(60),
+  /** After SIGTERM: how long /healthz says 503 while the site still accepts connections (within the 10 s bound). */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(8, "must be at most 8 (shutdown is bounded at 10 s)").default(2),
   /** Express's "trust proxy": which hops may set X-Forwarded-For (client IPs for rate limits). */
   TRUST_PROXY: z
     .string()

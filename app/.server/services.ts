@@ -3,7 +3,8 @@ import { insertDemoContent } from "../../database/demo-content";
 import { migrateToLatest } from "../../database/migrate";
 import { createAuth } from "./auth";
 import type { AppServices } from "./context";
-import { createDatabase } from "./db/connect";
+import { createDatabase, type Db } from "./db/connect";
+import { describeDatabaseUrl, isDatabaseUnavailable, unavailableReason } from "./db/unavailable";
 import type { Env } from "./env";
 import { createMailer } from "./mail/mailer";
 import { resetPasswordMail } from "./domain/accounts/password-reset";
@@ -13,10 +14,15 @@ import path from "node:path";
 export async function createServices(env: Env, logger: Logger): Promise<AppServices> {
   const db = createDatabase(
     env.DATABASE_ENGINE === "postgres"
-      ? { engine: "postgres", url: env.DATABASE_URL }
+      ? {
+          engine: "postgres",
+          url: env.DATABASE_URL,
+          onConnectionError: (error) => logger.warn({ reason: unavailableReason(error) }, "database connection lost; the pool reconnects"),
+        }
       : { engine: "sqlite", sqlitePath: env.SQLITE_PATH },
   );
-  const applied = await migrateToLatest(db);
+  const where = env.DATABASE_ENGINE === "postgres" ? describeDatabaseUrl(env.DATABASE_URL!) : env.SQLITE_PATH;
+  const applied = await untilReachable(() => migrateToLatest(db), db, where, env.DATABASE_RETRY_SECONDS, logger);
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
   if (env.DEMO_CONTENT && (await insertDemoContent(db))) logger.info("demo content added");
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, "outbox"), logger });
@@ -28,4 +34,33 @@ export async function createServices(env: Env, logger: Logger): Promise<AppServi
     sendResetPassword: (to, token) => mailer.send(resetPasswordMail(env.BASE_URL, to, token)),
   });
   return { db, engine: env.DATABASE_ENGINE, auth, env, logger, mailer };
+}
+
+/** Raised when the database stayed unreachable for the whole retry bound; its message is the line to print. */
+export class DatabaseUnreachableError extends Error {
+  override name = "DatabaseUnreachableError";
+}
+
+/**
+ * The first contact with the database, retried with backoff while the database is unreachable (an
+ * orchestrator often starts the site before its database), one log line per failure, for at most
+ * `boundSeconds`. Any other error (a broken migration) fails at once.
+ */
+async function untilReachable<T>(attempt: () => Promise<T>, db: Db, where: string, boundSeconds: number, logger: Logger): Promise<T> {
+  const deadline = Date.now() + boundSeconds * 1000;
+  for (let delay = 1; ; delay = Math.min(delay * 2, 10)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      const reason = unavailableReason(error);
+      const wait = Math.min(delay, Math.max(0, Math.ceil((deadline - Date.now()) / 1000)));
+      if (wait <= 0) {
+        await db.destroy().catch(() => {});
+        throw new DatabaseUnreachableError(`Database unreachable at ${where} (${reason}); gave up after ${boundSeconds} s`);
+      }
+      logger.warn({ reason }, `Database unreachable at ${where} (${reason}); retrying in ${wait} s`);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
+  }
 }

@@ -29,7 +29,8 @@ export interface TestSite {
  * A real, freshly migrated database for one test file: a new SQLite file, or a new PostgreSQL
  * schema in the test database, so parallel runs never collide.
  */
-export async function createTestSite(options: { smtpUrl?: string } = {}): Promise<TestSite> {
+export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string } = {}): Promise<TestSite> {
+  const pgUrl = options.pgUrl ?? PG_URL;
   const id = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-test-"));
   const env = loadEnv({
@@ -41,14 +42,14 @@ export async function createTestSite(options: { smtpUrl?: string } = {}): Promis
     AUTH_SECRET: "test-secret-that-is-long-enough-0123456789",
   });
   if (ENGINE === "postgres") {
-    const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
+    const admin = createDatabase({ engine: "postgres", url: pgUrl, poolSize: 1 });
     await sql`create schema ${sql.id(id)}`.execute(admin);
     await admin.destroy();
   }
   const open = async (): Promise<TestSite> => {
     const db =
       ENGINE === "postgres"
-        ? createDatabase({ engine: "postgres", url: PG_URL, schema: id, poolSize: 20 })
+        ? createDatabase({ engine: "postgres", url: pgUrl, schema: id, poolSize: 20, applicationName: id })
         : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db") });
     await migrateToLatest(db, ENGINE === "postgres" ? { schema: id } : {});
     const logger = pino({ level: "silent" });
@@ -71,7 +72,7 @@ export async function createTestSite(options: { smtpUrl?: string } = {}): Promis
       destroy: async () => {
         await db.destroy().catch(() => {});
         if (ENGINE === "postgres") {
-          const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
+          const admin = createDatabase({ engine: "postgres", url: pgUrl, poolSize: 1 });
           await sql`drop schema if exists ${sql.id(id)} cascade`.execute(admin);
           await admin.destroy();
         }

@@ -18,7 +18,14 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use as search_path; the tests give each run its own. */
   schema?: string;
   poolSize?: number;
+  /** Shown in pg_stat_activity, so an operator (or a test) can find this process's connections. */
+  applicationName?: string;
+  /** Told about a pooled PostgreSQL connection that broke; the pool drops it and opens a new one. */
+  onConnectionError?: (error: Error) => void;
 }
+
+/** How long a request waits for a PostgreSQL connection before it fails (and gets a 503). */
+export const PG_CONNECT_TIMEOUT_MS = 5_000;
 
 export function openSqlite(file: string): DatabaseSync {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -39,8 +46,17 @@ export function createDatabase(options: DatabaseOptions): Db {
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      application_name: options.applicationName ?? "inner-peace-outer-strength",
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    // A backend that dies (pg_terminate_backend, a restart, a network blip) makes its client emit
+    // `error`: on the pool while idle, on the client itself while checked out. Without a listener
+    // Node turns that into an uncaught exception that ends the process. The query in flight is
+    // rejected on its own, and pg-pool discards the broken client, so listening is all it takes.
+    const report = (error: Error) => options.onConnectionError?.(error);
+    pool.on("error", report);
+    pool.on("connect", (client) => client.on("error", report));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = options.sqlitePath ?? "./data/site.db";

@@ -50,3 +50,20 @@ export function StatusScreen({ status, message }: { status: number; message: str
     </div>
   );
 }
+
+/** Shown with a 503 while the site cannot reach its database; the page itself needs no data. */
+export function UnavailableScreen() {
+  return (
+    <div className="flex min-h-[60vh] items-center justify-center px-4">
+      <div className="max-w-2xl text-center">
+        <h1 className="mb-4 text-3xl font-bold">Temporarily unavailable</h1>
+        <p className="mb-6 text-muted">
+          The site is taking a short breath and cannot load this page right now. Please try again in a few moments.
+        </p>
+        <a href="" className="font-semibold text-monk-strong underline underline-offset-4 hover:text-monk">
+          Try again
+        </a>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,202 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINE, PG_URL } from "./test-services";
+
+/**
+ * The real process, started as `npm start` starts it (node server/index.js on the production
+ * build), stopped with real signals. The build is made first when it is missing or older than the
+ * sources, so these tests always run today's code.
+ */
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuild() {
+  const built = path.join(root, "build/server/index.js");
+  const sources = Math.max(...["app", "server", "database"].map((d) => newestSource(path.join(root, d))));
+  if (fs.existsSync(built) && fs.statSync(built).mtimeMs > sources) return;
+  execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: "ignore" });
+}
+
+interface Site {
+  child: ChildProcess;
+  base: string;
+  /** Every stdout line (pino JSON) and stderr line the process printed so far. */
+  stdout: string[];
+  stderr: string[];
+  exit: Promise<number | null>;
+}
+
+function startProcess(env: Record<string, string>): Site {
+  const child = spawn(process.execPath, ["server/index.js"], {
+    cwd: root,
+    env: { PATH: process.env.PATH, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const site: Site = { child, base: "", stdout: [], stderr: [], exit: new Promise((resolve) => child.on("exit", (code) => resolve(code))) };
+  const collect = (into: string[]) => {
+    let rest = "";
+    return (chunk: Buffer) => {
+      const parts = (rest + chunk.toString()).split("\n");
+      rest = parts.pop()!;
+      into.push(...parts.filter(Boolean));
+    };
+  };
+  child.stdout!.on("data", collect(site.stdout));
+  child.stderr!.on("data", collect(site.stderr));
+  return site;
+}
+
+async function listening(site: Site): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const line = site.stdout.find((l) => l.includes("listening on"));
+    if (line) {
+      site.base = `http://127.0.0.1:${JSON.parse(line).port}`;
+      return;
+    }
+    if (site.child.exitCode !== null) throw new Error(`server exited: ${site.stderr.join("\n")}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("server did not start");
+}
+
+interface Answer {
+  status: number;
+  connection: string | undefined;
+  body: string;
+}
+
+function get(url: string, agent: http.Agent | false, onWritten?: () => void): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.on("finish", () => onWritten?.());
+  });
+}
+
+const errorLines = (site: Site) => site.stdout.filter((l) => l.startsWith("{") && JSON.parse(l).level >= 50);
+
+let database: { env: Record<string, string>; drop: () => Promise<void> };
+
+beforeAll(async () => {
+  ensureBuild();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-process-"));
+  if (ENGINE === "postgres") {
+    // A database of its own: the process migrates and seeds its public schema.
+    const name = `ipos_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(PG_URL);
+    url.pathname = `/${name}`;
+    database = {
+      env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+      drop: async () => {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
+    };
+  } else {
+    database = { env: { DATA_DIR: dataDir }, drop: async () => {} };
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await database?.drop();
+  if (database) fs.rmSync(database.env.DATA_DIR, { recursive: true, force: true });
+});
+
+describe("starting against an unreachable database", () => {
+  it("prints one line per failed attempt without the password, then exits 1 with one line", async () => {
+    const site = startProcess({
+      DATA_DIR: database.env.DATA_DIR,
+      DATABASE_URL: "postgres://ipos:hunter2-secret@127.0.0.1:1/ipos",
+      DATABASE_RETRY_SECONDS: "3",
+    });
+    const code = await site.exit;
+    expect(code).toBe(1);
+    const output = [...site.stdout, ...site.stderr].join("\n");
+    expect(output).not.toContain("hunter2");
+    expect(output).not.toMatch(/^\s+at /m);
+    const retries = site.stdout.filter((l) => l.includes("Database unreachable at postgres://127.0.0.1:1/ipos (ECONNREFUSED); retrying in"));
+    expect(retries.length).toBeGreaterThanOrEqual(2);
+    expect(site.stderr).toEqual(["Database unreachable at postgres://127.0.0.1:1/ipos (ECONNREFUSED); gave up after 3 s"]);
+  }, 30_000);
+});
+
+describe(`stopping under load, on ${ENGINE}`, () => {
+  it("drains on SIGTERM: healthz 503 at once, every accepted request answered in full, exit 0", async () => {
+    const site = startProcess({ ...database.env });
+    try {
+      await listening(site);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
+      // Light pages (the shared test machine is slow enough): 100 keep-alive connections, open and idle.
+      const warm = await Promise.all(Array.from({ length: 100 }, () => get(site.base + "/terms", agent)));
+      expect(warm.map((a) => a.status)).toEqual(Array(100).fill(200));
+
+      // 60 requests in flight on those connections and 10 on connections of their own when the
+      // signal comes (more would only measure how slow a shared test machine renders).
+      let written = 0;
+      let signalled!: () => void;
+      const allWritten = new Promise<void>((resolve) => (signalled = resolve));
+      const onWritten = () => ++written === 70 && signalled();
+      const inFlight = [
+        ...Array.from({ length: 60 }, () => get(site.base + "/terms", agent, onWritten)),
+        ...Array.from({ length: 10 }, () => get(site.base + "/privacy", false, onWritten)),
+      ];
+      await allWritten;
+      const signalledAt = Date.now();
+      site.child.kill("SIGTERM");
+
+      // A balancer's probe sees 503 at once; connections that arrive before it has moved away
+      // are still served, and told to close.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const health = get(site.base + "/healthz", false);
+      const during = Array.from({ length: 10 }, () => get(site.base + "/faq", false));
+
+      const settled = await Promise.allSettled([...inFlight, ...during]);
+      const summary: Record<string, number> = {};
+      for (const s of settled) {
+        const key = s.status === "rejected" ? String((s.reason as Error).message) : `${s.value.status} ${s.value.connection}`;
+        summary[key] = (summary[key] ?? 0) + 1;
+      }
+      const log = site.stdout.filter((l) => !l.includes('"msg":"request"')).join("\n");
+      expect(settled.every((s) => s.status === "fulfilled"), `${JSON.stringify(summary)}\n${log}`).toBe(true);
+      const answers = settled.map((s) => (s as PromiseFulfilledResult<Answer>).value);
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        expect(answer.body.trimEnd().endsWith("</html>")).toBe(true);
+      }
+      expect((await health).status).toBe(503);
+      expect(answers.slice(70).every((a) => a.connection === "close")).toBe(true);
+
+      expect(await site.exit).toBe(0);
+      expect(Date.now() - signalledAt).toBeLessThan(10_000);
+      expect(errorLines(site)).toEqual([]);
+      expect(site.stdout.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
+      agent.destroy();
+    } finally {
+      if (site.child.exitCode === null) site.child.kill("SIGKILL");
+    }
+  }, 60_000);
+});
