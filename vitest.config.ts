@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
-    include: ["app/**/*.test.ts", "tests/integration/**/*.test.ts", "database/**/*.test.ts", "server/**/*.test.ts"],
+    include: ["app/**/*.test.ts", "tests/lint/**/*.test.ts", "tests/integration/**/*.test.ts", "database/**/*.test.ts", "server/**/*.test.ts"],
     environment: "node",
     pool: "forks",
     testTimeout: 20_000,

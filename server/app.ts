@@ -12,6 +12,7 @@ import { createServices } from "~/.server/services";
 import { sql } from "kysely";
 import { bodyLimit, closeWhileDraining, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
+import { migrateToLatest } from "../database/migrate";
 
 export interface AppOptions {
   env: Env;
@@ -81,7 +82,7 @@ export interface StartOptions {
 export async function start({ vite, clientDir = "build/client" }: StartOptions = {}): Promise<Server> {
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, base: { service: "inner-peace-outer-strength" } });
-  const services = await createServices(env, logger);
+  const services = await createServices(env, logger, migrateToLatest);
   let draining = false;
   const app = createApp({
     env,

@@ -1,17 +1,22 @@
 import type { Logger } from "pino";
-import { insertDemoContent } from "../../database/demo-content";
-import { migrateToLatest } from "../../database/migrate";
 import { createAuth } from "./auth";
 import type { AppServices } from "./context";
 import { createDatabase, type Db } from "./db/connect";
+import { insertDemoContent } from "./db/demo-content";
 import { describeDatabaseUrl, isDatabaseUnavailable, unavailableReason } from "./db/unavailable";
 import type { Env } from "./env";
 import { createMailer } from "./mail/mailer";
 import { resetPasswordMail } from "./domain/accounts/password-reset";
 import path from "node:path";
 
+/**
+ * Brings a database to the latest migration and returns the names applied. The migrations live in
+ * database/, which app/ does not import (ADR 0016): server/ passes this in.
+ */
+export type Migrate = (db: Db) => Promise<string[]>;
+
 /** Opens the database, brings it to the latest migration, adds demo content on an empty one. */
-export async function createServices(env: Env, logger: Logger): Promise<AppServices> {
+export async function createServices(env: Env, logger: Logger, migrateToLatest: Migrate): Promise<AppServices> {
   const db = createDatabase(
     env.DATABASE_ENGINE === "postgres"
       ? {

@@ -15,6 +15,7 @@ export async function loadViewer(context: Readonly<RouterContextProvider>, reque
 const HERE = new URL("http://site.invalid/");
 const REDIRECT_MAX = 2048;
 /** \ is a slash to browsers; they strip tabs and newlines; other controls have no place in a path. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point here
 const UNSAFE = /[\\\u0000-\u001f\u007f]/;
 
 /**

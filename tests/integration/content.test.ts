@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertDemoContent } from "../../database/demo-content";
+import { insertDemoContent } from "~/.server/db/demo-content";
 import { featuredAdvisorSummaries, questionPage, questionSummaries } from "~/.server/domain/council/council-pages";
 import { creationPage, creationSummaries, listCategories } from "~/.server/domain/forge/forge-pages";
 import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/sections/section-pages";

@@ -4,7 +4,7 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll } from "vitest";
-import { insertDemoContent } from "../../database/demo-content";
+import { insertDemoContent } from "~/.server/db/demo-content";
 import { createTestSite, type TestSite } from "./test-services";
 
 let vite: ViteDevServer | undefined;

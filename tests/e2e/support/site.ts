@@ -1,6 +1,6 @@
 /**
  * What the suite expects to find: the seed's fixed texts, and the demo content the server puts in
- * a fresh database (database/demo-content.ts), whose counts are computed from its rows.
+ * a fresh database (app/.server/db/demo-content.ts), whose counts are computed from its rows.
  */
 
 export const NAV_LINKS = [

@@ -8,7 +8,7 @@ import { HELPFUL_RANK } from "~/lib/privileges";
 export { HELPFUL_RANK };
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
-import { fail, isModerator, writeAllowed, type Outcome } from "../outcome";
+import { fail, isModerator, type Outcome } from "../outcome";
 import { postWithinLimits } from "../post-limits";
 import { insertSubmitted } from "../submissions";
 

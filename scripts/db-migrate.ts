@@ -2,7 +2,7 @@
 import pino from "pino";
 import { createDatabase } from "../app/.server/db/connect";
 import { loadEnv } from "../app/.server/env";
-import { migrateToLatest } from "./migrate";
+import { migrateToLatest } from "../database/migrate";
 
 const env = loadEnv();
 const logger = pino({ level: env.LOG_LEVEL });

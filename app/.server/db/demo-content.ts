@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
-import type { Database } from "../app/.server/db/schema";
-import { slugify } from "../app/lib/slug";
-import { excerptOf } from "../app/lib/text";
+import { slugify } from "~/lib/slug";
+import { excerptOf } from "~/lib/text";
+import type { Database } from "./schema";
 
 /**
  * Demo content for a first start (PRODUCT.md §6): enough real rows to fill every seed screen: six
