@@ -1,6 +1,5 @@
 import { useEffect } from "react";
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -11,7 +10,6 @@ import {
 } from "react-router";
 import { Toaster, toast } from "sonner";
 import type { Route } from "./+types/root";
-import { NotFoundScreen, StatusScreen, UnavailableScreen, UnexpectedErrorScreen } from "~/components/layout/error-screens";
 import { Footer } from "~/components/layout/footer";
 import { NavigationBar } from "~/components/layout/navigation-bar";
 import { useNonce } from "~/components/layout/nonce";
@@ -100,13 +98,6 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return <Outlet />;
 }
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404) return <NotFoundScreen />;
-    if (error.status === 503) return <UnavailableScreen />;
-    const message = typeof error.data === "string" && error.data ? error.data : error.statusText || "Something went wrong";
-    return <StatusScreen status={error.status} message={message} />;
-  }
-  const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
-  return <UnexpectedErrorScreen detail={detail} />;
-}
+// The root catches what happens before any route renders (its own loader and middleware, such as a
+// database that cannot be reached); every route module catches its own errors with the same component.
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

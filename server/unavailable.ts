@@ -8,8 +8,9 @@ type Handler = (args: { context: Readonly<RouterContextProvider> }, ...rest: unk
 
 /**
  * Wraps a handler so that "the database cannot be reached" leaves it as an expected 503 (thrown
- * `data()`, which React Router renders in the root ErrorBoundary, on document and `.data` requests
- * alike) instead of an unexpected 500. Any other error passes through untouched.
+ * `data()`, which React Router renders in the route's ErrorBoundary, or the root's for the root's
+ * own loader and middleware, on document and `.data` requests alike) instead of an unexpected 500.
+ * Any other error passes through untouched.
  */
 function guard<F extends Handler>(handler: F): F {
   const guarded = async (args: { context: Readonly<RouterContextProvider> }, ...rest: unknown[]) => {

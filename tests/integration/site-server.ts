@@ -10,7 +10,7 @@ import { createTestSite, type TestSite } from "./test-services";
 let vite: ViteDevServer | undefined;
 
 /** The app's real route modules, compiled by Vite in production mode (no dev-only error details). */
-async function loadApp() {
+export async function loadApp() {
   vite ??= await createServer({
     configFile: "vite.config.ts",
     mode: "production",

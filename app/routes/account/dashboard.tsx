@@ -89,3 +89,5 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     </div>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

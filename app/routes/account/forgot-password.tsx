@@ -63,3 +63,5 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     </div>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

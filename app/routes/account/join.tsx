@@ -213,3 +213,5 @@ export default function Join({ loaderData, actionData }: Route.ComponentProps) {
     </div>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

@@ -99,3 +99,5 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     </div>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

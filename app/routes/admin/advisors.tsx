@@ -107,3 +107,5 @@ export default function Advisors({ loaderData, actionData }: Route.ComponentProp
     </div>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

@@ -63,3 +63,5 @@ export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
     </div>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

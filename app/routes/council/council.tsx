@@ -134,3 +134,5 @@ export default function Council({ loaderData }: Route.ComponentProps) {
     </>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

@@ -351,3 +351,5 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
     </article>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

@@ -97,3 +97,5 @@ export default function Creation({ loaderData }: Route.ComponentProps) {
     </article>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

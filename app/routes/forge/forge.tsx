@@ -69,3 +69,5 @@ export default function Forge({ loaderData }: Route.ComponentProps) {
     </>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

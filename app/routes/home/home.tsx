@@ -226,3 +226,5 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     </>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

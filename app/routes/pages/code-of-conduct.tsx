@@ -147,3 +147,5 @@ export default function CodeOfConductPage() {
     </ProsePage>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

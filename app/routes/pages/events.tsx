@@ -110,3 +110,5 @@ export default function EventsPage() {
     </ProsePage>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

@@ -184,3 +184,5 @@ export default function ManifestoPage() {
     </ProsePage>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

@@ -12,3 +12,5 @@ export function loader() {
 export default function NotFound() {
   return <NotFoundScreen />;
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

@@ -175,3 +175,5 @@ export default function PrivacyPage() {
     </ProsePage>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

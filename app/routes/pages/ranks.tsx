@@ -279,3 +279,5 @@ export default function RanksPage() {
     </ProsePage>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

@@ -157,3 +157,5 @@ export default function TermsPage() {
     </ProsePage>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

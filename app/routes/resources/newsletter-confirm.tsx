@@ -32,3 +32,5 @@ export default function NewsletterConfirm({ loaderData, actionData }: Route.Comp
   const { token, email, confirmed } = loaderData;
   return <SubscriptionLinkCard mode="confirm" token={token} email={email} done={confirmed || actionData?.confirmed === true} />;
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

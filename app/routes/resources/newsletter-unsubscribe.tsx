@@ -32,3 +32,5 @@ export default function NewsletterUnsubscribe({ loaderData, actionData }: Route.
   const { token, email, unsubscribed } = loaderData;
   return <SubscriptionLinkCard mode="unsubscribe" token={token} email={email} done={unsubscribed || actionData?.unsubscribed === true} />;
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

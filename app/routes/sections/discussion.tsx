@@ -342,3 +342,5 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

@@ -75,3 +75,5 @@ export default function NewDiscussion({ loaderData, actionData }: Route.Componen
     </div>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

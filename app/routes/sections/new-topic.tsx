@@ -89,3 +89,5 @@ export default function NewTopic({ loaderData, actionData }: Route.ComponentProp
     </div>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

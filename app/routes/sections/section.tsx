@@ -80,3 +80,5 @@ export default function Section({ loaderData }: Route.ComponentProps) {
     </>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

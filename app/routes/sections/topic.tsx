@@ -129,3 +129,5 @@ export default function Topic({ loaderData }: Route.ComponentProps) {
     </>
   );
 }
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

@@ -1,0 +1,67 @@
+import { sql } from "kysely";
+import { UNSAFE_decodeViaTurboStream as decodeTurboStream } from "react-router";
+import { describe, expect, it } from "vitest";
+import { cookieHeader, ENGINE } from "./test-services";
+import { loadApp, readable, siteOverHttp } from "./site-server";
+
+const web = siteOverHttp();
+
+/** The route ids whose boundary caught an error, from the hydration data the page hands the browser. */
+async function caughtBy(html: string): Promise<string[]> {
+  const chunks = [...html.matchAll(/streamController\.enqueue\(("(?:[^"\\]|\\.)*")\)/g)].map((m) => JSON.parse(m[1]) as string);
+  const body = new Response(chunks.join("")).body!;
+  const { value } = (await decodeTurboStream(body, globalThis)) as { value: { errors?: Record<string, unknown> } };
+  return Object.keys(value.errors ?? {});
+}
+
+async function join(name: string) {
+  const res = await web.http.post("/join", {
+    fullName: name,
+    email: `errors-${Date.now()}@example.org`,
+    password: "Secret123",
+    confirmPassword: "Secret123",
+    termsAccepted: "on",
+  });
+  expect(res.status).toBe(200);
+  return cookieHeader(res.headers);
+}
+
+describe(`error boundaries over HTTP on ${ENGINE}`, () => {
+  it("every route module that renders a page exports an ErrorBoundary; resource routes stay resource routes", async () => {
+    const build = await (await loadApp()).build();
+    const routes = Object.entries(build.routes).map(([id, route]) => ({ id, module: route!.module }));
+    const pages = routes.filter((r) => r.module.default);
+    expect(pages.length).toBeGreaterThan(25);
+    expect(pages.filter((r) => typeof r.module.ErrorBoundary !== "function").map((r) => r.id)).toEqual([]);
+    // An ErrorBoundary would make React Router render a page for these (POST /signout, /newsletter).
+    const resources = routes.filter((r) => !r.module.default).map((r) => r.id);
+    expect(resources.sort()).toEqual(["routes/account/sign-out", "routes/resources/newsletter"]);
+    expect(routes.filter((r) => !r.module.default && r.module.ErrorBoundary).map((r) => r.id)).toEqual([]);
+  });
+
+  it("a page whose data fails keeps the navigation with the member and says what failed", async () => {
+    const cookie = await join("Ada Errors");
+
+    const missing = await web.http.get("/monastery/no-such-topic", { cookie });
+    expect(missing.status).toBe(404);
+    const notFound = await readable(missing);
+    expect(notFound).toContain("Oops! Page not found");
+    expect(notFound).toContain('aria-label="Account menu for Ada Errors"');
+    expect(await caughtBy(notFound)).toEqual(["routes/sections/topic"]);
+
+    // The Council's questions cannot be read: that part of the site fails, the rest stands.
+    const db = web.site.services.db;
+    await sql`alter table question rename to question_away`.execute(db);
+    try {
+      const broken = await web.http.get("/council", { cookie });
+      expect(broken.status).toBe(500);
+      const page = await readable(broken);
+      expect(page).toContain("Unexpected Application Error!");
+      expect(page).toContain('aria-label="Account menu for Ada Errors"');
+      expect(await caughtBy(page)).toEqual(["routes/council/council"]);
+    } finally {
+      await sql`alter table question_away rename to question`.execute(db);
+    }
+    expect((await web.http.get("/council", { cookie })).status).toBe(200);
+  });
+});
