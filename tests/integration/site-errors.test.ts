@@ -42,10 +42,20 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
   it("a page whose data fails keeps the navigation with the member and says what failed", async () => {
     const cookie = await join("Ada Errors");
 
+    // A path the :section route matches but no section has: its boundary shows the 404 page, titled.
+    const unknown = await web.http.get("/no-such-page", { cookie });
+    expect(unknown.status).toBe(404);
+    const unknownPage = await readable(unknown);
+    expect(unknownPage).toContain("<title>Page not found · Inner Peace. Outer Strength.</title>");
+    expect(unknownPage).toContain("Oops! Page not found");
+    expect(unknownPage).toContain('aria-label="Account menu for Ada Errors"');
+    expect(await caughtBy(unknownPage)).toEqual(["routes/sections/section"]);
+
     const missing = await web.http.get("/monastery/no-such-topic", { cookie });
     expect(missing.status).toBe(404);
     const notFound = await readable(missing);
     expect(notFound).toContain("Oops! Page not found");
+    expect(notFound).toContain("<title>Topic not found</title>");
     expect(notFound).toContain('aria-label="Account menu for Ada Errors"');
     expect(await caughtBy(notFound)).toEqual(["routes/sections/topic"]);
 

@@ -16,7 +16,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
   const section = loaderData ? SECTIONS[loaderData.section] : null;
   return section
     ? [{ title: `${section.title} · Inner Peace. Outer Strength.` }, { name: "description", content: section.intro }]
-    : [];
+    : // Any other single-segment path: this route's ErrorBoundary shows the 404 page, titled as the catch-all's.
+      [{ title: "Page not found · Inner Peace. Outer Strength." }];
 };
 
 export async function loader({ params, context }: Route.LoaderArgs) {
