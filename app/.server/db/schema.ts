@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 
 /**
  * Timestamps are ISO-8601 strings in UTC on SQLite and `timestamptz` on PostgreSQL; reads may give
@@ -92,6 +92,8 @@ export interface DiscussionTable {
   title: string;
   slug: string;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
   excerpt: string;
   created_at: Timestamp;
@@ -110,6 +112,8 @@ export interface ReplyTable {
   discussion_id: number;
   author_id: string;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
@@ -124,6 +128,8 @@ export interface CreationTable {
   description: string;
   type: CreationType;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   media_path: string | null;
   link_url: string | null;
   like_count: Generated<number>;
@@ -145,6 +151,8 @@ export interface CreationCommentTable {
   creation_id: number;
   author_id: string;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
@@ -156,6 +164,8 @@ export interface QuestionTable {
   author_id: string;
   title: string;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
   excerpt: string;
   view_count: Generated<number>;
@@ -179,6 +189,8 @@ export interface AnswerTable {
   question_id: number;
   author_id: string;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   helpful_count: Generated<number>;
   created_at: Timestamp;
   edited_at: Timestamp | null;
