@@ -13,7 +13,8 @@ import { contentPage, type Block, type HtmlBlock } from "~/.server/content/conte
  */
 
 export function loader({ request }: Route.LoaderArgs) {
-  const slug = new URL(request.url).pathname.replace(/^\/+|\/+$/g, "");
+  // The path names the file; a client-side navigation asks for "/faq.data" (single fetch).
+  const slug = new URL(request.url).pathname.replace(/\.data$/, "").replace(/^\/+|\/+$/g, "");
   const page = contentPage(slug);
   if (!page) throw new Response("Not Found", { status: 404 });
   return page;
