@@ -28,3 +28,13 @@ export function virtueLevel(completedChallenges: number): number {
   if (completedChallenges >= 1) return 1;
   return 0;
 }
+
+/** The highest level a virtue reaches. */
+export const MAX_VIRTUE_LEVEL = 3;
+
+/** The fewest completed challenges that reach a virtue level, read from `virtueLevel` itself. */
+export function challengesForLevel(level: number): number {
+  let challenges = 0;
+  while (virtueLevel(challenges) < level) challenges++;
+  return challenges;
+}

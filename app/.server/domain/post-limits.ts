@@ -1,11 +1,13 @@
 import { startOfUtcDay } from "~/lib/dates";
-import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
+import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE, UNLIMITED_POSTS_RANK } from "~/lib/privileges";
+import { isRankAtLeast } from "~/lib/ranks";
 import type { AppServices, Viewer } from "../context";
 import type { Db } from "../db/connect";
 import { lockKeys } from "../db/lock-keys";
 import { hit, tryAgainMessage } from "../rate-limit";
 import { progressOf } from "./progression/progression-service";
-import { fail, WRITE_LIMIT, writeKey, type Outcome } from "./outcome";
+import { fail, writeKey, type Outcome } from "./outcome";
+import { WRITE_LIMIT } from "~/lib/limits";
 import { findSubmitted, type PostTable } from "./submissions";
 
 /**
@@ -50,7 +52,7 @@ export async function postWithinLimits<T>(
     if (await findSubmitted(trx, post.table, viewer.id, post.submissionKey)) return write(trx);
     if ((DAILY_COUNTED as readonly string[]).includes(post.table)) {
       const progress = await progressOf(trx, viewer.id);
-      if (progress.rank.id === "initiate" && (await postedToday(trx, viewer.id, now)) >= INITIATE_DAILY_POSTS) {
+      if (!isRankAtLeast(progress.rank.id, UNLIMITED_POSTS_RANK) && (await postedToday(trx, viewer.id, now)) >= INITIATE_DAILY_POSTS) {
         return fail(429, INITIATE_DAILY_POSTS_MESSAGE);
       }
     }

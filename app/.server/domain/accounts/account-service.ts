@@ -5,16 +5,11 @@ import type { FieldErrors } from "~/schemas/form-data";
 import { slugify } from "~/lib/slug";
 import { findMemberIdByEmail, handleTaken } from "./member-repository";
 import { forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
+import { JOIN_LIMIT, JOIN_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from "~/lib/limits";
 
 export const EMAIL_TAKEN = "An account with this email already exists";
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
-/** PRODUCT.md §7: 10 failed sign-ins per 15 minutes per address and per IP. */
-export const SIGN_IN_LIMIT = 10;
-export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
-/** PRODUCT.md §7: at most 5 joins an hour per IP (Discourse's anchor: max_new_accounts_per_registration_ip). */
-export const JOIN_LIMIT = 5;
-export const JOIN_WINDOW_MS = 60 * 60 * 1000;
 
 export type ServiceResult =
   | { ok: true; headers: Headers }

@@ -1,25 +1,8 @@
 import { engineOf, type Db } from "../../db/connect";
 import { startOfUtcDay } from "~/lib/dates";
 import { rankFor, rankProgress, type Rank, type RankProgress } from "~/lib/ranks";
+import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
 import { deleteXpEvent, insertXpEvent, xpTotals } from "./xp-repository";
-
-/**
- * XP for each event (PRODUCT.md §3). Awards go through the ledger, one row per member, kind and
- * subject, so the same post can never pay twice.
- */
-export const XP = {
-  "discussion.started": 5,
-  "reply.posted": 2,
-  "question.asked": 2,
-  "answer.posted": 5,
-  "answer.accepted": 15,
-  "answer.helpful": 2,
-  "creation.shared": 10,
-  "creation.liked": 1,
-  "challenge.check-in": 1,
-  "challenge.completed": 25,
-} as const;
-export type XpKind = keyof typeof XP;
 
 /** Ranks of many members, from the ledger, in one query. Virtues come with the challenges. */
 export async function ranksOf(db: Db, memberIds: readonly string[]): Promise<Map<string, Rank>> {
@@ -31,10 +14,6 @@ export async function progressOf(db: Db, memberId: string): Promise<RankProgress
   const totals = await xpTotals(db, [memberId]);
   return rankProgress(totals.get(memberId) ?? 0);
 }
-
-/** PRODUCT.md §3: XP from others' votes and likes counts at most 50 a day for a member. */
-export const CAPPED_KINDS: readonly XpKind[] = ["answer.helpful", "creation.liked"];
-export const DAILY_VOTE_XP_CAP = 50;
 
 /**
  * Awards the XP of one event, once (the ledger's unique key), inside the caller's transaction.
