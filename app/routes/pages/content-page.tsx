@@ -12,9 +12,10 @@ import { contentPage, type Block, type HtmlBlock } from "~/.server/content/conte
  * started; the loader only looks the page up.
  */
 
-export function loader({ request }: Route.LoaderArgs) {
-  // The path names the file; a client-side navigation asks for "/faq.data" (single fetch).
-  const slug = new URL(request.url).pathname.replace(/\.data$/, "").replace(/^\/+|\/+$/g, "");
+export function loader({ pattern }: Route.LoaderArgs) {
+  // The route's own pattern ("/faq", as routes.ts mounted it) names the file, never the address
+  // the request came to: a client-side navigation asks for "/faq.data".
+  const slug = pattern.replace(/^\/+|\/+$/g, "");
   const page = contentPage(slug);
   if (!page) throw new Response("Not Found", { status: 404 });
   return page;
