@@ -244,7 +244,8 @@ export interface ModerationActionTable {
   id: Generated<number>;
   actor_id: string;
   action: ModerationActionKind;
-  subject_type: "discussion" | "reply";
+  /** The kind of post (domain/posts/post-kinds.ts). */
+  subject_type: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
   subject_id: number;
   created_at: Timestamp;
 }

@@ -10,8 +10,6 @@ export const fail = (status: 400 | 403 | 404 | 409 | 429, message: string, field
   errors: { [field]: message },
 });
 
-export const isModerator = (viewer: Viewer) => viewer.role === "moderator" || viewer.role === "admin";
-
 /** A burst limit on every member's writes (posts, answers, edits), against scripts and accidents. */
 export const WRITE_LIMIT = { max: 30, windowMs: 10 * 60 * 1000 };
 

@@ -12,6 +12,7 @@ import {
   questionPageRows,
   recentQuestions,
   virtuesOf,
+  votedAnswerIds,
   type QuestionFilter,
 } from "./council-repository";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
@@ -76,19 +77,10 @@ export async function questionPage(db: Db, id: number, viewer: Viewer | null = n
   const [question] = await withAuthors(db, [row]);
   const [virtues, answers] = await Promise.all([virtuesOf(db, [id]), listAnswers(db, id).then((a) => withAuthors(db, a))]);
   const voted = viewer
-    ? new Set(
-        (
-          await db
-            .selectFrom("helpful_vote")
-            .select("answer_id")
-            .where("member_id", "=", viewer.id)
-            .where(
-              "answer_id",
-              "in",
-              answers.length ? answers.map((a) => a.id) : [0],
-            )
-            .execute()
-        ).map((v) => v.answer_id),
+    ? await votedAnswerIds(
+        db,
+        viewer.id,
+        answers.map((a) => a.id),
       )
     : new Set<number>();
   // Accepted first, then by helpful votes, then oldest (PRODUCT.md §2).

@@ -1,24 +1,28 @@
 import type { AppServices, Viewer } from "../../context";
-import type { Db } from "../../db/connect";
 import type { ModerationActionKind, SectionId } from "../../db/schema";
 import { slugify } from "~/lib/slug";
 import { excerptOf } from "~/lib/text";
 import { TOPIC_RANK } from "~/lib/privileges";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
-import { progressOf, XP } from "../progression/progression-service";
-import { deleteXpEvent, insertXpEvent } from "../progression/xp-repository";
-import { findDiscussion, findReply, moveDiscussionCounts, moveTopicCounts } from "./forum-repository";
-import { findTopic } from "./section-repository";
-import { fail, isModerator, writeAllowed, type Outcome } from "../outcome";
-import { postWithinLimits } from "../post-limits";
-import { insertSubmitted } from "../submissions";
+import { progressOf } from "../progression/progression-service";
+import { isModerator } from "../accounts/roles";
+import { createPost, deletePost as deleteOwnPost, editPost as editOwnPost, logModeration, moderatorPolicy, setPostHidden } from "../posts/pipeline";
+import { discussionRef, findDiscussion, isLocked, setDiscussionMark } from "./forum-repository";
+import { addTopicMember, findTopic, insertTopic, moveTopicMembers, removeTopicMember, topicIdTaken } from "./section-repository";
+import { fail, writeAllowed, type Outcome } from "../outcome";
 
 export type { Outcome };
+
+/**
+ * What is the Forum's own: topics and their members, and a discussion's lock and feature marks.
+ * Posting, editing, deleting and hiding discussions and replies go through the posting pipeline
+ * (domain/posts, ADR 0017).
+ */
 
 /** Slugs our own routes use under a section. */
 const RESERVED_TOPIC_IDS = new Set(["new", "edit", "page"]);
 
-const visible = (post: { deleted_at: unknown; hidden_at: unknown }) => post.deleted_at === null && post.hidden_at === null;
+const LOCKED = "This discussion is locked. No new replies can be posted.";
 
 // ---------------------------------------------------------------- topics
 
@@ -37,25 +41,21 @@ export async function createTopic(
   const allowed = await writeAllowed(services, viewer);
   if (!allowed.ok) return allowed;
   const base = slugify(input.title, 50);
+  const at = now.toISOString();
   return services.db.transaction().execute(async (trx) => {
     let id = RESERVED_TOPIC_IDS.has(base) ? `${base}-topic` : base;
-    for (let n = 2; await trx.selectFrom("topic").select("id").where("id", "=", id).executeTakeFirst(); n++) {
-      id = `${base}-${n}`;
-    }
-    await trx
-      .insertInto("topic")
-      .values({
-        id,
-        section,
-        title: input.title,
-        description: input.description,
-        created_by: viewer.id,
-        created_at: now.toISOString(),
-        last_activity_at: now.toISOString(),
-        member_count: 1,
-      })
-      .execute();
-    await trx.insertInto("topic_member").values({ topic_id: id, member_id: viewer.id, joined_at: now.toISOString() }).execute();
+    for (let n = 2; await topicIdTaken(trx, id); n++) id = `${base}-${n}`;
+    await insertTopic(trx, {
+      id,
+      section,
+      title: input.title,
+      description: input.description,
+      created_by: viewer.id,
+      created_at: at,
+      last_activity_at: at,
+      member_count: 1,
+    });
+    await addTopicMember(trx, id, viewer.id, at);
     return { ok: true as const, value: { id } };
   });
 }
@@ -63,28 +63,14 @@ export async function createTopic(
 export async function setTopicMembership(services: AppServices, viewer: Viewer, topicId: string, join: boolean, now = new Date()) {
   return services.db.transaction().execute(async (trx) => {
     if (join) {
-      const inserted = await trx
-        .insertInto("topic_member")
-        .values({ topic_id: topicId, member_id: viewer.id, joined_at: now.toISOString() })
-        .onConflict((oc) => oc.columns(["topic_id", "member_id"]).doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
-        await trx.updateTable("topic").set((eb) => ({ member_count: eb("member_count", "+", 1) })).where("id", "=", topicId).execute();
-      }
-    } else {
-      const removed = await trx
-        .deleteFrom("topic_member")
-        .where("topic_id", "=", topicId)
-        .where("member_id", "=", viewer.id)
-        .executeTakeFirst();
-      if (Number(removed.numDeletedRows) > 0) {
-        await trx.updateTable("topic").set((eb) => ({ member_count: eb("member_count", "-", 1) })).where("id", "=", topicId).execute();
-      }
+      if (await addTopicMember(trx, topicId, viewer.id, now.toISOString())) await moveTopicMembers(trx, topicId, 1);
+    } else if (await removeTopicMember(trx, topicId, viewer.id)) {
+      await moveTopicMembers(trx, topicId, -1);
     }
   });
 }
 
-// ---------------------------------------------------------------- discussions
+// ---------------------------------------------------------------- discussions and replies
 
 export async function startDiscussion(
   services: AppServices,
@@ -94,38 +80,24 @@ export async function startDiscussion(
   input: { title: string; body: string; submissionKey: string },
   now = new Date(),
 ): Promise<Outcome<{ id: number; slug: string }>> {
-  const { db } = services;
-  const topic = await findTopic(db, section, topicId);
+  const topic = await findTopic(services.db, section, topicId);
   if (!topic) return fail(404, "Topic not found");
+  const slug = slugify(input.title);
   const at = now.toISOString();
-  return postWithinLimits(services, viewer, { table: "discussion", submissionKey: input.submissionKey }, now, async (trx) => {
-    const inserted = await insertSubmitted(trx, "discussion", {
-      topic_id: topic.id,
-      author_id: viewer.id,
-      title: input.title,
-      slug: slugify(input.title),
-      body: input.body,
-      excerpt: excerptOf(input.body),
-      created_at: at,
-      last_activity_at: at,
-      submission_key: input.submissionKey,
-    });
-    // The same form, submitted twice at the same moment: the first one won.
-    if (!inserted.created) return { ok: true as const, value: await discussionRef(trx, inserted.id) };
-    await moveTopicCounts(trx, topic.id, { discussions: 1, activityAt: at });
-    await insertXpEvent(trx, {
-      member_id: viewer.id,
-      kind: "discussion.started",
-      subject_id: String(inserted.id),
-      points: XP["discussion.started"],
-      created_at: at,
-    });
-    return { ok: true as const, value: { id: inserted.id, slug: slugify(input.title) } };
-  });
-}
-
-async function discussionRef(db: Db, id: number) {
-  return db.selectFrom("discussion").select(["id", "slug"]).where("id", "=", id).executeTakeFirstOrThrow();
+  const posted = await createPost(
+    services,
+    viewer,
+    {
+      kind: "discussion",
+      parentId: topic.id,
+      values: { title: input.title, slug, body: input.body, excerpt: excerptOf(input.body), last_activity_at: at },
+      submissionKey: input.submissionKey,
+    },
+    now,
+  );
+  if (!posted.ok) return posted;
+  // A double submit answers with the first post, whose title may have been another.
+  return { ok: true, value: posted.value.created ? { id: posted.value.id, slug } : await discussionRef(services.db, posted.value.id) };
 }
 
 export async function postReply(
@@ -135,46 +107,28 @@ export async function postReply(
   input: { body: string; submissionKey: string },
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {
-  const { db } = services;
-  const discussion = await findDiscussion(db, discussionId);
+  const discussion = await findDiscussion(services.db, discussionId);
   if (!discussion || (discussion.hidden_at !== null && !isModerator(viewer))) return fail(404, "Discussion not found");
-  if (discussion.locked_at !== null) return fail(403, "This discussion is locked. No new replies can be posted.");
-  const at = now.toISOString();
-  return postWithinLimits(services, viewer, { table: "reply", submissionKey: input.submissionKey }, now, async (trx) => {
-    // Read again inside the transaction: a moderator may have locked it a moment ago.
-    const current = await trx.selectFrom("discussion").select("locked_at").where("id", "=", discussionId).executeTakeFirstOrThrow();
-    if (current.locked_at !== null) return fail(403, "This discussion is locked. No new replies can be posted.");
-    const inserted = await insertSubmitted(trx, "reply", {
-      discussion_id: discussionId,
-      author_id: viewer.id,
-      body: input.body,
-      created_at: at,
-      submission_key: input.submissionKey,
-    });
-    if (!inserted.created) return { ok: true as const, value: { id: inserted.id } };
-    await moveDiscussionCounts(trx, discussionId, { replies: 1, activityAt: at });
-    await moveTopicCounts(trx, discussion.topic_id, { replies: 1, activityAt: at });
-    await insertXpEvent(trx, {
-      member_id: viewer.id,
-      kind: "reply.posted",
-      subject_id: String(inserted.id),
-      points: XP["reply.posted"],
-      created_at: at,
-    });
-    return { ok: true as const, value: { id: inserted.id } };
-  });
+  if (discussion.locked_at !== null) return fail(403, LOCKED);
+  const posted = await createPost(
+    services,
+    viewer,
+    {
+      kind: "reply",
+      parentId: discussionId,
+      values: { body: input.body },
+      submissionKey: input.submissionKey,
+      // Read again inside the transaction: a moderator may have locked it a moment ago.
+      recheck: async (trx) => ((await isLocked(trx, discussionId)) ? fail(403, LOCKED) : { ok: true, value: null }),
+    },
+    now,
+  );
+  return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
 }
 
 // ---------------------------------------------------------------- editing and deleting one's own posts
 
 export type PostKind = "discussion" | "reply";
-
-async function loadOwnPost(db: Db, viewer: Viewer, kind: PostKind, id: number) {
-  const post = kind === "discussion" ? await findDiscussion(db, id) : await findReply(db, id);
-  if (!post || post.deleted_at !== null || (post.hidden_at !== null && !isModerator(viewer))) return fail(404, "Post not found");
-  if (post.author_id !== viewer.id) return fail(403, "You can only change your own posts.");
-  return { ok: true as const, value: post };
-}
 
 export async function editPost(
   services: AppServices,
@@ -184,22 +138,21 @@ export async function editPost(
   input: { title?: string; body: string },
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {
-  const own = await loadOwnPost(services.db, viewer, kind, id);
-  if (!own.ok) return own;
-  const allowed = await writeAllowed(services, viewer);
-  if (!allowed.ok) return allowed;
-  const at = now.toISOString();
-  if (kind === "discussion") {
-    const title = input.title ?? (own.value as { title: string }).title;
-    await services.db
-      .updateTable("discussion")
-      .set({ title, slug: slugify(title), body: input.body, excerpt: excerptOf(input.body), edited_at: at })
-      .where("id", "=", id)
-      .execute();
-  } else {
-    await services.db.updateTable("reply").set({ body: input.body, edited_at: at }).where("id", "=", id).execute();
-  }
-  return { ok: true, value: { id } };
+  const edited = await editOwnPost(
+    services,
+    viewer,
+    kind,
+    id,
+    {
+      values: async () => {
+        if (kind === "reply") return { body: input.body };
+        const title = input.title ?? (await findDiscussion(services.db, id))!.title;
+        return { title, slug: slugify(title), body: input.body, excerpt: excerptOf(input.body) };
+      },
+    },
+    now,
+  );
+  return edited.ok ? { ok: true, value: { id } } : edited;
 }
 
 /**
@@ -207,30 +160,8 @@ export async function editPost(
  * back and the counts move, all in one transaction.
  */
 export async function deletePost(services: AppServices, viewer: Viewer, kind: PostKind, id: number, now = new Date()): Promise<Outcome<{ id: number }>> {
-  const own = await loadOwnPost(services.db, viewer, kind, id);
-  if (!own.ok) return own;
-  const post = own.value;
-  const at = now.toISOString();
-  await services.db.transaction().execute(async (trx) => {
-    if (kind === "discussion") {
-      await trx.updateTable("discussion").set({ deleted_at: at }).where("id", "=", id).where("deleted_at", "is", null).execute();
-      if (post.hidden_at === null) await moveTopicCounts(trx, (post as { topic_id: string }).topic_id, { discussions: -1 });
-      await deleteXpEvent(trx, viewer.id, "discussion.started", String(id));
-    } else {
-      const discussion = await trx
-        .selectFrom("discussion")
-        .select(["topic_id"])
-        .where("id", "=", (post as { discussion_id: number }).discussion_id)
-        .executeTakeFirstOrThrow();
-      await trx.updateTable("reply").set({ deleted_at: at }).where("id", "=", id).where("deleted_at", "is", null).execute();
-      if (post.hidden_at === null) {
-        await moveDiscussionCounts(trx, (post as { discussion_id: number }).discussion_id, { replies: -1 });
-        await moveTopicCounts(trx, discussion.topic_id, { replies: -1 });
-      }
-      await deleteXpEvent(trx, viewer.id, "reply.posted", String(id));
-    }
-  });
-  return { ok: true, value: { id } };
+  const deleted = await deleteOwnPost(services, viewer, kind, id, now);
+  return deleted.ok ? { ok: true, value: { id } } : deleted;
 }
 
 // ---------------------------------------------------------------- moderation
@@ -246,47 +177,17 @@ export async function moderate(
   id: number,
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {
-  if (!isModerator(viewer)) return fail(403, "Only moderators can do that.");
+  const allowed = moderatorPolicy(viewer);
+  if (!allowed.ok) return allowed;
   if (kind === "reply" && DISCUSSION_ONLY.includes(action)) return fail(400, "That action applies to discussions only.");
-  const { db } = services;
-  const post = kind === "discussion" ? await findDiscussion(db, id) : await findReply(db, id);
-  if (!post) return fail(404, "Post not found");
+  if (action === "hide" || action === "restore") return setPostHidden(services, viewer, kind, id, action === "hide", now);
+  // Locking and featuring are the Forum's own marks on a discussion.
+  if (!(await findDiscussion(services.db, id))) return fail(404, "Post not found");
   const at = now.toISOString();
-  await db.transaction().execute(async (trx) => {
-    const topicId =
-      kind === "discussion"
-        ? (post as { topic_id: string }).topic_id
-        : (
-            await trx
-              .selectFrom("discussion")
-              .select("topic_id")
-              .where("id", "=", (post as { discussion_id: number }).discussion_id)
-              .executeTakeFirstOrThrow()
-          ).topic_id;
-    const wasVisible = visible(post);
-    if (action === "hide" || action === "restore") {
-      const hidden = action === "hide";
-      if ((post.hidden_at !== null) === hidden) return; // already so: nothing to record
-      const table = kind === "discussion" ? "discussion" : "reply";
-      await trx.updateTable(table).set({ hidden_at: hidden ? at : null }).where("id", "=", id).execute();
-      const nowVisible = !hidden && post.deleted_at === null;
-      const delta = Number(nowVisible) - Number(wasVisible);
-      if (delta !== 0) {
-        if (kind === "discussion") await moveTopicCounts(trx, topicId, { discussions: delta });
-        else {
-          await moveDiscussionCounts(trx, (post as { discussion_id: number }).discussion_id, { replies: delta });
-          await moveTopicCounts(trx, topicId, { replies: delta });
-        }
-      }
-    } else {
-      const column = action === "lock" || action === "unlock" ? "locked_at" : "featured_at";
-      const on = action === "lock" || action === "feature";
-      await trx.updateTable("discussion").set({ [column]: on ? at : null }).where("id", "=", id).execute();
-    }
-    await trx
-      .insertInto("moderation_action")
-      .values({ actor_id: viewer.id, action, subject_type: kind, subject_id: id, created_at: at })
-      .execute();
+  await services.db.transaction().execute(async (trx) => {
+    const mark = action === "lock" || action === "unlock" ? "locked_at" : "featured_at";
+    await setDiscussionMark(trx, id, mark, action === "lock" || action === "feature" ? at : null);
+    await logModeration(trx, viewer, action, "discussion", id, at);
   });
   return { ok: true, value: { id } };
 }
