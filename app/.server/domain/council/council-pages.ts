@@ -8,6 +8,7 @@ import {
   advisorVirtues,
   featuredAdvisors,
   findQuestion,
+  listAdvisors,
   listAnswers,
   questionPageRows,
   recentQuestions,
@@ -116,4 +117,10 @@ export async function questionPage(db: Db, id: number, viewer: Viewer | null = n
       advisor: a.advisor_path ? { path: a.advisor_path, specialty: a.advisor_specialty ?? "" } : null,
     })),
   };
+}
+
+/** The admin's list of advisors. */
+export async function advisorList(db: Db) {
+  const advisors = await listAdvisors(db);
+  return advisors.map((a) => ({ ...a, granted_at: String(a.granted_at) }));
 }

@@ -286,3 +286,13 @@ export async function deleteAdvisor(db: Db, memberId: string) {
   const result = await db.deleteFrom("advisor").where("member_id", "=", memberId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Every advisor with their member's name and address, for the admin page. */
+export async function listAdvisors(db: Db) {
+  return db
+    .selectFrom("advisor")
+    .innerJoin("member", "member.id", "advisor.member_id")
+    .select(["member.name", "member.email", "advisor.path", "advisor.specialty", "advisor.granted_at"])
+    .orderBy("member.name")
+    .execute();
+}
