@@ -45,7 +45,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const services = context.get(servicesContext);
   const viewer = context.get(viewerContext);
-  const page = await discussionWithReplies(services.db, viewer, id, pageRequest(url.searchParams, decodeIdCursor));
+  const pageAsked = pageRequest(url.searchParams, decodeIdCursor);
+  if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
+  const page = await discussionWithReplies(services.db, viewer, id, pageAsked.value);
   if (!page) throw data("Not found", { status: 404 });
   // An old slug, or a discussion moved to another topic: one canonical address (301).
   if (page.path !== `/${section}/${params.topicId}/${params.discussionRef}`) {

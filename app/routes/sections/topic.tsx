@@ -28,12 +28,14 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const section = sectionOrNotFound(params.section);
   if (params.topicId.length > 100) throw data("Not found", { status: 404 });
+  const pageAsked = pageRequest(new URL(request.url).searchParams, decodeActivityCursor);
+  if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
   const page = await topicWithDiscussions(
     context.get(servicesContext).db,
     context.get(viewerContext),
     section,
     params.topicId,
-    pageRequest(new URL(request.url).searchParams, decodeActivityCursor),
+    pageAsked.value,
   );
   if (!page) throw data("Not found", { status: 404 });
   return { ...page, signedIn: context.get(viewerContext) !== null };
