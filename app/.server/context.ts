@@ -2,7 +2,7 @@ import { createContext } from "react-router";
 import type { Logger } from "pino";
 import type { Auth } from "./auth";
 import type { Db, Engine } from "./db/connect";
-import type { MemberRole } from "./db/schema";
+import type { MemberRole } from "~/lib/domain-values";
 import type { Env } from "./env";
 import type { Mailer } from "./mail/mailer";
 

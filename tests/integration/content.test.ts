@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertDemoContent } from "../../database/demo-content";
 import { featuredAdvisorSummaries, questionPage, questionSummaries } from "~/.server/domain/council/council-pages";
 import { creationPage, creationSummaries, listCategories } from "~/.server/domain/forge/forge-pages";
-import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/sections/section-pages";
-import { topicWithDiscussions } from "~/.server/domain/sections/forum-pages";
+import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/forum/section-pages";
+import { topicWithDiscussions } from "~/.server/domain/forum/forum-pages";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 let site: TestSite;

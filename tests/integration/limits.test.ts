@@ -9,7 +9,7 @@ import {
 } from "~/.server/domain/accounts/account-service";
 import { answerQuestion, askQuestion } from "~/.server/domain/council/council-service";
 import { WRITE_LIMIT } from "~/.server/domain/outcome";
-import { createTopic, postReply, startDiscussion } from "~/.server/domain/sections/forum-service";
+import { createTopic, postReply, startDiscussion } from "~/.server/domain/forum/forum-service";
 import { hit } from "~/.server/rate-limit";
 import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
 import { joinSchema } from "~/schemas/account";

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from "kysely";
+import type { CreationType, MemberRole, PathId, SectionId } from "../../lib/domain-values";
 
 /**
  * Timestamps are ISO-8601 strings in UTC on SQLite and `timestamptz` on PostgreSQL; reads may give
@@ -8,10 +9,6 @@ export type Timestamp = string | Date;
 /** Booleans are 0/1 on SQLite and real booleans on PostgreSQL. */
 export type Flag = boolean | number;
 
-export type SectionId = "monastery" | "battlefield";
-export type CreationType = "writing" | "art" | "music" | "projects";
-export type MemberRole = "member" | "moderator" | "admin";
-export type Path = "monk" | "warrior";
 
 /** Better Auth's user model, named `member` in our domain (ADR 0004). */
 export interface MemberTable {
@@ -203,7 +200,7 @@ export interface QuestionViewTable {
 
 export interface AdvisorTable {
   member_id: string;
-  path: Path;
+  path: PathId;
   specialty: string;
   granted_at: Timestamp;
 }

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connect";
-import type { MemberRole } from "../../db/schema";
+import type { MemberRole } from "~/lib/domain-values";
 
 type Executor = Pick<Db, "selectFrom" | "insertInto" | "deleteFrom" | "updateTable">;
 

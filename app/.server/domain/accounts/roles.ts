@@ -1,6 +1,6 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
-import type { MemberRole } from "../../db/schema";
+import type { MemberRole } from "~/lib/domain-values";
 import { updateRoleByEmail } from "./member-repository";
 
 export const ROLES: MemberRole[] = ["member", "moderator", "admin"];

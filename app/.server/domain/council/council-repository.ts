@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connect";
-import type { Path } from "../../db/schema";
+import type { PathId } from "~/lib/domain-values";
 import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
 
 function questionRows(db: Db) {
@@ -273,7 +273,7 @@ export async function countView(db: Db, questionId: number) {
   await db.updateTable("question").set((eb) => ({ view_count: eb("view_count", "+", 1) })).where("id", "=", questionId).execute();
 }
 
-export async function upsertAdvisor(db: Db, advisor: { member_id: string; path: Path; specialty: string; granted_at: string }) {
+export async function upsertAdvisor(db: Db, advisor: { member_id: string; path: PathId; specialty: string; granted_at: string }) {
   await db
     .insertInto("advisor")
     .values(advisor)

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
-import type { Path } from "../../db/schema";
+import type { PathId } from "~/lib/domain-values";
 import { excerptOf } from "~/lib/text";
 import { HELPFUL_RANK } from "~/lib/privileges";
 
@@ -223,7 +223,7 @@ export async function recordView(db: Db, questionId: number, key: string, at = n
 
 // ---------------------------------------------------------------- advisors
 
-export async function grantAdvisor(db: Db, email: string, path: Path, specialty: string, now = new Date()) {
+export async function grantAdvisor(db: Db, email: string, path: PathId, specialty: string, now = new Date()) {
   const memberId = await findMemberIdByEmail(db, email.trim());
   if (!memberId) return false;
   await upsertAdvisor(db, { member_id: memberId, path, specialty, granted_at: now.toISOString() });

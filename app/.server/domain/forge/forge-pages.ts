@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connect";
-import type { CreationType } from "../../db/schema";
+import type { CreationType } from "~/lib/domain-values";
 import { toIso } from "~/lib/dates";
 import { renderMarkdown } from "../../markdown";
 import { withAuthors } from "../progression/authors";

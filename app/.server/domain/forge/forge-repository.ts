@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connect";
-import type { CreationType } from "../../db/schema";
+import type { CreationType } from "~/lib/domain-values";
 
 export const CREATION_TYPES: { id: CreationType; label: string }[] = [
   { id: "writing", label: "Writing" },

@@ -1,5 +1,6 @@
 import type { AppServices, Viewer } from "../../context";
-import type { ModerationActionKind, SectionId } from "../../db/schema";
+import type { ModerationActionKind } from "../../db/schema";
+import type { SectionId } from "~/lib/domain-values";
 import { slugify } from "~/lib/slug";
 import { excerptOf } from "~/lib/text";
 import { TOPIC_RANK } from "~/lib/privileges";

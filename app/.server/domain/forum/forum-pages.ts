@@ -1,6 +1,6 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
-import type { SectionId } from "../../db/schema";
+import type { SectionId } from "~/lib/domain-values";
 import { renderMarkdown } from "../../markdown";
 import { toIso } from "~/lib/dates";
 import { withAuthors } from "../progression/authors";

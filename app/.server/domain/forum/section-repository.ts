@@ -1,6 +1,7 @@
 import type { Db } from "../../db/connect";
 import type { Insertable } from "kysely";
-import type { SectionId, TopicTable } from "../../db/schema";
+import type { TopicTable } from "../../db/schema";
+import type { SectionId } from "~/lib/domain-values";
 
 export async function listTopics(db: Db, section: SectionId, limit = 50) {
   return db

@@ -9,11 +9,11 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
-import { topicWithDiscussions } from "~/.server/domain/sections/forum-pages";
-import { setTopicMembership } from "~/.server/domain/sections/forum-service";
-import { findTopic } from "~/.server/domain/sections/section-repository";
+import { topicWithDiscussions } from "~/.server/domain/forum/forum-pages";
+import { setTopicMembership } from "~/.server/domain/forum/forum-service";
+import { findTopic } from "~/.server/domain/forum/section-repository";
 import { requireViewer } from "~/.server/session";
-import { SECTIONS, sectionOrNotFound } from "~/features/sections/sections";
+import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { formatDate } from "~/lib/dates";
 import { formatCount, plural } from "~/lib/utils";
 
