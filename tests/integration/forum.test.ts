@@ -11,8 +11,8 @@ import {
   startDiscussion,
 } from "~/.server/domain/forum/forum-service";
 import { xpTotals } from "~/.server/domain/progression/xp-repository";
-import { topicWithDiscussions, discussionWithReplies } from "~/.server/domain/forum/forum-pages";
-import { featuredDiscussionSummaries } from "~/.server/domain/forum/section-pages";
+import { topicWithDiscussions, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
+import { featuredDiscussionSummaries } from "~/.server/domain/forum/section-read-model";
 import { INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 

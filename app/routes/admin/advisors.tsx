@@ -7,7 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { FieldError, TextField } from "~/components/ui/form-controls";
 import { servicesContext, type Viewer } from "~/.server/context";
-import { advisorList } from "~/.server/domain/council/council-pages";
+import { advisorList } from "~/.server/domain/council/council-read-model";
 import { grantAdvisor, revokeAdvisor } from "~/.server/domain/council/council-service";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";

@@ -4,7 +4,7 @@ import type { Route } from "./+types/council";
 import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { servicesContext } from "~/.server/context";
-import { featuredAdvisorSummaries, questionFeed } from "~/.server/domain/council/council-pages";
+import { featuredAdvisorSummaries, questionFeed } from "~/.server/domain/council/council-read-model";
 import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
 import { Pager } from "~/components/community/pager";
 import { AdvisorCard } from "~/features/council/advisor-card";

@@ -4,7 +4,7 @@ import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { useViewer } from "~/components/layout/use-viewer";
 import { servicesContext } from "~/.server/context";
-import { creationSummaries, listCategories } from "~/.server/domain/forge/forge-pages";
+import { creationSummaries, listCategories } from "~/.server/domain/forge/forge-read-model";
 import { CategoryTile } from "~/features/forge/category-tile";
 import { CreationCard } from "~/features/forge/creation-card";
 import type { CreationType } from "~/lib/domain-values";

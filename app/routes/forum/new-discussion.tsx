@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
-import { discussionPath } from "~/.server/domain/forum/section-pages";
+import { discussionPath } from "~/.server/domain/forum/section-read-model";
 import { startDiscussion } from "~/.server/domain/forum/forum-service";
 import { findTopic } from "~/.server/domain/forum/section-repository";
 import { parseForm } from "~/.server/forms";

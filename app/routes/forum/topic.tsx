@@ -9,7 +9,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
-import { topicWithDiscussions } from "~/.server/domain/forum/forum-pages";
+import { topicWithDiscussions } from "~/.server/domain/forum/forum-read-model";
 import { setTopicMembership } from "~/.server/domain/forum/forum-service";
 import { findTopic } from "~/.server/domain/forum/section-repository";
 import { requireViewer } from "~/.server/session";
@@ -30,15 +30,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (params.topicId.length > 100) throw data("Not found", { status: 404 });
   const pageAsked = pageRequest(new URL(request.url).searchParams, decodeActivityCursor);
   if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
-  const page = await topicWithDiscussions(
+  const shown = await topicWithDiscussions(
     context.get(servicesContext).db,
     context.get(viewerContext),
     section,
     params.topicId,
     pageAsked.value,
   );
-  if (!page) throw data("Not found", { status: 404 });
-  return { ...page, signedIn: context.get(viewerContext) !== null };
+  if (!shown) throw data("Not found", { status: 404 });
+  return { ...shown, signedIn: context.get(viewerContext) !== null };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

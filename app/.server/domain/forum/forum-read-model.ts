@@ -8,7 +8,7 @@ import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../
 import { discussionPage, findDiscussion, isTopicMember, replyPage } from "./forum-repository";
 import { findTopic, topicOfDiscussion } from "./section-repository";
 import { isModerator } from "../accounts/roles";
-import { discussionPath, topicSummary } from "./section-pages";
+import { discussionPath, topicSummary } from "./section-read-model";
 
 
 /** A topic with one page of its discussions (newest activity first) and links to the pages around. */

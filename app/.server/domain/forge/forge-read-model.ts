@@ -20,7 +20,7 @@ export async function creationSummaries(db: Db, options: { limit?: number; type?
   }));
 }
 
-export async function creationPage(db: Db, id: number) {
+export async function creationWithComments(db: Db, id: number) {
   const row = await findCreation(db, id);
   if (!row) return null;
   const comments = await listCreationComments(db, id);

@@ -72,7 +72,7 @@ export async function featuredAdvisorSummaries(db: Db, limit = 3) {
   }));
 }
 
-export async function questionPage(db: Db, id: number, viewer: Viewer | null = null) {
+export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | null = null) {
   const row = await findQuestion(db, id);
   if (!row) return null;
   const [question] = await withAuthors(db, [row]);
