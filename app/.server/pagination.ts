@@ -1,5 +1,4 @@
 import { isId, parseId } from "~/lib/params";
-import { fail, type Outcome } from "./domain/outcome";
 
 /**
  * Keyset pagination cursors (issue 3: a cursor, not OFFSET). A cursor is opaque to the member:
@@ -13,6 +12,11 @@ export interface ActivityCursor {
 }
 
 export const INVALID_PAGE_LINK = "That page link is not valid.";
+
+/** A page request, or the refusal of one; the same shape as a domain Outcome, so routes treat both alike. */
+export type PageRequestOutcome<C> = { ok: true; value: PageRequest<C> } | { ok: false; status: 400; errors: { form: string } };
+
+const refused = { ok: false, status: 400, errors: { form: INVALID_PAGE_LINK } } as const;
 
 export function encodeActivityCursor(cursor: ActivityCursor): string {
   return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString("base64url");
@@ -52,18 +56,18 @@ export function decodeIdCursor(raw: string): number | null {
 export type PageRequest<C> = { kind: "first" } | { kind: "last" } | { kind: "after"; cursor: C } | { kind: "before"; cursor: C };
 
 /** Which page the query asks for; a refusal (400) when it asks for something that is not a page. */
-export function pageRequest<C>(params: URLSearchParams, decode: (raw: string) => C | null): Outcome<PageRequest<C>> {
+export function pageRequest<C>(params: URLSearchParams, decode: (raw: string) => C | null): PageRequestOutcome<C> {
   const after = params.get("after");
   const before = params.get("before");
   const page = params.get("page");
-  if (after !== null && before !== null) return fail(400, INVALID_PAGE_LINK);
+  if (after !== null && before !== null) return refused;
   if (after !== null || before !== null) {
     const cursor = decode((after ?? before)!);
-    if (cursor === null) return fail(400, INVALID_PAGE_LINK);
+    if (cursor === null) return refused;
     return { ok: true, value: after !== null ? { kind: "after", cursor } : { kind: "before", cursor } };
   }
   if (page === "last") return { ok: true, value: { kind: "last" } };
-  if (page !== null && page !== "first") return fail(400, INVALID_PAGE_LINK);
+  if (page !== null && page !== "first") return refused;
   return { ok: true, value: { kind: "first" } };
 }
 
