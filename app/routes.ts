@@ -25,10 +25,10 @@ export default [
   ),
   // The Monastery and the Battlefield share these modules; any other :section is a 404. Static
   // routes above always win over these dynamic ones.
-  route(":section", "routes/sections/section.tsx"),
-  route(":section/new", "routes/sections/new-topic.tsx"),
-  route(":section/:topicId", "routes/sections/topic.tsx"),
-  route(":section/:topicId/new", "routes/sections/new-discussion.tsx"),
-  route(":section/:topicId/:discussionRef", "routes/sections/discussion.tsx"),
+  route(":section", "routes/forum/section.tsx"),
+  route(":section/new", "routes/forum/new-topic.tsx"),
+  route(":section/:topicId", "routes/forum/topic.tsx"),
+  route(":section/:topicId/new", "routes/forum/new-discussion.tsx"),
+  route(":section/:topicId/:discussionRef", "routes/forum/discussion.tsx"),
   route("*", "routes/pages/not-found.tsx"),
 ] satisfies RouteConfig;

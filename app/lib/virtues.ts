@@ -9,7 +9,6 @@ export const VIRTUES = [
 ] as const;
 
 export type Virtue = (typeof VIRTUES)[number]["id"];
-export type PathId = "monk" | "warrior";
 
 export const VIRTUE_IDS = VIRTUES.map((v) => v.id) as [Virtue, ...Virtue[]];
 

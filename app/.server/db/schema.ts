@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+import type { CreationType, MemberRole, PathId, SectionId } from "../../lib/domain-values";
 
 /**
  * Timestamps are ISO-8601 strings in UTC on SQLite and `timestamptz` on PostgreSQL; reads may give
@@ -8,10 +9,6 @@ export type Timestamp = string | Date;
 /** Booleans are 0/1 on SQLite and real booleans on PostgreSQL. */
 export type Flag = boolean | number;
 
-export type SectionId = "monastery" | "battlefield";
-export type CreationType = "writing" | "art" | "music" | "projects";
-export type MemberRole = "member" | "moderator" | "admin";
-export type Path = "monk" | "warrior";
 
 /** Better Auth's user model, named `member` in our domain (ADR 0004). */
 export interface MemberTable {
@@ -215,7 +212,7 @@ export interface QuestionViewTable {
 
 export interface AdvisorTable {
   member_id: string;
-  path: Path;
+  path: PathId;
   specialty: string;
   granted_at: Timestamp;
 }
@@ -256,7 +253,8 @@ export interface ModerationActionTable {
   id: Generated<number>;
   actor_id: string;
   action: ModerationActionKind;
-  subject_type: "discussion" | "reply";
+  /** The kind of post (domain/posts/post-kinds.ts). */
+  subject_type: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
   subject_id: number;
   created_at: Timestamp;
 }

@@ -4,7 +4,7 @@ import type { JoinValues, SignInValues } from "~/schemas/account";
 import type { FieldErrors } from "~/schemas/form-data";
 import { slugify } from "~/lib/slug";
 import { findMemberIdByEmail, handleTaken } from "./member-repository";
-import { forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
+import { clearHits, forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
 import { JOIN_LIMIT, JOIN_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from "~/lib/limits";
 
 export const EMAIL_TAKEN = "An account with this email already exists";
@@ -101,7 +101,7 @@ export async function signInMember(
       returnHeaders: true,
     });
     await services.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom("rate_limit_hit").where("key", "=", `signin:email:${email}`).execute();
+      await clearHits(trx, `signin:email:${email}`);
       await forgetHits(trx, reserved.hitIds);
     });
     return { ok: true, headers };

@@ -2,7 +2,7 @@ import { engineOf, type Db } from "../../db/connect";
 import { startOfUtcDay } from "~/lib/dates";
 import { rankFor, rankProgress, type Rank, type RankProgress } from "~/lib/ranks";
 import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
-import { deleteXpEvent, insertXpEvent, xpTotals } from "./xp-repository";
+import { deleteXpEvent, insertXpEvent, lockMember, pointsSince, xpTotals } from "./xp-repository";
 
 /** Ranks of many members, from the ledger, in one query. Virtues come with the challenges. */
 export async function ranksOf(db: Db, memberIds: readonly string[]): Promise<Map<string, Rank>> {
@@ -25,16 +25,10 @@ export async function awardXp(trx: Db, memberId: string, kind: XpKind, subjectId
   if (CAPPED_KINDS.includes(kind)) {
     if (engineOf(trx) === "postgres") {
       // Serialise one member's capped awards, so concurrent votes cannot all see room under the cap.
-      await trx.selectFrom("member").select("id").where("id", "=", memberId).forUpdate().execute();
+      await lockMember(trx, memberId);
     }
-    const used = await trx
-      .selectFrom("xp_event")
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("points"), eb.lit(0)).as("total"))
-      .where("member_id", "=", memberId)
-      .where("kind", "in", [...CAPPED_KINDS])
-      .where("created_at", ">=", startOfUtcDay(at))
-      .executeTakeFirstOrThrow();
-    points = Math.max(0, Math.min(points, DAILY_VOTE_XP_CAP - Number(used.total)));
+    const used = await pointsSince(trx, memberId, CAPPED_KINDS, startOfUtcDay(at));
+    points = Math.max(0, Math.min(points, DAILY_VOTE_XP_CAP - used));
   }
   return insertXpEvent(trx, { member_id: memberId, kind, subject_id: String(subjectId), points, created_at: at.toISOString() });
 }

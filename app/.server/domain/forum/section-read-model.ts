@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connect";
-import type { SectionId } from "../../db/schema";
+import type { SectionId } from "~/lib/domain-values";
 import { withAuthors } from "../progression/authors";
 import { featuredDiscussions, listTopics } from "./section-repository";
 

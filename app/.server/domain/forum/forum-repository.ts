@@ -16,6 +16,7 @@ export function discussionSelect(db: Executor) {
       "discussion.title",
       "discussion.slug",
       "discussion.body",
+      "discussion.body_html",
       "discussion.excerpt",
       "discussion.reply_count",
       "discussion.created_at",
@@ -77,6 +78,7 @@ export function replySelect(db: Executor) {
       "reply.id",
       "reply.discussion_id",
       "reply.body",
+      "reply.body_html",
       "reply.created_at",
       "reply.edited_at",
       "reply.deleted_at",
@@ -121,30 +123,18 @@ export async function isTopicMember(db: Executor, topicId: string, memberId: str
   return row !== undefined;
 }
 
-/** Moves the stored counts by delta, in the caller's transaction; never a read-then-write. */
-export async function moveTopicCounts(
-  db: Executor,
-  topicId: string,
-  change: { discussions?: number; replies?: number; activityAt?: string },
-) {
-  await db
-    .updateTable("topic")
-    .set((eb) => ({
-      discussion_count: eb("discussion_count", "+", change.discussions ?? 0),
-      reply_count: eb("reply_count", "+", change.replies ?? 0),
-      ...(change.activityAt ? { last_activity_at: change.activityAt } : {}),
-    }))
-    .where("id", "=", topicId)
-    .execute();
+/** The discussion's slug, for the address of a post made by a double submit. */
+export async function discussionRef(db: Executor, id: number) {
+  return db.selectFrom("discussion").select(["id", "slug"]).where("id", "=", id).executeTakeFirstOrThrow();
 }
 
-export async function moveDiscussionCounts(db: Executor, discussionId: number, change: { replies: number; activityAt?: string }) {
-  await db
-    .updateTable("discussion")
-    .set((eb) => ({
-      reply_count: eb("reply_count", "+", change.replies),
-      ...(change.activityAt ? { last_activity_at: change.activityAt } : {}),
-    }))
-    .where("id", "=", discussionId)
-    .execute();
+/** Whether the discussion is locked now (read inside the reply's transaction). */
+export async function isLocked(db: Executor, id: number) {
+  const row = await db.selectFrom("discussion").select("locked_at").where("id", "=", id).executeTakeFirstOrThrow();
+  return row.locked_at !== null;
+}
+
+/** Sets or clears a moderator's mark on a discussion (locked, featured). */
+export async function setDiscussionMark(db: Executor, id: number, mark: "locked_at" | "featured_at", at: string | null) {
+  await db.updateTable("discussion").set({ [mark]: at }).where("id", "=", id).execute();
 }

@@ -1,17 +1,19 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { toIso } from "~/lib/dates";
-import { renderMarkdown } from "../../markdown";
+import { postHtml } from "../../markdown";
 import { withAuthors } from "../progression/authors";
 import { ranksOf } from "../progression/progression-service";
 import {
   advisorVirtues,
   featuredAdvisors,
   findQuestion,
+  listAdvisors,
   listAnswers,
   questionPageRows,
   recentQuestions,
   virtuesOf,
+  votedAnswerIds,
   type QuestionFilter,
 } from "./council-repository";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
@@ -70,25 +72,16 @@ export async function featuredAdvisorSummaries(db: Db, limit = 3) {
   }));
 }
 
-export async function questionPage(db: Db, id: number, viewer: Viewer | null = null) {
+export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | null = null) {
   const row = await findQuestion(db, id);
   if (!row) return null;
   const [question] = await withAuthors(db, [row]);
   const [virtues, answers] = await Promise.all([virtuesOf(db, [id]), listAnswers(db, id).then((a) => withAuthors(db, a))]);
   const voted = viewer
-    ? new Set(
-        (
-          await db
-            .selectFrom("helpful_vote")
-            .select("answer_id")
-            .where("member_id", "=", viewer.id)
-            .where(
-              "answer_id",
-              "in",
-              answers.length ? answers.map((a) => a.id) : [0],
-            )
-            .execute()
-        ).map((v) => v.answer_id),
+    ? await votedAnswerIds(
+        db,
+        viewer.id,
+        answers.map((a) => a.id),
       )
     : new Set<number>();
   // Accepted first, then by helpful votes, then oldest (PRODUCT.md §2).
@@ -98,7 +91,7 @@ export async function questionPage(db: Db, id: number, viewer: Viewer | null = n
     question: {
       id: question.id,
       title: question.title,
-      html: renderMarkdown(question.body),
+      html: postHtml(question),
       body: mine(row.author_id) ? question.body : null,
       excerpt: question.excerpt,
       virtues: virtues.get(id) ?? [],
@@ -111,7 +104,7 @@ export async function questionPage(db: Db, id: number, viewer: Viewer | null = n
     },
     answers: answers.map((a) => ({
       id: a.id,
-      html: a.deleted_at ? null : renderMarkdown(a.body),
+      html: a.deleted_at ? null : postHtml(a),
       body: mine(a.author_id) && !a.deleted_at ? a.body : null,
       helpful: Number(a.helpful_count),
       accepted: a.id === row.accepted_answer_id,
@@ -124,4 +117,10 @@ export async function questionPage(db: Db, id: number, viewer: Viewer | null = n
       advisor: a.advisor_path ? { path: a.advisor_path, specialty: a.advisor_specialty ?? "" } : null,
     })),
   };
+}
+
+/** The admin's list of advisors. */
+export async function advisorList(db: Db) {
+  const advisors = await listAdvisors(db);
+  return advisors.map((a) => ({ ...a, granted_at: String(a.granted_at) }));
 }

@@ -11,12 +11,12 @@ import { Card } from "~/components/ui/card";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
-import { discussionWithReplies } from "~/.server/domain/sections/forum-pages";
-import { deletePost, editPost, moderate, postReply, type Outcome } from "~/.server/domain/sections/forum-service";
+import { discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
+import { deletePost, editPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
-import { SECTIONS, sectionOrNotFound } from "~/features/sections/sections";
+import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { cn, plural } from "~/lib/utils";
@@ -45,16 +45,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const services = context.get(servicesContext);
   const viewer = context.get(viewerContext);
-  const page = await discussionWithReplies(services.db, viewer, id, pageRequest(url.searchParams, decodeIdCursor));
-  if (!page) throw data("Not found", { status: 404 });
+  const pageAsked = pageRequest(url.searchParams, decodeIdCursor);
+  if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
+  const shown = await discussionWithReplies(services.db, viewer, id, pageAsked.value);
+  if (!shown) throw data("Not found", { status: 404 });
   // An old slug, or a discussion moved to another topic: one canonical address (301).
-  if (page.path !== `/${section}/${params.topicId}/${params.discussionRef}`) {
-    throw redirect(page.path + url.search, 301);
+  if (shown.path !== `/${section}/${params.topicId}/${params.discussionRef}`) {
+    throw redirect(shown.path + url.search, 301);
   }
   const edit = url.searchParams.get("edit");
   return {
-    ...page,
-    canonical: services.env.BASE_URL + page.path,
+    ...shown,
+    canonical: services.env.BASE_URL + shown.path,
     signedIn: viewer !== null,
     editing: edit === "discussion" || edit?.startsWith("reply-") ? edit : null,
     submissionKey: crypto.randomUUID(),
@@ -95,8 +97,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent, target }, { status: 400 });
       const result = await editPost(services, viewer, kind, targetId, parsed.values as { title?: string; body: string });
       if (!result.ok) return fail(result, target);
-      const page = await discussionWithReplies(services.db, viewer, id, { kind: "first" });
-      return redirect(`${page?.path ?? here}${kind === "reply" ? `#reply-${targetId}` : ""}`);
+      const shown = await discussionWithReplies(services.db, viewer, id, { kind: "first" });
+      return redirect(`${shown?.path ?? here}${kind === "reply" ? `#reply-${targetId}` : ""}`);
     }
     case "delete": {
       const result = await deletePost(services, viewer, kind, targetId);

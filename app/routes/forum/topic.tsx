@@ -9,11 +9,11 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
-import { topicWithDiscussions } from "~/.server/domain/sections/forum-pages";
-import { setTopicMembership } from "~/.server/domain/sections/forum-service";
-import { findTopic } from "~/.server/domain/sections/section-repository";
+import { topicWithDiscussions } from "~/.server/domain/forum/forum-read-model";
+import { setTopicMembership } from "~/.server/domain/forum/forum-service";
+import { findTopic } from "~/.server/domain/forum/section-repository";
 import { requireViewer } from "~/.server/session";
-import { SECTIONS, sectionOrNotFound } from "~/features/sections/sections";
+import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { formatDate } from "~/lib/dates";
 import { formatCount, plural } from "~/lib/utils";
 
@@ -28,15 +28,17 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const section = sectionOrNotFound(params.section);
   if (params.topicId.length > 100) throw data("Not found", { status: 404 });
-  const page = await topicWithDiscussions(
+  const pageAsked = pageRequest(new URL(request.url).searchParams, decodeActivityCursor);
+  if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
+  const shown = await topicWithDiscussions(
     context.get(servicesContext).db,
     context.get(viewerContext),
     section,
     params.topicId,
-    pageRequest(new URL(request.url).searchParams, decodeActivityCursor),
+    pageAsked.value,
   );
-  if (!page) throw data("Not found", { status: 404 });
-  return { ...page, signedIn: context.get(viewerContext) !== null };
+  if (!shown) throw data("Not found", { status: 404 });
+  return { ...shown, signedIn: context.get(viewerContext) !== null };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

@@ -6,11 +6,11 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { progressOf } from "~/.server/domain/progression/progression-service";
-import { createTopic } from "~/.server/domain/sections/forum-service";
+import { createTopic } from "~/.server/domain/forum/forum-service";
 import { TOPIC_RANK } from "~/lib/privileges";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
-import { SECTIONS, sectionOrNotFound } from "~/features/sections/sections";
+import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { topicSchema } from "~/schemas/forum";
 

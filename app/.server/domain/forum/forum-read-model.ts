@@ -1,15 +1,15 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
-import type { SectionId } from "../../db/schema";
-import { renderMarkdown } from "../../markdown";
+import type { SectionId } from "~/lib/domain-values";
+import { postHtml } from "../../markdown";
 import { toIso } from "~/lib/dates";
 import { withAuthors } from "../progression/authors";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { discussionPage, findDiscussion, isTopicMember, replyPage } from "./forum-repository";
-import { findTopic } from "./section-repository";
-import { discussionPath, topicSummary } from "./section-pages";
+import { findTopic, topicOfDiscussion } from "./section-repository";
+import { isModerator } from "../accounts/roles";
+import { discussionPath, topicSummary } from "./section-read-model";
 
-export const canModerate = (viewer: Viewer | null) => viewer?.role === "moderator" || viewer?.role === "admin";
 
 /** A topic with one page of its discussions (newest activity first) and links to the pages around. */
 export async function topicWithDiscussions(
@@ -21,7 +21,7 @@ export async function topicWithDiscussions(
 ) {
   const topic = await findTopic(db, section, topicId);
   if (!topic) return null;
-  const moderator = canModerate(viewer);
+  const moderator = isModerator(viewer);
   const [page, joined] = await Promise.all([
     discussionPage(db, topic.id, request, { includeHidden: moderator }),
     viewer ? isTopicMember(db, topic.id, viewer.id) : false,
@@ -55,9 +55,9 @@ export async function topicWithDiscussions(
 /** A discussion, its opening post and one page of replies, rendered for the viewer. */
 export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: number, request: PageRequest<number>) {
   const row = await findDiscussion(db, id);
-  const moderator = canModerate(viewer);
+  const moderator = isModerator(viewer);
   if (!row || (row.hidden_at !== null && !moderator)) return null;
-  const topic = await db.selectFrom("topic").select(["id", "section", "title"]).where("id", "=", row.topic_id).executeTakeFirstOrThrow();
+  const topic = await topicOfDiscussion(db, row.topic_id);
   const page = await replyPage(db, id, request, { includeHidden: moderator });
   const [[discussion], replies] = await Promise.all([withAuthors(db, [row]), withAuthors(db, page.rows)]);
   const path = discussionPath(topic.section, topic.id, row);
@@ -69,7 +69,7 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
       id: discussion.id,
       slug: discussion.slug,
       title: discussion.title,
-      html: discussion.deleted_at ? null : renderMarkdown(discussion.body),
+      html: discussion.deleted_at ? null : postHtml(discussion),
       body: mine(row.author_id) && !discussion.deleted_at ? discussion.body : null,
       excerpt: discussion.deleted_at ? "" : discussion.excerpt,
       createdAt: toIso(discussion.created_at),
@@ -84,7 +84,7 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
     },
     replies: replies.map((r) => ({
       id: r.id,
-      html: r.deleted_at ? null : renderMarkdown(r.body),
+      html: r.deleted_at ? null : postHtml(r),
       body: mine(r.author_id) && !r.deleted_at ? r.body : null,
       createdAt: toIso(r.created_at),
       edited: r.edited_at !== null,

@@ -4,10 +4,10 @@ import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { progressOf } from "~/.server/domain/progression/progression-service";
 import { TOPIC_RANK } from "~/lib/privileges";
-import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/sections/section-pages";
-import { DiscussionCard } from "~/features/sections/discussion-card";
-import { SECTIONS, sectionOrNotFound } from "~/features/sections/sections";
-import { TopicCard } from "~/features/sections/topic-card";
+import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/forum/section-read-model";
+import { DiscussionCard } from "~/features/forum/discussion-card";
+import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
+import { TopicCard } from "~/features/forum/topic-card";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { ButtonLink } from "~/components/ui/button";
 

@@ -2,10 +2,11 @@ import { MessageSquare, Users } from "lucide-react";
 import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { formatCount } from "~/lib/utils";
+import type { SectionId } from "~/lib/domain-values";
 
 export interface TopicSummary {
   id: string;
-  section: "monastery" | "battlefield";
+  section: SectionId;
   title: string;
   description: string;
   posts: number;

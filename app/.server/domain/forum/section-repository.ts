@@ -1,5 +1,7 @@
 import type { Db } from "../../db/connect";
-import type { SectionId } from "../../db/schema";
+import type { Insertable } from "kysely";
+import type { TopicTable } from "../../db/schema";
+import type { SectionId } from "~/lib/domain-values";
 
 export async function listTopics(db: Db, section: SectionId, limit = 50) {
   return db
@@ -87,4 +89,37 @@ export async function featuredDiscussions(db: Db, { section, limit = 3, now = ne
     .execute();
   const order = new Map(ranked.map((r, i) => [r.discussion_id, i]));
   return [...featured, ...rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!)];
+}
+
+export async function topicIdTaken(db: Db, id: string) {
+  return (await db.selectFrom("topic").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+}
+
+export async function insertTopic(db: Db, topic: Insertable<TopicTable>) {
+  await db.insertInto("topic").values(topic).execute();
+}
+
+/** Adds a member to a topic; false when they were in it already. */
+export async function addTopicMember(db: Db, topicId: string, memberId: string, at: string) {
+  const inserted = await db
+    .insertInto("topic_member")
+    .values({ topic_id: topicId, member_id: memberId, joined_at: at })
+    .onConflict((oc) => oc.columns(["topic_id", "member_id"]).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Takes a member out of a topic; false when they were not in it. */
+export async function removeTopicMember(db: Db, topicId: string, memberId: string) {
+  const removed = await db.deleteFrom("topic_member").where("topic_id", "=", topicId).where("member_id", "=", memberId).executeTakeFirst();
+  return Number(removed.numDeletedRows) > 0;
+}
+
+export async function moveTopicMembers(db: Db, topicId: string, delta: number) {
+  await db.updateTable("topic").set((eb) => ({ member_count: eb("member_count", "+", delta) })).where("id", "=", topicId).execute();
+}
+
+/** The topic a discussion belongs to, for its page's breadcrumb and address. */
+export async function topicOfDiscussion(db: Db, topicId: string) {
+  return db.selectFrom("topic").select(["id", "section", "title"]).where("id", "=", topicId).executeTakeFirstOrThrow();
 }

@@ -1,8 +1,7 @@
 import { data } from "react-router";
+import type { PathId, SectionId } from "~/lib/domain-values";
 
-export type SectionId = "monastery" | "battlefield";
-
-export const SECTIONS: Record<SectionId, { id: SectionId; title: string; intro: string; tone: "monk" | "warrior" }> = {
+export const SECTIONS: Record<SectionId, { id: SectionId; title: string; intro: string; tone: PathId }> = {
   monastery: {
     id: "monastery",
     title: "The Monastery",

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/connect";
-import type { CreationType } from "../../db/schema";
+import type { CreationType } from "~/lib/domain-values";
 import { toIso } from "~/lib/dates";
-import { renderMarkdown } from "../../markdown";
+import { postHtml } from "../../markdown";
 import { withAuthors } from "../progression/authors";
 import { findCreation, listCategories, listCreationComments, recentCreations } from "./forge-repository";
 
@@ -20,7 +20,7 @@ export async function creationSummaries(db: Db, options: { limit?: number; type?
   }));
 }
 
-export async function creationPage(db: Db, id: number) {
+export async function creationWithComments(db: Db, id: number) {
   const row = await findCreation(db, id);
   if (!row) return null;
   const comments = await listCreationComments(db, id);
@@ -32,7 +32,7 @@ export async function creationPage(db: Db, id: number) {
       title: creation.title,
       description: creation.description,
       type: creation.type,
-      html: renderMarkdown(creation.body),
+      html: postHtml(creation),
       linkUrl: creation.link_url,
       likes: Number(creation.like_count),
       comments: Number(creation.comment_count),
@@ -42,7 +42,7 @@ export async function creationPage(db: Db, id: number) {
     },
     comments: withCommentAuthors.map((c) => ({
       id: c.id,
-      html: c.deleted_at ? null : renderMarkdown(c.body),
+      html: c.deleted_at ? null : postHtml(c),
       createdAt: toIso(c.created_at),
       author: c.author,
     })),

@@ -5,12 +5,12 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
-import { discussionPath } from "~/.server/domain/sections/section-pages";
-import { startDiscussion } from "~/.server/domain/sections/forum-service";
-import { findTopic } from "~/.server/domain/sections/section-repository";
+import { discussionPath } from "~/.server/domain/forum/section-read-model";
+import { startDiscussion } from "~/.server/domain/forum/forum-service";
+import { findTopic } from "~/.server/domain/forum/section-repository";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
-import { SECTIONS, sectionOrNotFound } from "~/features/sections/sections";
+import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { BODY_MAX, discussionSchema, TITLE_MAX } from "~/schemas/forum";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { Byline, type Author } from "~/components/community/byline";
 import { Card } from "~/components/ui/card";
 import { plural } from "~/lib/utils";
+import type { SectionId } from "~/lib/domain-values";
 
 export interface DiscussionSummary {
   id: number;
@@ -12,7 +13,7 @@ export interface DiscussionSummary {
   replies: number;
   topicId: string;
   topicTitle: string;
-  section: "monastery" | "battlefield";
+  section: SectionId;
   author: Author;
 }
 
