@@ -17,19 +17,18 @@ export default [
   route("newsletter", "routes/resources/newsletter.tsx"),
   route("newsletter/confirm", "routes/resources/newsletter-confirm.tsx"),
   route("newsletter/unsubscribe", "routes/resources/newsletter-unsubscribe.tsx"),
-  route("manifesto", "routes/pages/manifesto.tsx"),
   route("ranks", "routes/pages/ranks.tsx"),
   route("events", "routes/pages/events.tsx"),
-  route("faq", "routes/pages/faq.tsx"),
-  route("terms", "routes/pages/terms.tsx"),
-  route("privacy", "routes/pages/privacy.tsx"),
-  route("code-of-conduct", "routes/pages/code-of-conduct.tsx"),
+  // Pages written in content/<path>.md, all shown by one module (ADR 0019).
+  ...["manifesto", "faq", "terms", "privacy", "code-of-conduct"].map((path) =>
+    route(path, "routes/pages/content-page.tsx", { id: `content/${path}` }),
+  ),
   // The Monastery and the Battlefield share these modules; any other :section is a 404. Static
   // routes above always win over these dynamic ones.
-  route(":section", "routes/sections/section.tsx"),
-  route(":section/new", "routes/sections/new-topic.tsx"),
-  route(":section/:topicId", "routes/sections/topic.tsx"),
-  route(":section/:topicId/new", "routes/sections/new-discussion.tsx"),
-  route(":section/:topicId/:discussionRef", "routes/sections/discussion.tsx"),
+  route(":section", "routes/forum/section.tsx"),
+  route(":section/new", "routes/forum/new-topic.tsx"),
+  route(":section/:topicId", "routes/forum/topic.tsx"),
+  route(":section/:topicId/new", "routes/forum/new-discussion.tsx"),
+  route(":section/:topicId/:discussionRef", "routes/forum/discussion.tsx"),
   route("*", "routes/pages/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -4,9 +4,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { createDatabase } from "../app/.server/db/connect";
 import { migrateToLatest } from "../database/migrate";
+import { startBuiltSite, timePage } from "./bench-support";
 
 const DISCUSSIONS = 10_000;
 const REPLIES = 5_000;
@@ -58,29 +58,8 @@ await db.transaction().execute(async (trx) => {
 const busiest = await db.selectFrom("discussion").select(["id", "slug"]).orderBy("id", "desc").limit(1).executeTakeFirstOrThrow();
 await db.destroy();
 
-process.env.DATA_DIR = dataDir;
-process.env.PORT = "0";
-process.env.HOST = "127.0.0.1";
-process.env.DEMO_CONTENT = "off";
-process.env.LOG_LEVEL = "warn";
-process.env.NODE_ENV = "production";
-const { start } = await import(pathToFileURL(path.resolve("build/server/index.js")).href);
-const server = await start();
-const { port } = server.address() as { port: number };
-const base = `http://127.0.0.1:${port}`;
-
-async function time(url: string) {
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS + 3; i++) {
-    const started = performance.now();
-    const res = await fetch(base + url);
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    if (i >= 3) samples.push(performance.now() - started); // the first runs warm caches
-  }
-  samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(samples.length / 2)], p95: samples[Math.floor(samples.length * 0.95)] };
-}
+const { server, base } = await startBuiltSite(dataDir);
+const time = (url: string) => timePage(base, url, RUNS);
 
 const discussion = `/monastery/bench-topic/${busiest.id}-${busiest.slug}`;
 const pages: [string, string][] = [

@@ -5,11 +5,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { createDatabase } from "../app/.server/db/connect";
 import { renderMarkdown } from "../app/.server/markdown";
 import { excerptOf } from "../app/lib/text";
 import { migrateToLatest } from "../database/migrate";
+import { startBuiltSite, timePage } from "./bench-support";
 
 const LENGTH = 20_000;
 const RUNS = Number(process.env.RUNS ?? 15);
@@ -81,29 +81,8 @@ for (const [i, body] of hostile.entries()) {
 const first = await db.selectFrom("discussion").select(["id", "slug"]).orderBy("id").executeTakeFirstOrThrow();
 await db.destroy();
 
-process.env.DATA_DIR = dataDir;
-process.env.PORT = "0";
-process.env.HOST = "127.0.0.1";
-process.env.DEMO_CONTENT = "off";
-process.env.LOG_LEVEL = "warn";
-process.env.NODE_ENV = "production";
-const { start } = await import(pathToFileURL(path.resolve("build/server/index.js")).href);
-const server = await start();
-const { port } = server.address() as { port: number };
-const base = `http://127.0.0.1:${port}`;
-
-async function time(url: string) {
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS + 3; i++) {
-    const started = performance.now();
-    const res = await fetch(base + url);
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    if (i >= 3) samples.push(performance.now() - started); // the first runs warm caches
-  }
-  samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(samples.length / 2)], p95: samples[Math.floor(samples.length * 0.95)] };
-}
+const { server, base } = await startBuiltSite(dataDir);
+const time = (url: string) => timePage(base, url, RUNS);
 
 console.log(`server time over loopback HTTP, ${RUNS} runs each (SQLite):`);
 for (const [label, url] of [

@@ -2,6 +2,7 @@ import { createContext } from "react-router";
 import type { Logger } from "pino";
 import type { Auth } from "./auth";
 import type { Db, Engine } from "./db/connect";
+import type { MemberRole } from "~/lib/domain-values";
 import type { Env } from "./env";
 import type { Mailer } from "./mail/mailer";
 
@@ -29,7 +30,7 @@ export interface Viewer {
   name: string;
   email: string;
   handle: string;
-  role: "member" | "moderator" | "admin";
+  role: MemberRole;
 }
 
 export const servicesContext = createContext<AppServices>();

@@ -1,35 +1,39 @@
-import { data } from "react-router";
 import { isId, parseId } from "~/lib/params";
 
 /**
  * Keyset pagination cursors (issue 3: a cursor, not OFFSET). A cursor is opaque to the member:
- * base64url of a small JSON array. Anything that does not decode to the expected shape is a 400,
- * never a 500 and never a silently wrong page.
+ * base64url of a small JSON array. Anything that does not decode to the expected shape is a
+ * refused page request (the route answers 400), never a 500 and never a silently wrong page.
+ * Nothing here knows about HTTP: the outcome says what went wrong, the route picks the status.
  */
 export interface ActivityCursor {
   at: string;
   id: number;
 }
 
-function bad(): never {
-  throw data("That page link is not valid.", { status: 400 });
-}
+export const INVALID_PAGE_LINK = "That page link is not valid.";
+
+/** A page request, or the refusal of one; the same shape as a domain Outcome, so routes treat both alike. */
+export type PageRequestOutcome<C> = { ok: true; value: PageRequest<C> } | { ok: false; status: 400; errors: { form: string } };
+
+const refused = { ok: false, status: 400, errors: { form: INVALID_PAGE_LINK } } as const;
 
 export function encodeActivityCursor(cursor: ActivityCursor): string {
   return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString("base64url");
 }
 
-export function decodeActivityCursor(raw: string): ActivityCursor {
-  if (raw.length > 200 || !/^[A-Za-z0-9_-]+$/.test(raw)) bad();
+/** The cursor, or null when the text is not one. */
+export function decodeActivityCursor(raw: string): ActivityCursor | null {
+  if (raw.length > 200 || !/^[A-Za-z0-9_-]+$/.test(raw)) return null;
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
   } catch {
-    bad();
+    return null;
   }
-  if (!Array.isArray(value) || value.length !== 2) bad();
+  if (!Array.isArray(value) || value.length !== 2) return null;
   const [at, id] = value as [unknown, unknown];
-  if (!isInstant(at) || !isId(id)) bad();
+  if (!isInstant(at) || !isId(id)) return null;
   return { at, id };
 }
 
@@ -44,23 +48,27 @@ function isInstant(at: unknown): at is string {
   return time >= 0 && new Date(time).toISOString().slice(0, 19) === at.slice(0, 19);
 }
 
-/** Reply cursors are reply ids. */
-export function decodeIdCursor(raw: string): number {
-  return parseId(raw) ?? bad();
+/** Reply cursors are reply ids; null when the text is not one. */
+export function decodeIdCursor(raw: string): number | null {
+  return parseId(raw);
 }
 
 export type PageRequest<C> = { kind: "first" } | { kind: "last" } | { kind: "after"; cursor: C } | { kind: "before"; cursor: C };
 
-export function pageRequest<C>(params: URLSearchParams, decode: (raw: string) => C): PageRequest<C> {
+/** Which page the query asks for; a refusal (400) when it asks for something that is not a page. */
+export function pageRequest<C>(params: URLSearchParams, decode: (raw: string) => C | null): PageRequestOutcome<C> {
   const after = params.get("after");
   const before = params.get("before");
-  if (after !== null && before !== null) bad();
-  if (after !== null) return { kind: "after", cursor: decode(after) };
-  if (before !== null) return { kind: "before", cursor: decode(before) };
   const page = params.get("page");
-  if (page === "last") return { kind: "last" };
-  if (page !== null && page !== "first") bad();
-  return { kind: "first" };
+  if (after !== null && before !== null) return refused;
+  if (after !== null || before !== null) {
+    const cursor = decode((after ?? before)!);
+    if (cursor === null) return refused;
+    return { ok: true, value: after !== null ? { kind: "after", cursor } : { kind: "before", cursor } };
+  }
+  if (page === "last") return { ok: true, value: { kind: "last" } };
+  if (page !== null && page !== "first") return refused;
+  return { ok: true, value: { kind: "first" } };
 }
 
 /** Whether a page request walks the list in its own order (first page, then "after") or backwards. */

@@ -55,3 +55,8 @@ export async function forgetHits(db: Db, hitIds: number[]): Promise<void> {
 export function tryAgainMessage(minutes: number) {
   return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
+
+/** Forgets every hit recorded under one key (a right password clears its address's failures). */
+export async function clearHits(db: Db, key: string): Promise<void> {
+  await db.deleteFrom("rate_limit_hit").where("key", "=", key).execute();
+}

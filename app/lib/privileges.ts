@@ -1,17 +1,21 @@
 import { rankById, type RankId } from "./ranks";
 
-// Privileges by rank (PRODUCT.md §3), shared by the pages that explain them and the services that
-// enforce them.
+// Privileges by rank (PRODUCT.md §3), shared by the pages that explain them (/ranks is generated
+// from these) and the services that enforce them.
 
-/** Creating topics is the disciple's privilege. */
-export const TOPIC_RANK: RankId = "disciple";
 /**
  * Initiates may start this many new discussions, questions or creations a day, counted together
- * (PRODUCT.md §3); from acolyte on the limit lifts.
+ * (PRODUCT.md §3); from UNLIMITED_POSTS_RANK on the limit lifts.
  */
 export const INITIATE_DAILY_POSTS = 3;
+/** The rank at which the daily limit on new discussions, questions and creations lifts. */
+export const UNLIMITED_POSTS_RANK: RankId = "acolyte";
 export const INITIATE_DAILY_POSTS_MESSAGE =
   `Initiates may start ${INITIATE_DAILY_POSTS} new discussions, questions or creations a day, counted together. ` +
-  `Come back tomorrow, or reach the Acolyte rank (${rankById("acolyte").minXp} XP) to post more.`;
+  `Come back tomorrow, or reach the ${rankById(UNLIMITED_POSTS_RANK).label} rank (${rankById(UNLIMITED_POSTS_RANK).minXp} XP) to post more.`;
 /** From acolyte on, members mark answers helpful (and like creations). */
 export const HELPFUL_RANK: RankId = "acolyte";
+/** Creating topics is the disciple's privilege. */
+export const TOPIC_RANK: RankId = "disciple";
+/** Proposing challenges for advisors to review is the sage's privilege (promised on /ranks). */
+export const CHALLENGE_RANK: RankId = "sage";

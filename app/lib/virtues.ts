@@ -9,7 +9,6 @@ export const VIRTUES = [
 ] as const;
 
 export type Virtue = (typeof VIRTUES)[number]["id"];
-export type PathId = "monk" | "warrior";
 
 export const VIRTUE_IDS = VIRTUES.map((v) => v.id) as [Virtue, ...Virtue[]];
 
@@ -27,4 +26,14 @@ export function virtueLevel(completedChallenges: number): number {
   if (completedChallenges >= 3) return 2;
   if (completedChallenges >= 1) return 1;
   return 0;
+}
+
+/** The highest level a virtue reaches. */
+export const MAX_VIRTUE_LEVEL = 3;
+
+/** The fewest completed challenges that reach a virtue level, read from `virtueLevel` itself. */
+export function challengesForLevel(level: number): number {
+  let challenges = 0;
+  while (virtueLevel(challenges) < level) challenges++;
+  return challenges;
 }

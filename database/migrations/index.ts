@@ -6,6 +6,8 @@ import * as forum from "./2026-11-21-0004-forum";
 import * as council from "./2026-11-21-0005-council";
 import * as postExcerpts from "./2026-11-22-0001-post-excerpts";
 import * as dropSignInFailure from "./2026-11-22-0003-drop-sign-in-failure";
+import * as moderationEveryKind from "./2026-11-22-0004-moderation-every-kind";
+import * as renderedBodies from "./2026-11-22-0005-rendered-bodies";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +18,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-21-0005-council": council,
   "2026-11-22-0001-post-excerpts": postExcerpts,
   "2026-11-22-0003-drop-sign-in-failure": dropSignInFailure,
+  "2026-11-22-0004-moderation-every-kind": moderationEveryKind,
+  "2026-11-22-0005-rendered-bodies": renderedBodies,
 };

@@ -5,8 +5,8 @@ import {
   registerMember,
   signInMember,
   signOutMember,
-  SIGN_IN_LIMIT,
 } from "~/.server/domain/accounts/account-service";
+import { SIGN_IN_LIMIT } from "~/lib/limits";
 import { loadViewer } from "~/.server/session";
 import { servicesContext } from "~/.server/context";
 import { RouterContextProvider } from "react-router";

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertDemoContent } from "~/.server/db/demo-content";
-import { featuredAdvisorSummaries, questionPage, questionSummaries } from "~/.server/domain/council/council-pages";
-import { creationPage, creationSummaries, listCategories } from "~/.server/domain/forge/forge-pages";
-import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/sections/section-pages";
-import { topicWithDiscussions } from "~/.server/domain/sections/forum-pages";
+import { featuredAdvisorSummaries, questionWithAnswers, questionSummaries } from "~/.server/domain/council/council-read-model";
+import { creationWithComments, creationSummaries, listCategories } from "~/.server/domain/forge/forge-read-model";
+import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/forum/section-read-model";
+import { topicWithDiscussions } from "~/.server/domain/forum/forum-read-model";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 let site: TestSite;
@@ -72,7 +72,7 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
     const enso = creations.find((c) => c.title === "Enso Series: Twelve Circles")!;
     expect(enso).toMatchObject({ likes: 4, comments: 1, type: "art" });
     expect((await creationSummaries(db, { type: "music" })).map((c) => c.type)).toEqual(["music"]);
-    const page = await creationPage(db, enso.id);
+    const page = await creationWithComments(db, enso.id);
     expect(page?.comments).toHaveLength(1);
   });
 
@@ -93,7 +93,7 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
     expect(advisors[1]).toMatchObject({ path: "warrior", questionsAnswered: 2 });
     expect(advisors[0].virtues.length).toBeGreaterThan(0);
 
-    const page = await questionPage(db, questions[0].id);
+    const page = await questionWithAnswers(db, questions[0].id);
     expect(page?.answers[0].accepted).toBe(true);
     expect(page?.answers[0].advisor?.path).toBe("warrior");
   });

@@ -12,8 +12,8 @@ import {
   setHelpful,
   viewerKey,
 } from "~/.server/domain/council/council-service";
-import { questionFeed, questionPage, questionSummaries } from "~/.server/domain/council/council-pages";
-import { DAILY_VOTE_XP_CAP } from "~/.server/domain/progression/progression-service";
+import { questionFeed, questionWithAnswers, questionSummaries } from "~/.server/domain/council/council-read-model";
+import { DAILY_VOTE_XP_CAP, XP } from "~/lib/xp";
 import { xpTotals } from "~/.server/domain/progression/xp-repository";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
@@ -61,8 +61,8 @@ describe(`Council on ${ENGINE}`, () => {
       askQuestion(site.services, asker, { title: "Same question twice", body: "x", virtues: ["courage", "honor"], submissionKey: k }),
     ]);
     expect(a.ok && b.ok && a.value.id === b.value.id).toBe(true);
-    expect(await xpOf(asker)).toBe(102);
-    const page = await questionPage(site.services.db, (a as { value: { id: number } }).value.id);
+    expect(await xpOf(asker)).toBe(100 + XP["question.asked"]);
+    const page = await questionWithAnswers(site.services.db, (a as { value: { id: number } }).value.id);
     expect(page?.question.virtues).toEqual(["courage", "honor"]);
   });
 
@@ -71,7 +71,7 @@ describe(`Council on ${ENGINE}`, () => {
     const helper = await member();
     const q = await ask(asker);
     await answer(helper, q);
-    expect(await xpOf(helper)).toBe(5);
+    expect(await xpOf(helper)).toBe(XP["answer.posted"]);
     const missing = await answerQuestion(site.services, helper, 999_999, { body: "x", submissionKey: key() });
     expect(missing.ok ? 200 : missing.status).toBe(404);
   });
@@ -87,15 +87,15 @@ describe(`Council on ${ENGINE}`, () => {
     expect(stranger.ok ? 200 : stranger.status).toBe(403);
 
     expect((await acceptAnswer(site.services, asker, q, a1)).ok).toBe(true);
-    expect(await xpOf(first)).toBe(20);
+    expect(await xpOf(first)).toBe(XP["answer.posted"] + XP["answer.accepted"]);
     expect((await acceptAnswer(site.services, asker, q, a2)).ok).toBe(true);
-    expect(await xpOf(first)).toBe(5);
-    expect(await xpOf(second)).toBe(20);
-    const page = await questionPage(site.services.db, q);
+    expect(await xpOf(first)).toBe(XP["answer.posted"]);
+    expect(await xpOf(second)).toBe(XP["answer.posted"] + XP["answer.accepted"]);
+    const page = await questionWithAnswers(site.services.db, q);
     expect(page?.answers[0].id).toBe(a2);
     expect(page?.answers[0].accepted).toBe(true);
     expect((await acceptAnswer(site.services, asker, q, null)).ok).toBe(true);
-    expect(await xpOf(second)).toBe(5);
+    expect(await xpOf(second)).toBe(XP["answer.posted"]);
   });
 
   it("helpful votes: acolyte and up, not on one's own answer, once each, undoable, and they move the order", async () => {
@@ -112,16 +112,16 @@ describe(`Council on ${ENGINE}`, () => {
     expect(own.ok ? 200 : own.status).toBe(403);
 
     const voter = await member(60);
-    expect((await questionPage(site.services.db, q))?.answers.map((a) => a.id)).toEqual([aEarly, aLate]);
+    expect((await questionWithAnswers(site.services.db, q))?.answers.map((a) => a.id)).toEqual([aEarly, aLate]);
     await setHelpful(site.services, voter, aLate, true);
     await setHelpful(site.services, voter, aLate, true);
-    const after = await questionPage(site.services.db, q);
+    const after = await questionWithAnswers(site.services.db, q);
     expect(after?.answers.map((a) => a.id)).toEqual([aLate, aEarly]);
     expect(after?.answers[0].helpful).toBe(1);
-    expect(await xpOf(late)).toBe(7);
+    expect(await xpOf(late)).toBe(XP["answer.posted"] + XP["answer.helpful"]);
     await setHelpful(site.services, voter, aLate, false);
-    expect((await questionPage(site.services.db, q))?.answers[0].helpful).toBe(0);
-    expect(await xpOf(late)).toBe(5);
+    expect((await questionWithAnswers(site.services.db, q))?.answers[0].helpful).toBe(0);
+    expect(await xpOf(late)).toBe(XP["answer.posted"]);
   });
 
   it("50 simultaneous helpful votes from 50 members each count exactly once, and XP stops at the daily cap", async () => {
@@ -137,7 +137,7 @@ describe(`Council on ${ENGINE}`, () => {
     const votes = await site.services.db.selectFrom("helpful_vote").select("member_id").where("answer_id", "=", a).execute();
     expect(votes).toHaveLength(50);
     // 5 for answering, then 2 per vote until the cap of 50 from votes and likes.
-    expect(await xpOf(author)).toBe(5 + DAILY_VOTE_XP_CAP);
+    expect(await xpOf(author)).toBe(XP["answer.posted"] + DAILY_VOTE_XP_CAP);
   });
 
   it("edits one's own question and refuses someone else's; deleting an answer takes its XP back", async () => {
@@ -147,17 +147,17 @@ describe(`Council on ${ENGINE}`, () => {
     const denied = await editQuestion(site.services, other, q, { title: "Hijacked title!", body: "x", virtues: ["honor"] });
     expect(denied.ok ? 200 : denied.status).toBe(403);
     expect((await editQuestion(site.services, asker, q, { title: "Edited question title", body: "new", virtues: ["honor", "courage"] })).ok).toBe(true);
-    const page = await questionPage(site.services.db, q);
+    const page = await questionWithAnswers(site.services.db, q);
     expect(page?.question).toMatchObject({ title: "Edited question title", virtues: ["courage", "honor"], edited: true });
 
     const helper = await member();
     const a = await answer(helper, q);
     await acceptAnswer(site.services, asker, q, a);
-    expect(await xpOf(helper)).toBe(20);
+    expect(await xpOf(helper)).toBe(XP["answer.posted"] + XP["answer.accepted"]);
     expect((await deleteAnswer(site.services, asker, a)).ok).toBe(false);
     expect((await deleteAnswer(site.services, helper, a)).ok).toBe(true);
     expect(await xpOf(helper)).toBe(0);
-    const after = await questionPage(site.services.db, q);
+    const after = await questionWithAnswers(site.services.db, q);
     expect(after?.question.answers).toBe(0);
     expect(after?.answers[0].html).toBeNull();
   });
@@ -180,7 +180,7 @@ describe(`Council on ${ENGINE}`, () => {
 
     // A stored excerpt that no longer matches the body shows that no page makes its own from it.
     await site.services.db.updateTable("question").set({ excerpt: "Stored teaser" }).where("id", "=", q).execute();
-    expect((await questionPage(site.services.db, q))!.question.excerpt).toBe("Stored teaser");
+    expect((await questionWithAnswers(site.services.db, q))!.question.excerpt).toBe("Stored teaser");
     expect((await questionSummaries(site.services.db, 50)).find((s) => s.id === q)!.excerpt).toBe("Stored teaser");
     const feed = await questionFeed(site.services.db, { virtue: "compassion" }, { kind: "first" });
     expect(feed.questions.find((s) => s.id === q)!.excerpt).toBe("Stored teaser");
@@ -219,9 +219,9 @@ describe(`Council on ${ENGINE}`, () => {
     expect(await grantAdvisor(site.services.db, advisor.email, "warrior", "Kettlebells")).toBe(true);
     const q = await ask(await member(100));
     await answer(advisor, q);
-    expect((await questionPage(site.services.db, q))?.answers[0].advisor).toEqual({ path: "warrior", specialty: "Kettlebells" });
+    expect((await questionWithAnswers(site.services.db, q))?.answers[0].advisor).toEqual({ path: "warrior", specialty: "Kettlebells" });
     expect(await revokeAdvisor(site.services.db, advisor.email)).toBe(true);
-    expect((await questionPage(site.services.db, q))?.answers[0].advisor).toBeNull();
+    expect((await questionWithAnswers(site.services.db, q))?.answers[0].advisor).toBeNull();
     expect(await grantAdvisor(site.services.db, "nobody@example.org", "monk", "x")).toBe(false);
   });
 });

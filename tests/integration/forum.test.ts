@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
-import { discussionPage, replyPage } from "~/.server/domain/sections/forum-repository";
+import { discussionPage, replyPage } from "~/.server/domain/forum/forum-repository";
 import {
   createTopic,
   deletePost,
@@ -9,10 +9,10 @@ import {
   postReply,
   setTopicMembership,
   startDiscussion,
-} from "~/.server/domain/sections/forum-service";
+} from "~/.server/domain/forum/forum-service";
 import { xpTotals } from "~/.server/domain/progression/xp-repository";
-import { topicWithDiscussions, discussionWithReplies } from "~/.server/domain/sections/forum-pages";
-import { featuredDiscussionSummaries } from "~/.server/domain/sections/section-pages";
+import { topicWithDiscussions, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
+import { featuredDiscussionSummaries } from "~/.server/domain/forum/section-read-model";
 import { INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 

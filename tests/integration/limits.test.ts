@@ -2,14 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import {
   INVALID_CREDENTIALS,
-  JOIN_LIMIT,
   registerMember,
   signInMember,
-  SIGN_IN_LIMIT,
 } from "~/.server/domain/accounts/account-service";
 import { answerQuestion, askQuestion } from "~/.server/domain/council/council-service";
-import { WRITE_LIMIT } from "~/.server/domain/outcome";
-import { createTopic, postReply, startDiscussion } from "~/.server/domain/sections/forum-service";
+import { JOIN_LIMIT, SIGN_IN_LIMIT, WRITE_LIMIT } from "~/lib/limits";
+import { createTopic, postReply, startDiscussion } from "~/.server/domain/forum/forum-service";
 import { hit } from "~/.server/rate-limit";
 import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
 import { joinSchema } from "~/schemas/account";

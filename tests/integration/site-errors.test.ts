@@ -49,7 +49,7 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
     expect(unknownPage).toContain("<title>Page not found · Inner Peace. Outer Strength.</title>");
     expect(unknownPage).toContain("Oops! Page not found");
     expect(unknownPage).toContain('aria-label="Account menu for Ada Errors"');
-    expect(await caughtBy(unknownPage)).toEqual(["routes/sections/section"]);
+    expect(await caughtBy(unknownPage)).toEqual(["routes/forum/section"]);
 
     const missing = await web.http.get("/monastery/no-such-topic", { cookie });
     expect(missing.status).toBe(404);
@@ -57,7 +57,7 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
     expect(notFound).toContain("Oops! Page not found");
     expect(notFound).toContain("<title>Topic not found</title>");
     expect(notFound).toContain('aria-label="Account menu for Ada Errors"');
-    expect(await caughtBy(notFound)).toEqual(["routes/sections/topic"]);
+    expect(await caughtBy(notFound)).toEqual(["routes/forum/topic"]);
 
     // The Council's questions cannot be read: that part of the site fails, the rest stands.
     const db = web.site.services.db;

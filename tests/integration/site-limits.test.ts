@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JOIN_LIMIT, SIGN_IN_LIMIT } from "~/.server/domain/accounts/account-service";
-import { WRITE_LIMIT } from "~/.server/domain/outcome";
+import { JOIN_LIMIT, SIGN_IN_LIMIT, WRITE_LIMIT } from "~/lib/limits";
 import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
 import { cookieHeader, ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";

@@ -33,7 +33,7 @@ describe("layer boundaries", () => {
   it("a feature importing another feature fails lint", async () => {
     const messages = await boundaryMessages(
       "app/features/forge/lint-probe.tsx",
-      'import { TopicCard } from "~/features/sections/topic-card";\nexport const probe = TopicCard;\n',
+      'import { TopicCard } from "~/features/forum/topic-card";\nexport const probe = TopicCard;\n',
     );
     expect(messages).toEqual([expect.stringContaining("A feature folder does not import another feature folder")]);
   });
@@ -56,7 +56,7 @@ describe("layer boundaries", () => {
   it("legal imports pass: a route module imports server code and features, a feature imports components", async () => {
     const route = await boundaryMessages(
       "app/routes/forge/lint-probe.tsx",
-      'import { servicesContext } from "~/.server/context";\nimport { TopicCard } from "~/features/sections/topic-card";\nexport const probe = [servicesContext, TopicCard];\n',
+      'import { servicesContext } from "~/.server/context";\nimport { TopicCard } from "~/features/forum/topic-card";\nexport const probe = [servicesContext, TopicCard];\n',
     );
     const feature = await boundaryMessages(
       "app/features/forge/lint-probe.tsx",

@@ -1,4 +1,5 @@
-import type { Generated, Insertable, Selectable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+import type { CreationType, MemberRole, PathId, SectionId } from "../../lib/domain-values";
 
 /**
  * Timestamps are ISO-8601 strings in UTC on SQLite and `timestamptz` on PostgreSQL; reads may give
@@ -8,10 +9,6 @@ export type Timestamp = string | Date;
 /** Booleans are 0/1 on SQLite and real booleans on PostgreSQL. */
 export type Flag = boolean | number;
 
-export type SectionId = "monastery" | "battlefield";
-export type CreationType = "writing" | "art" | "music" | "projects";
-export type MemberRole = "member" | "moderator" | "admin";
-export type Path = "monk" | "warrior";
 
 /** Better Auth's user model, named `member` in our domain (ADR 0004). */
 export interface MemberTable {
@@ -92,6 +89,8 @@ export interface DiscussionTable {
   title: string;
   slug: string;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
   excerpt: string;
   created_at: Timestamp;
@@ -110,6 +109,8 @@ export interface ReplyTable {
   discussion_id: number;
   author_id: string;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
@@ -124,6 +125,8 @@ export interface CreationTable {
   description: string;
   type: CreationType;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   media_path: string | null;
   link_url: string | null;
   like_count: Generated<number>;
@@ -145,6 +148,8 @@ export interface CreationCommentTable {
   creation_id: number;
   author_id: string;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
@@ -156,6 +161,8 @@ export interface QuestionTable {
   author_id: string;
   title: string;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
   excerpt: string;
   view_count: Generated<number>;
@@ -179,6 +186,8 @@ export interface AnswerTable {
   question_id: number;
   author_id: string;
   body: string;
+  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
+  body_html: ColumnType<string | null, string | null | undefined, string | null>;
   helpful_count: Generated<number>;
   created_at: Timestamp;
   edited_at: Timestamp | null;
@@ -203,7 +212,7 @@ export interface QuestionViewTable {
 
 export interface AdvisorTable {
   member_id: string;
-  path: Path;
+  path: PathId;
   specialty: string;
   granted_at: Timestamp;
 }
@@ -244,7 +253,8 @@ export interface ModerationActionTable {
   id: Generated<number>;
   actor_id: string;
   action: ModerationActionKind;
-  subject_type: "discussion" | "reply";
+  /** The kind of post (domain/posts/post-kinds.ts). */
+  subject_type: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
   subject_id: number;
   created_at: Timestamp;
 }

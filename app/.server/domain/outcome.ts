@@ -1,5 +1,6 @@
 import type { AppServices, Viewer } from "../context";
 import { hit, tryAgainMessage } from "../rate-limit";
+import { WRITE_LIMIT } from "~/lib/limits";
 
 /** What a domain action returns: its value, or an HTTP status with messages keyed by field. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 400 | 403 | 404 | 409 | 429; errors: Record<string, string> };
@@ -10,10 +11,6 @@ export const fail = (status: 400 | 403 | 404 | 409 | 429, message: string, field
   errors: { [field]: message },
 });
 
-export const isModerator = (viewer: Viewer) => viewer.role === "moderator" || viewer.role === "admin";
-
-/** A burst limit on every member's writes (posts, answers, edits), against scripts and accidents. */
-export const WRITE_LIMIT = { max: 30, windowMs: 10 * 60 * 1000 };
 
 /** The burst limit's key, also the lock that queues one member's new posts (post-limits.ts). */
 export const writeKey = (viewer: Viewer) => `write:member:${viewer.id}`;

@@ -3,11 +3,12 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { Avatar } from "~/components/community/avatar";
 import { cn } from "~/lib/utils";
+import type { MemberRole } from "~/lib/domain-values";
 
 export interface NavViewer {
   name: string;
   handle: string;
-  role?: "member" | "moderator" | "admin";
+  role?: MemberRole;
 }
 
 const SECTIONS = [

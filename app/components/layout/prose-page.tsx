@@ -1,12 +1,7 @@
 import type { ComponentProps, ReactNode } from "react";
 import { Link } from "react-router";
+import { TEXT_LINK_CLASS } from "~/lib/site";
 import { cn } from "~/lib/utils";
-
-/**
- * The mailbox the site's pages (terms, privacy, conduct) send people to. `.example` is reserved and
- * never delivers to a stranger; the operator replaces it with the real address before launch.
- */
-export const CONTACT_EMAIL = "hello@innerpeace.example";
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
 
@@ -75,21 +70,5 @@ export function ProseSection({
 
 /** An in-site link inside running text: underlined, so it never relies on colour alone. */
 export function TextLink({ className, ...props }: ComponentProps<typeof Link>) {
-  return (
-    <Link
-      className={cn("font-medium text-monk-strong underline underline-offset-4 hover:text-monk", className)}
-      {...props}
-    />
-  );
-}
-
-export function EmailLink({ address = CONTACT_EMAIL, className }: { address?: string; className?: string }) {
-  return (
-    <a
-      href={`mailto:${address}`}
-      className={cn("font-medium break-all text-monk-strong underline underline-offset-4 hover:text-monk", className)}
-    >
-      {address}
-    </a>
-  );
+  return <Link className={cn(TEXT_LINK_CLASS, className)} {...props} />;
 }

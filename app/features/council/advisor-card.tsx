@@ -4,12 +4,13 @@ import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { Card } from "~/components/ui/card";
 import type { RankId } from "~/lib/ranks";
 import { plural } from "~/lib/utils";
+import type { PathId } from "~/lib/domain-values";
 
 export interface AdvisorSummary {
   name: string;
   handle: string;
   rank: RankId;
-  path: "monk" | "warrior";
+  path: PathId;
   specialty: string;
   virtues: string[];
   questionsAnswered: number;

@@ -1,9 +1,10 @@
 import { Link } from "react-router";
 import { cn, plural } from "~/lib/utils";
-import { CREATION_ICONS, type CreationTypeId } from "./creation-types";
+import type { CreationType } from "~/lib/domain-values";
+import { CREATION_ICONS } from "./creation-types";
 
 export interface Category {
-  id: CreationTypeId;
+  id: CreationType;
   label: string;
   count: number;
 }

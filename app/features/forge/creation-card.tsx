@@ -4,13 +4,14 @@ import { Badge } from "~/components/ui/badge";
 import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { formatCount } from "~/lib/utils";
-import { CREATION_LABELS, type CreationTypeId } from "./creation-types";
+import type { CreationType } from "~/lib/domain-values";
+import { CREATION_LABELS } from "./creation-types";
 
 export interface CreationSummary {
   id: number;
   title: string;
   description: string;
-  type: CreationTypeId;
+  type: CreationType;
   likes: number;
   comments: number;
   author: Author;

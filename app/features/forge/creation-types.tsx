@@ -1,8 +1,8 @@
 import { Music, Palette, PenLine, Wrench } from "lucide-react";
 
-export type CreationTypeId = "writing" | "art" | "music" | "projects";
+import type { CreationType } from "~/lib/domain-values";
 
-export const CREATION_LABELS: Record<CreationTypeId, string> = {
+export const CREATION_LABELS: Record<CreationType, string> = {
   writing: "Writing",
   art: "Visual Art",
   music: "Music",

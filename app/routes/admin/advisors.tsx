@@ -7,6 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { FieldError, TextField } from "~/components/ui/form-controls";
 import { servicesContext, type Viewer } from "~/.server/context";
+import { advisorList } from "~/.server/domain/council/council-read-model";
 import { grantAdvisor, revokeAdvisor } from "~/.server/domain/council/council-service";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
@@ -20,14 +21,7 @@ function requireAdmin(viewer: Viewer) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(requireViewer(context, request));
-  const advisors = await context
-    .get(servicesContext)
-    .db.selectFrom("advisor")
-    .innerJoin("member", "member.id", "advisor.member_id")
-    .select(["member.name", "member.email", "advisor.path", "advisor.specialty", "advisor.granted_at"])
-    .orderBy("member.name")
-    .execute();
-  return { advisors: advisors.map((a) => ({ ...a, granted_at: String(a.granted_at) })) };
+  return { advisors: await advisorList(context.get(servicesContext).db) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,10 +1,10 @@
 import { HelpCircle, ListFilter, MessageSquareDashed } from "lucide-react";
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/council";
 import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { servicesContext } from "~/.server/context";
-import { featuredAdvisorSummaries, questionFeed } from "~/.server/domain/council/council-pages";
+import { featuredAdvisorSummaries, questionFeed } from "~/.server/domain/council/council-read-model";
 import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
 import { Pager } from "~/components/community/pager";
 import { AdvisorCard } from "~/features/council/advisor-card";
@@ -27,9 +27,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Unknown values are ignored: these are filters, not resources.
   const virtue = requested && isVirtue(requested) ? requested : null;
   const unanswered = params.get("view") === "unanswered";
+  const pageAsked = pageRequest(params, decodeActivityCursor);
+  if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
   const [advisors, feed] = await Promise.all([
     featuredAdvisorSummaries(db, 3),
-    questionFeed(db, { virtue: virtue ?? undefined, unanswered }, pageRequest(params, decodeActivityCursor), 5),
+    questionFeed(db, { virtue: virtue ?? undefined, unanswered }, pageAsked.value, 5),
   ]);
   // Page links keep the filter.
   const filter = [virtue ? `virtue=${virtue}` : null, unanswered ? "view=unanswered" : null].filter(Boolean);

@@ -9,7 +9,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
-import { questionPage } from "~/.server/domain/council/council-pages";
+import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
 import {
   acceptAnswer,
   answerQuestion,
@@ -49,8 +49,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.questionId);
   const services = context.get(servicesContext);
   const viewer = context.get(viewerContext);
-  const page = id ? await questionPage(services.db, id, viewer) : null;
-  if (!page || !id) throw data("Not found", { status: 404 });
+  const shown = id ? await questionWithAnswers(services.db, id, viewer) : null;
+  if (!shown || !id) throw data("Not found", { status: 404 });
   // Counted once per viewer and day; not awaited, so the page never waits on the count.
   const key = viewerKey(services.env.AUTH_SECRET, viewer, context.get(requestContext).clientIp);
   recordView(services.db, id, key).catch((error) => context.get(requestContext).logger.warn({ err: error }, "view not recorded"));
@@ -58,7 +58,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const edit = new URL(request.url).searchParams.get("edit");
   const helpfulRank = rankById(HELPFUL_RANK);
   return {
-    ...page,
+    ...shown,
     canonical: `${services.env.BASE_URL}/council/${id}`,
     signedIn: viewer !== null,
     canVote: progress ? isRankAtLeast(progress.rank.id, HELPFUL_RANK) : false,

@@ -5,7 +5,7 @@ import { Byline } from "~/components/community/byline";
 import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { servicesContext } from "~/.server/context";
-import { creationPage } from "~/.server/domain/forge/forge-pages";
+import { creationWithComments } from "~/.server/domain/forge/forge-read-model";
 import { CREATION_LABELS } from "~/features/forge/creation-types";
 import { formatDate } from "~/lib/dates";
 import { plural } from "~/lib/utils";
@@ -21,9 +21,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const id = parseId(params.creationId);
-  const page = id ? await creationPage(context.get(servicesContext).db, id) : null;
-  if (!page) throw data("Not found", { status: 404 });
-  return page;
+  const shown = id ? await creationWithComments(context.get(servicesContext).db, id) : null;
+  if (!shown) throw data("Not found", { status: 404 });
+  return shown;
 }
 
 export default function Creation({ loaderData }: Route.ComponentProps) {

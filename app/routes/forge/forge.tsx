@@ -4,17 +4,18 @@ import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { useViewer } from "~/components/layout/use-viewer";
 import { servicesContext } from "~/.server/context";
-import { creationSummaries, listCategories } from "~/.server/domain/forge/forge-pages";
+import { creationSummaries, listCategories } from "~/.server/domain/forge/forge-read-model";
 import { CategoryTile } from "~/features/forge/category-tile";
 import { CreationCard } from "~/features/forge/creation-card";
-import { CREATION_LABELS, type CreationTypeId } from "~/features/forge/creation-types";
+import type { CreationType } from "~/lib/domain-values";
+import { CREATION_LABELS } from "~/features/forge/creation-types";
 
 export const meta: Route.MetaFunction = () => [
   { title: "The Forge · Inner Peace. Outer Strength." },
   { name: "description", content: "Writing, visual art, music and projects shaped by members on both paths." },
 ];
 
-function isType(value: string | null): value is CreationTypeId {
+function isType(value: string | null): value is CreationType {
   return value !== null && value in CREATION_LABELS;
 }
 

@@ -7,13 +7,13 @@ import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { useViewer } from "~/components/layout/use-viewer";
 import { servicesContext } from "~/.server/context";
-import { questionSummaries } from "~/.server/domain/council/council-pages";
-import { creationSummaries } from "~/.server/domain/forge/forge-pages";
-import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/sections/section-pages";
+import { questionSummaries } from "~/.server/domain/council/council-read-model";
+import { creationSummaries } from "~/.server/domain/forge/forge-read-model";
+import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/forum/section-read-model";
 import { CreationCard } from "~/features/forge/creation-card";
 import { QuestionCard } from "~/features/council/question-card";
-import { DiscussionCard } from "~/features/sections/discussion-card";
-import { TopicCard } from "~/features/sections/topic-card";
+import { DiscussionCard } from "~/features/forum/discussion-card";
+import { TopicCard } from "~/features/forum/topic-card";
 import { RANKS } from "~/lib/ranks";
 import { VIRTUES } from "~/lib/virtues";
 

@@ -3,85 +3,107 @@ import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { ProsePage, ProseSection, TextLink } from "~/components/layout/prose-page";
 import { useViewer } from "~/components/layout/use-viewer";
 import { ButtonLink } from "~/components/ui/button";
-import { INITIATE_DAILY_POSTS } from "~/lib/privileges";
-import { MASTER_VIRTUE_LEVEL, RANKS, type RankId } from "~/lib/ranks";
+import { CHALLENGE_RANK, HELPFUL_RANK, INITIATE_DAILY_POSTS, TOPIC_RANK, UNLIMITED_POSTS_RANK } from "~/lib/privileges";
+import { MASTER_VIRTUE_LEVEL, RANKS, rankById, type RankId } from "~/lib/ranks";
 import { cn, formatCount } from "~/lib/utils";
-import { VIRTUES, virtueLevel } from "~/lib/virtues";
+import { challengesForLevel, MAX_VIRTUE_LEVEL, VIRTUES } from "~/lib/virtues";
+import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
+
+// Every number on this page comes from the rules in app/lib (xp.ts, ranks.ts, privileges.ts,
+// virtues.ts); the page only words them.
+
+/** Small counts as words ("seven ranks"), the way the page has always said them. */
+const COUNT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+const countWord = (n: number) => COUNT_WORDS[n] ?? formatCount(n);
 
 export const meta: Route.MetaFunction = () => [
   { title: "Rank System · Inner Peace. Outer Strength." },
   {
     name: "description",
     content:
-      "How members earn XP and climb seven ranks from Initiate to Master, how the six virtues level up through challenges, and what each rank unlocks.",
+      `How members earn XP and climb ${countWord(RANKS.length)} ranks from ${RANKS[0].label} to ${RANKS[RANKS.length - 1].label}, how the ${countWord(VIRTUES.length)} virtues level up through challenges, and what each rank unlocks.`,
   },
 ];
 
-/** XP per event (PRODUCT.md §3). `fromOthers` marks XP that comes from other members' votes and likes. */
-const XP_TABLE = [
-  { event: "Start a discussion", xp: 5, fromOthers: false },
-  { event: "Reply in a discussion", xp: 2, fromOthers: false },
-  { event: "Ask a question", xp: 2, fromOthers: false },
-  { event: "Answer a question", xp: 5, fromOthers: false },
-  { event: "Your answer is accepted", xp: 15, fromOthers: false },
-  { event: "Your answer is marked helpful", xp: 2, fromOthers: true },
-  { event: "Share a creation", xp: 10, fromOthers: false },
-  { event: "Your creation is liked", xp: 1, fromOthers: true },
-  { event: "Challenge check-in (once a day)", xp: 1, fromOthers: false },
-  { event: "Complete a challenge", xp: 25, fromOthers: false },
-] as const;
+/** How the page names each XP event; keyed by kind, so a new kind cannot go unlisted. */
+const XP_EVENT: Record<XpKind, string> = {
+  "discussion.started": "Start a discussion",
+  "reply.posted": "Reply in a discussion",
+  "question.asked": "Ask a question",
+  "answer.posted": "Answer a question",
+  "answer.accepted": "Your answer is accepted",
+  "answer.helpful": "Your answer is marked helpful",
+  "creation.shared": "Share a creation",
+  "creation.liked": "Your creation is liked",
+  "challenge.check-in": "Challenge check-in (once a day)",
+  "challenge.completed": "Complete a challenge",
+};
 
-/** XP from others' votes and likes counts at most this much a day for a member (PRODUCT.md §3). */
-const DAILY_XP_CAP_FROM_OTHERS = 50;
+/** XP per event, in the rules' order; `fromOthers` marks the kinds under the daily cap. */
+const XP_TABLE = (Object.keys(XP) as XpKind[]).map((kind) => ({
+  event: XP_EVENT[kind],
+  xp: XP[kind],
+  fromOthers: CAPPED_KINDS.includes(kind),
+}));
 
-/** What each rank adds to the ones below it (PRODUCT.md §3). */
-const PRIVILEGES: { ranks: RankId[]; unlocks: string[] }[] = [
+/** What each privilege is, at the rank the rules unlock it. */
+const UNLOCKS: { rank: RankId; text: string }[] = [
   {
-    ranks: ["initiate"],
-    unlocks: [
-      "Reply in discussions, ask and answer questions in the Council, and share creations in the Forge.",
-      `Start discussions, questions or creations: at most ${INITIATE_DAILY_POSTS} new ones a day, in total.`,
-      "Join challenges and check in once a day.",
-    ],
+    rank: RANKS[0].id,
+    text: "Reply in discussions, ask and answer questions in the Council, and share creations in the Forge.",
   },
   {
-    ranks: ["acolyte"],
-    unlocks: [
-      "Mark answers helpful and like creations.",
-      `The daily limit of ${INITIATE_DAILY_POSTS} new discussions, questions or creations lifts.`,
-    ],
+    rank: RANKS[0].id,
+    text: `Start discussions, questions or creations: at most ${INITIATE_DAILY_POSTS} new ones a day, in total.`,
   },
+  { rank: RANKS[0].id, text: "Join challenges and check in once a day." },
+  { rank: HELPFUL_RANK, text: "Mark answers helpful and like creations." },
   {
-    ranks: ["disciple"],
-    unlocks: ["Create new topics in the Monastery and the Battlefield."],
+    rank: UNLIMITED_POSTS_RANK,
+    text: `The daily limit of ${INITIATE_DAILY_POSTS} new discussions, questions or creations lifts.`,
   },
-  {
-    ranks: ["sage"],
-    unlocks: ["Propose challenges for advisors to review and publish."],
-  },
-  {
-    ranks: ["samurai", "warlord", "master"],
-    unlocks: [
-      "Everything a sage may do. These ranks add no new permissions: they mark a long, steady record of practice and contribution that the community can see on your profile and next to everything you post.",
-    ],
-  },
+  { rank: TOPIC_RANK, text: "Create new topics in the Monastery and the Battlefield." },
+  { rank: CHALLENGE_RANK, text: "Propose challenges for advisors to review and publish." },
 ];
 
-/** The fewest completed challenges that reach each virtue level, read from `virtueLevel` itself. */
-const VIRTUE_LEVEL_STEPS = [1, 2, 3].map((level) => {
-  let challenges = 0;
-  while (virtueLevel(challenges) < level) challenges++;
-  return { level, challenges };
-});
+/**
+ * What each rank adds to the ones below it, in ladder order; the ranks above the last privilege
+ * share one row.
+ */
+const PRIVILEGES: { ranks: RankId[]; unlocks: string[] }[] = (() => {
+  const rows = RANKS.map((rank) => ({
+    ranks: [rank.id] as RankId[],
+    unlocks: UNLOCKS.filter((u) => u.rank === rank.id).map((u) => u.text),
+  }));
+  const last = rows.findLastIndex((row) => row.unlocks.length > 0);
+  const top = rows.slice(last + 1);
+  const held = rankById(rows[last].ranks[0]).label.toLowerCase();
+  return [
+    ...rows.slice(0, last + 1).filter((row) => row.unlocks.length > 0),
+    ...(top.length > 0
+      ? [
+          {
+            ranks: top.flatMap((row) => row.ranks),
+            unlocks: [
+              `Everything a ${held} may do. These ranks add no new permissions: they mark a long, steady record of practice and contribution that the community can see on your profile and next to everything you post.`,
+            ],
+          },
+        ]
+      : []),
+  ];
+})();
+
+/** The fewest completed challenges that reach each virtue level. */
+const VIRTUE_LEVEL_STEPS = Array.from({ length: MAX_VIRTUE_LEVEL }, (_, i) => ({
+  level: i + 1,
+  challenges: challengesForLevel(i + 1),
+}));
 
 /** Completed challenges per virtue that the master rank asks for. */
-const masterChallenges = VIRTUE_LEVEL_STEPS.find((s) => s.level === MASTER_VIRTUE_LEVEL)?.challenges ?? 0;
+const masterChallenges = challengesForLevel(MASTER_VIRTUE_LEVEL);
 
 const PATH_LABEL = { monk: "Monk's path", warrior: "Warrior's path" } as const;
 
-function rankLabel(id: RankId) {
-  return RANKS.find((r) => r.id === id)?.label ?? id;
-}
 
 export default function RanksPage() {
   const member = useViewer() !== null;
@@ -91,15 +113,15 @@ export default function RanksPage() {
       title="Rank System"
       lead={
         <p>
-          Everything you contribute earns experience points (XP). XP carries you up seven ranks, and the challenges
-          you complete train six virtues. The higher ranks unlock more of the community's tools.
+          Everything you contribute earns experience points (XP). XP carries you up {countWord(RANKS.length)} ranks,
+          and the challenges you complete train {countWord(VIRTUES.length)} virtues. The higher ranks unlock more of the community's tools.
         </p>
       }
     >
-      <ProseSection id="ranks" title="The seven ranks" plain>
+      <ProseSection id="ranks" title={`The ${countWord(RANKS.length)} ranks`} plain>
         <p className="max-w-prose leading-7">
-          Your rank follows your total XP. The ladder starts at Initiate and ends at Master, the only rank that asks
-          for more than XP.
+          Your rank follows your total XP. The ladder starts at {RANKS[0].label} and ends at{" "}
+          {RANKS[RANKS.length - 1].label}, the only rank that asks for more than XP.
         </p>
         <ol className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {RANKS.map((rank, index) => (
@@ -117,7 +139,7 @@ export default function RanksPage() {
               <p className="mt-auto text-sm">
                 {rank.minXp === 0 ? (
                   <>
-                    <strong className="font-semibold">0 XP:</strong> every new member starts here.
+                    <strong className="font-semibold">{rank.minXp} XP:</strong> every new member starts here.
                   </>
                 ) : (
                   <>
@@ -126,8 +148,8 @@ export default function RanksPage() {
                 )}
                 {rank.id === "master" ? (
                   <>
-                    , and every one of the six virtues at level {MASTER_VIRTUE_LEVEL} or higher. Until then a member
-                    past {formatCount(rank.minXp)} XP stays {rankLabel("warlord")}.
+                    , and every one of the {countWord(VIRTUES.length)} virtues at level {MASTER_VIRTUE_LEVEL} or higher.
+                    Until then a member past {formatCount(rank.minXp)} XP stays {RANKS[index - 1].label}.
                   </>
                 ) : null}
               </p>
@@ -136,7 +158,7 @@ export default function RanksPage() {
         </ol>
       </ProseSection>
 
-      <ProseSection id="virtues" title="The six virtues" plain>
+      <ProseSection id="virtues" title={`The ${countWord(VIRTUES.length)} virtues`} plain>
         <p className="max-w-prose leading-7">
           Virtues are trained by <TextLink to="/challenges">challenges</TextLink>. Each challenge trains one or two
           virtues, and finishing it counts toward each of them. Wisdom, discipline and compassion belong to the
@@ -177,7 +199,7 @@ export default function RanksPage() {
           Example: a challenge that trains{" "}
           <VirtueBadge virtue="discipline" className="align-middle" /> and{" "}
           <VirtueBadge virtue="resilience" className="align-middle" /> moves both virtues one step closer to
-          their next level when you complete it. Master asks for all six virtues at level {MASTER_VIRTUE_LEVEL}: at
+          their next level when you complete it. {RANKS[RANKS.length - 1].label} asks for all {countWord(VIRTUES.length)} virtues at level {MASTER_VIRTUE_LEVEL}: at
           least {masterChallenges} completed challenges training each one.
         </p>
       </ProseSection>
@@ -217,7 +239,7 @@ export default function RanksPage() {
               <tr className="border-t border-line bg-paper">
                 <td colSpan={2} className="px-4 py-3 text-muted">
                   Daily cap: XP from others' votes and likes (helpful marks on your answers, likes on your creations)
-                  counts at most {DAILY_XP_CAP_FROM_OTHERS} XP a day.
+                  counts at most {DAILY_VOTE_XP_CAP} XP a day.
                 </td>
               </tr>
             </tfoot>
@@ -258,7 +280,7 @@ export default function RanksPage() {
 
       <ProseSection id="start" title="Start climbing" plain>
         <p className="max-w-prose leading-7">
-          Every member begins as an {rankLabel("initiate")} with 0 XP. Your
+          Every member begins as an {RANKS[0].label} with {RANKS[0].minXp} XP. Your
           first reply, question or completed challenge is the first step.
         </p>
         <div className="mt-6 flex flex-col gap-3 sm:flex-row">

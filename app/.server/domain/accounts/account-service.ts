@@ -4,17 +4,12 @@ import type { JoinValues, SignInValues } from "~/schemas/account";
 import type { FieldErrors } from "~/schemas/form-data";
 import { slugify } from "~/lib/slug";
 import { findMemberIdByEmail, handleTaken } from "./member-repository";
-import { forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
+import { clearHits, forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
+import { JOIN_LIMIT, JOIN_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from "~/lib/limits";
 
 export const EMAIL_TAKEN = "An account with this email already exists";
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
-/** PRODUCT.md §7: 10 failed sign-ins per 15 minutes per address and per IP. */
-export const SIGN_IN_LIMIT = 10;
-export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
-/** PRODUCT.md §7: at most 5 joins an hour per IP (Discourse's anchor: max_new_accounts_per_registration_ip). */
-export const JOIN_LIMIT = 5;
-export const JOIN_WINDOW_MS = 60 * 60 * 1000;
 
 export type ServiceResult =
   | { ok: true; headers: Headers }
@@ -106,7 +101,7 @@ export async function signInMember(
       returnHeaders: true,
     });
     await services.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom("rate_limit_hit").where("key", "=", `signin:email:${email}`).execute();
+      await clearHits(trx, `signin:email:${email}`);
       await forgetHits(trx, reserved.hitIds);
     });
     return { ok: true, headers };

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/connect";
+import type { MemberRole } from "~/lib/domain-values";
 
 type Executor = Pick<Db, "selectFrom" | "insertInto" | "deleteFrom" | "updateTable">;
 
@@ -19,4 +20,10 @@ export async function handleTaken(db: Executor, handle: string) {
  */
 export async function deleteResetTokens(db: Executor, memberId: string) {
   await db.deleteFrom("verification").where("identifier", "like", "reset-password:%").where("value", "=", memberId).execute();
+}
+
+/** Sets the role of the member with this (normalised) address; false when there is none. */
+export async function updateRoleByEmail(db: Executor, email: string, role: MemberRole, at: string) {
+  const result = await db.updateTable("member").set({ role, updated_at: at }).where("email", "=", email).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -2,6 +2,7 @@ import { APIError } from "better-auth/api";
 import type { AppServices } from "../../context";
 import type { OutgoingMail } from "../../mail/mailer";
 import { hit, tryAgainMessage } from "../../rate-limit";
+import { RESET_EMAIL_LIMIT, RESET_IP_LIMIT } from "~/lib/limits";
 
 export const RESET_REQUESTED_MESSAGE =
   "If an account exists for that address, we have sent it a link to reset the password. The link works once, for one hour.";
@@ -28,8 +29,8 @@ export function resetPasswordMail(baseUrl: string, to: { email: string; name: st
 export async function requestPasswordReset(services: AppServices, email: string, ip: string) {
   const address = email.trim().toLowerCase();
   const limited = await hit(services.db, [
-    { key: `reset:email:${address}`, max: 3, windowMs: 60 * 60 * 1000 },
-    { key: `reset:ip:${ip}`, max: 10, windowMs: 60 * 60 * 1000 },
+    { key: `reset:email:${address}`, ...RESET_EMAIL_LIMIT },
+    { key: `reset:ip:${ip}`, ...RESET_IP_LIMIT },
   ]);
   if (!limited.ok) return { ok: false as const, status: 429 as const, message: tryAgainMessage(limited.retryMinutes) };
   await services.auth.api.requestPasswordReset({ body: { email: address } });

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/connect";
+import type { PathId } from "~/lib/domain-values";
 import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
 
 function questionRows(db: Db) {
@@ -9,6 +10,7 @@ function questionRows(db: Db) {
       "question.id",
       "question.title",
       "question.body",
+      "question.body_html",
       "question.excerpt",
       "question.view_count",
       "question.answer_count",
@@ -96,6 +98,7 @@ export async function listAnswers(db: Db, questionId: number) {
     .select([
       "answer.id",
       "answer.body",
+      "answer.body_html",
       "answer.helpful_count",
       "answer.created_at",
       "answer.edited_at",
@@ -165,4 +168,133 @@ export async function advisorVirtues(db: Db, memberIds: string[], perAdvisor = 3
     if (list.length < perAdvisor) map.set(row.author_id, [...list, row.virtue]);
   }
   return map;
+}
+
+/** A question that shows (neither deleted nor hidden), with what its rules need. */
+export async function findVisibleQuestion(db: Db, id: number) {
+  return db
+    .selectFrom("question")
+    .select(["id", "author_id", "accepted_answer_id", "deleted_at", "hidden_at"])
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .where("hidden_at", "is", null)
+    .executeTakeFirst();
+}
+
+export async function insertVirtues(db: Db, questionId: number, virtues: readonly string[]) {
+  await db.insertInto("question_virtue").values(virtues.map((virtue) => ({ question_id: questionId, virtue }))).execute();
+}
+
+export async function replaceVirtues(db: Db, questionId: number, virtues: readonly string[]) {
+  await db.deleteFrom("question_virtue").where("question_id", "=", questionId).execute();
+  await insertVirtues(db, questionId, virtues);
+}
+
+export async function acceptedAnswerOf(db: Db, questionId: number) {
+  const row = await db.selectFrom("question").select("accepted_answer_id").where("id", "=", questionId).executeTakeFirstOrThrow();
+  return row.accepted_answer_id;
+}
+
+/** An answer to this question that shows, and so may be accepted. */
+export async function findVisibleAnswer(db: Db, questionId: number, answerId: number) {
+  return db
+    .selectFrom("answer")
+    .select(["id", "author_id"])
+    .where("id", "=", answerId)
+    .where("question_id", "=", questionId)
+    .where("deleted_at", "is", null)
+    .where("hidden_at", "is", null)
+    .executeTakeFirst();
+}
+
+export async function findAnswerAuthor(db: Db, answerId: number) {
+  return db.selectFrom("answer").select(["id", "author_id"]).where("id", "=", answerId).executeTakeFirst();
+}
+
+export async function setAcceptedAnswer(db: Db, questionId: number, answerId: number | null) {
+  await db.updateTable("question").set({ accepted_answer_id: answerId }).where("id", "=", questionId).execute();
+}
+
+/** Takes the accepted mark off whichever question carries this answer. */
+export async function clearAcceptedMark(db: Db, answerId: number) {
+  await db.updateTable("question").set({ accepted_answer_id: null }).where("accepted_answer_id", "=", answerId).execute();
+}
+
+/** An answer that may get a helpful vote: it and its question show. */
+export async function findVotableAnswer(db: Db, answerId: number) {
+  return db
+    .selectFrom("answer")
+    .innerJoin("question", "question.id", "answer.question_id")
+    .select(["answer.id", "answer.author_id"])
+    .where("answer.id", "=", answerId)
+    .where("answer.deleted_at", "is", null)
+    .where("answer.hidden_at", "is", null)
+    .where("question.deleted_at", "is", null)
+    .where("question.hidden_at", "is", null)
+    .executeTakeFirst();
+}
+
+/** Records a helpful vote; false when this member had voted already. */
+export async function insertHelpfulVote(db: Db, answerId: number, memberId: string, at: string) {
+  const inserted = await db
+    .insertInto("helpful_vote")
+    .values({ answer_id: answerId, member_id: memberId, created_at: at })
+    .onConflict((oc) => oc.columns(["answer_id", "member_id"]).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Removes a helpful vote; false when there was none. */
+export async function deleteHelpfulVote(db: Db, answerId: number, memberId: string) {
+  const removed = await db.deleteFrom("helpful_vote").where("answer_id", "=", answerId).where("member_id", "=", memberId).executeTakeFirst();
+  return Number(removed.numDeletedRows) > 0;
+}
+
+export async function moveHelpfulCount(db: Db, answerId: number, delta: number) {
+  await db.updateTable("answer").set((eb) => ({ helpful_count: eb("helpful_count", "+", delta) })).where("id", "=", answerId).execute();
+}
+
+/** Which of these answers the member marked helpful. */
+export async function votedAnswerIds(db: Db, memberId: string, answerIds: readonly number[]) {
+  if (answerIds.length === 0) return new Set<number>();
+  const rows = await db.selectFrom("helpful_vote").select("answer_id").where("member_id", "=", memberId).where("answer_id", "in", [...answerIds]).execute();
+  return new Set(rows.map((v) => v.answer_id));
+}
+
+/** Records one view for a viewer and day; false when it was recorded already. */
+export async function insertView(db: Db, questionId: number, viewerKey: string, day: string) {
+  const inserted = await db
+    .insertInto("question_view")
+    .values({ question_id: questionId, viewer_key: viewerKey, day })
+    .onConflict((oc) => oc.columns(["question_id", "viewer_key", "day"]).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function countView(db: Db, questionId: number) {
+  await db.updateTable("question").set((eb) => ({ view_count: eb("view_count", "+", 1) })).where("id", "=", questionId).execute();
+}
+
+export async function upsertAdvisor(db: Db, advisor: { member_id: string; path: PathId; specialty: string; granted_at: string }) {
+  await db
+    .insertInto("advisor")
+    .values(advisor)
+    .onConflict((oc) => oc.column("member_id").doUpdateSet({ path: advisor.path, specialty: advisor.specialty }))
+    .execute();
+}
+
+/** False when the member was no advisor. */
+export async function deleteAdvisor(db: Db, memberId: string) {
+  const result = await db.deleteFrom("advisor").where("member_id", "=", memberId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Every advisor with their member's name and address, for the admin page. */
+export async function listAdvisors(db: Db) {
+  return db
+    .selectFrom("advisor")
+    .innerJoin("member", "member.id", "advisor.member_id")
+    .select(["member.name", "member.email", "advisor.path", "advisor.specialty", "advisor.granted_at"])
+    .orderBy("member.name")
+    .execute();
 }

@@ -1,30 +1,44 @@
 import { createHmac } from "node:crypto";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
-import type { Path } from "../../db/schema";
+import type { PathId } from "~/lib/domain-values";
 import { excerptOf } from "~/lib/text";
 import { HELPFUL_RANK } from "~/lib/privileges";
 
 export { HELPFUL_RANK };
 import { isRankAtLeast, rankById } from "~/lib/ranks";
+import { findMemberIdByEmail } from "../accounts/member-repository";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
-import { fail, isModerator, type Outcome } from "../outcome";
-import { postWithinLimits } from "../post-limits";
-import { insertSubmitted } from "../submissions";
+import { createPost, deletePost, editPost } from "../posts/pipeline";
+import { fail, type Outcome } from "../outcome";
+import {
+  acceptedAnswerOf,
+  clearAcceptedMark,
+  countView,
+  deleteAdvisor,
+  deleteHelpfulVote,
+  findAnswerAuthor,
+  findVisibleAnswer,
+  findVisibleQuestion,
+  findVotableAnswer,
+  insertHelpfulVote,
+  insertView,
+  insertVirtues,
+  moveHelpfulCount,
+  replaceVirtues,
+  setAcceptedAnswer,
+  upsertAdvisor,
+} from "./council-repository";
 
 export type { Outcome };
 
-const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+/**
+ * What is the Council's own: a question's virtues, accepting an answer, helpful votes, views and
+ * advisors. Asking, answering, editing and deleting go through the posting pipeline (domain/posts,
+ * ADR 0017).
+ */
 
-async function findVisibleQuestion(db: Db, id: number) {
-  return db
-    .selectFrom("question")
-    .select(["id", "author_id", "accepted_answer_id", "deleted_at", "hidden_at"])
-    .where("id", "=", id)
-    .where("deleted_at", "is", null)
-    .where("hidden_at", "is", null)
-    .executeTakeFirst();
-}
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 // ---------------------------------------------------------------- asking and answering
 
@@ -34,22 +48,19 @@ export async function askQuestion(
   input: { title: string; body: string; virtues: string[]; submissionKey: string },
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {
-  const at = now.toISOString();
-  return postWithinLimits(services, viewer, { table: "question", submissionKey: input.submissionKey }, now, async (trx) => {
-    const inserted = await insertSubmitted(trx, "question", {
-      author_id: viewer.id,
-      title: input.title,
-      body: input.body,
-      excerpt: excerptOf(input.body),
-      created_at: at,
-      last_activity_at: at,
-      submission_key: input.submissionKey,
-    });
-    if (!inserted.created) return { ok: true as const, value: { id: inserted.id } };
-    await trx.insertInto("question_virtue").values(input.virtues.map((virtue) => ({ question_id: inserted.id, virtue }))).execute();
-    await awardXp(trx, viewer.id, "question.asked", inserted.id, now);
-    return { ok: true as const, value: { id: inserted.id } };
-  });
+  const posted = await createPost(
+    services,
+    viewer,
+    {
+      kind: "question",
+      parentId: null,
+      values: { title: input.title, body: input.body, excerpt: excerptOf(input.body), last_activity_at: now.toISOString() },
+      submissionKey: input.submissionKey,
+      alsoWrite: (trx, id) => insertVirtues(trx, id, input.virtues),
+    },
+    now,
+  );
+  return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
 }
 
 export async function answerQuestion(
@@ -59,27 +70,15 @@ export async function answerQuestion(
   input: { body: string; submissionKey: string },
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {
-  const { db } = services;
-  const question = await findVisibleQuestion(db, questionId);
+  const question = await findVisibleQuestion(services.db, questionId);
   if (!question) return fail(404, "Question not found");
-  const at = now.toISOString();
-  return postWithinLimits(services, viewer, { table: "answer", submissionKey: input.submissionKey }, now, async (trx) => {
-    const inserted = await insertSubmitted(trx, "answer", {
-      question_id: questionId,
-      author_id: viewer.id,
-      body: input.body,
-      created_at: at,
-      submission_key: input.submissionKey,
-    });
-    if (!inserted.created) return { ok: true as const, value: { id: inserted.id } };
-    await trx
-      .updateTable("question")
-      .set((eb) => ({ answer_count: eb("answer_count", "+", 1), last_activity_at: at }))
-      .where("id", "=", questionId)
-      .execute();
-    await awardXp(trx, viewer.id, "answer.posted", inserted.id, now);
-    return { ok: true as const, value: { id: inserted.id } };
-  });
+  const posted = await createPost(
+    services,
+    viewer,
+    { kind: "answer", parentId: questionId, values: { body: input.body }, submissionKey: input.submissionKey },
+    now,
+  );
+  return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
 }
 
 // ---------------------------------------------------------------- accepting and voting
@@ -100,25 +99,18 @@ export async function acceptAnswer(
   if (!question) return fail(404, "Question not found");
   if (question.author_id !== viewer.id) return fail(403, "Only the person who asked can accept an answer.");
   return db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom("question").select("accepted_answer_id").where("id", "=", questionId).executeTakeFirstOrThrow();
+    const current = await acceptedAnswerOf(trx, questionId);
     let next: { id: number; author_id: string } | undefined;
     if (answerId !== null) {
-      next = await trx
-        .selectFrom("answer")
-        .select(["id", "author_id"])
-        .where("id", "=", answerId)
-        .where("question_id", "=", questionId)
-        .where("deleted_at", "is", null)
-        .where("hidden_at", "is", null)
-        .executeTakeFirst();
+      next = await findVisibleAnswer(trx, questionId, answerId);
       if (!next) return fail(404, "Answer not found");
     }
-    if (current.accepted_answer_id === (next?.id ?? null)) return { ok: true as const, value: { id: questionId } };
-    if (current.accepted_answer_id !== null) {
-      const previous = await trx.selectFrom("answer").select(["id", "author_id"]).where("id", "=", current.accepted_answer_id).executeTakeFirst();
+    if (current === (next?.id ?? null)) return { ok: true as const, value: { id: questionId } };
+    if (current !== null) {
+      const previous = await findAnswerAuthor(trx, current);
       if (previous) await revokeXp(trx, previous.author_id, "answer.accepted", previous.id);
     }
-    await trx.updateTable("question").set({ accepted_answer_id: next?.id ?? null }).where("id", "=", questionId).execute();
+    await setAcceptedAnswer(trx, questionId, next?.id ?? null);
     if (next && next.author_id !== viewer.id) await awardXp(trx, next.author_id, "answer.accepted", next.id, now);
     return { ok: true as const, value: { id: questionId } };
   });
@@ -133,16 +125,7 @@ export async function setHelpful(
   now = new Date(),
 ): Promise<Outcome<{ helpful: boolean }>> {
   const { db } = services;
-  const answer = await db
-    .selectFrom("answer")
-    .innerJoin("question", "question.id", "answer.question_id")
-    .select(["answer.id", "answer.author_id"])
-    .where("answer.id", "=", answerId)
-    .where("answer.deleted_at", "is", null)
-    .where("answer.hidden_at", "is", null)
-    .where("question.deleted_at", "is", null)
-    .where("question.hidden_at", "is", null)
-    .executeTakeFirst();
+  const answer = await findVotableAnswer(db, answerId);
   if (!answer) return fail(404, "Answer not found");
   if (answer.author_id === viewer.id) return fail(403, "You cannot mark your own answer helpful.");
   const progress = await progressOf(db, viewer.id);
@@ -153,18 +136,12 @@ export async function setHelpful(
   const subject = `${answerId}:${viewer.id}`;
   await db.transaction().execute(async (trx) => {
     if (helpful) {
-      const inserted = await trx
-        .insertInto("helpful_vote")
-        .values({ answer_id: answerId, member_id: viewer.id, created_at: now.toISOString() })
-        .onConflict((oc) => oc.columns(["answer_id", "member_id"]).doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return; // voted already: counted once
-      await trx.updateTable("answer").set((eb) => ({ helpful_count: eb("helpful_count", "+", 1) })).where("id", "=", answerId).execute();
+      if (!(await insertHelpfulVote(trx, answerId, viewer.id, now.toISOString()))) return; // voted already: counted once
+      await moveHelpfulCount(trx, answerId, 1);
       await awardXp(trx, answer.author_id, "answer.helpful", subject, now);
     } else {
-      const removed = await trx.deleteFrom("helpful_vote").where("answer_id", "=", answerId).where("member_id", "=", viewer.id).executeTakeFirst();
-      if (Number(removed.numDeletedRows) === 0) return;
-      await trx.updateTable("answer").set((eb) => ({ helpful_count: eb("helpful_count", "-", 1) })).where("id", "=", answerId).execute();
+      if (!(await deleteHelpfulVote(trx, answerId, viewer.id))) return;
+      await moveHelpfulCount(trx, answerId, -1);
       await revokeXp(trx, answer.author_id, "answer.helpful", subject);
     }
   });
@@ -180,58 +157,34 @@ export async function editQuestion(
   input: { title: string; body: string; virtues: string[] },
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {
-  const question = await findVisibleQuestion(services.db, questionId);
-  if (!question) return fail(404, "Question not found");
-  if (question.author_id !== viewer.id) return fail(403, "You can only change your own posts.");
-  await services.db.transaction().execute(async (trx) => {
-    await trx.updateTable("question").set({ title: input.title, body: input.body, excerpt: excerptOf(input.body), edited_at: now.toISOString() }).where("id", "=", questionId).execute();
-    await trx.deleteFrom("question_virtue").where("question_id", "=", questionId).execute();
-    await trx.insertInto("question_virtue").values(input.virtues.map((virtue) => ({ question_id: questionId, virtue }))).execute();
-  });
-  return { ok: true, value: { id: questionId } };
+  const edited = await editPost(
+    services,
+    viewer,
+    "question",
+    questionId,
+    {
+      values: () => ({ title: input.title, body: input.body, excerpt: excerptOf(input.body) }),
+      alsoWrite: (trx) => replaceVirtues(trx, questionId, input.virtues),
+    },
+    now,
+  );
+  return edited.ok ? { ok: true, value: { id: questionId } } : edited;
 }
 
 export async function deleteQuestion(services: AppServices, viewer: Viewer, questionId: number, now = new Date()): Promise<Outcome<{ id: number }>> {
-  const question = await findVisibleQuestion(services.db, questionId);
-  if (!question) return fail(404, "Question not found");
-  if (question.author_id !== viewer.id) return fail(403, "You can only change your own posts.");
-  await services.db.transaction().execute(async (trx) => {
-    await trx.updateTable("question").set({ deleted_at: now.toISOString() }).where("id", "=", questionId).execute();
-    await revokeXp(trx, viewer.id, "question.asked", questionId);
-  });
-  return { ok: true, value: { id: questionId } };
-}
-
-async function findOwnAnswer(db: Db, viewer: Viewer, answerId: number) {
-  const answer = await db
-    .selectFrom("answer")
-    .select(["id", "author_id", "question_id", "deleted_at", "hidden_at"])
-    .where("id", "=", answerId)
-    .executeTakeFirst();
-  if (!answer || answer.deleted_at !== null || (answer.hidden_at !== null && !isModerator(viewer))) return fail(404, "Answer not found");
-  if (answer.author_id !== viewer.id) return fail(403, "You can only change your own posts.");
-  return { ok: true as const, value: answer };
+  const deleted = await deletePost(services, viewer, "question", questionId, now);
+  return deleted.ok ? { ok: true, value: { id: questionId } } : deleted;
 }
 
 export async function editAnswer(services: AppServices, viewer: Viewer, answerId: number, input: { body: string }, now = new Date()): Promise<Outcome<{ id: number }>> {
-  const own = await findOwnAnswer(services.db, viewer, answerId);
-  if (!own.ok) return own;
-  await services.db.updateTable("answer").set({ body: input.body, edited_at: now.toISOString() }).where("id", "=", answerId).execute();
-  return { ok: true, value: { id: own.value.question_id } };
+  const edited = await editPost(services, viewer, "answer", answerId, { values: () => ({ body: input.body }) }, now);
+  return edited.ok ? { ok: true, value: { id: Number(edited.value.parent_id) } } : edited;
 }
 
-/** The answer shows as [deleted]; its XP (answering, acceptance, helpful votes) goes back. */
+/** The answer shows as [deleted]; its XP (answering, acceptance, helpful votes) goes back, and so does the accepted mark. */
 export async function deleteAnswer(services: AppServices, viewer: Viewer, answerId: number, now = new Date()): Promise<Outcome<{ id: number }>> {
-  const own = await findOwnAnswer(services.db, viewer, answerId);
-  if (!own.ok) return own;
-  await services.db.transaction().execute(async (trx) => {
-    await trx.updateTable("answer").set({ deleted_at: now.toISOString() }).where("id", "=", answerId).execute();
-    await trx.updateTable("question").set((eb) => ({ answer_count: eb("answer_count", "-", 1) })).where("id", "=", own.value.question_id).execute();
-    await trx.updateTable("question").set({ accepted_answer_id: null }).where("accepted_answer_id", "=", answerId).execute();
-    await trx.deleteFrom("xp_event").where("member_id", "=", viewer.id).where("kind", "in", ["answer.posted", "answer.accepted"]).where("subject_id", "=", String(answerId)).execute();
-    await trx.deleteFrom("xp_event").where("member_id", "=", viewer.id).where("kind", "=", "answer.helpful").where("subject_id", "like", `${answerId}:%`).execute();
-  });
-  return { ok: true, value: { id: own.value.question_id } };
+  const deleted = await deletePost(services, viewer, "answer", answerId, now, (trx) => clearAcceptedMark(trx, answerId));
+  return deleted.ok ? { ok: true, value: { id: Number(deleted.value.parent_id) } } : deleted;
 }
 
 // ---------------------------------------------------------------- views
@@ -262,33 +215,23 @@ export async function recordView(db: Db, questionId: number, key: string, at = n
   if (recent.seen.has(memo)) return false;
   recent.seen.add(memo);
   return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto("question_view")
-      .values({ question_id: questionId, viewer_key: key, day })
-      .onConflict((oc) => oc.columns(["question_id", "viewer_key", "day"]).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-    await trx.updateTable("question").set((eb) => ({ view_count: eb("view_count", "+", 1) })).where("id", "=", questionId).execute();
+    if (!(await insertView(trx, questionId, key, day))) return false;
+    await countView(trx, questionId);
     return true;
   });
 }
 
 // ---------------------------------------------------------------- advisors
 
-export async function grantAdvisor(db: Db, email: string, path: Path, specialty: string, now = new Date()) {
-  const member = await db.selectFrom("member").select("id").where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
-  if (!member) return false;
-  await db
-    .insertInto("advisor")
-    .values({ member_id: member.id, path, specialty, granted_at: now.toISOString() })
-    .onConflict((oc) => oc.column("member_id").doUpdateSet({ path, specialty }))
-    .execute();
+export async function grantAdvisor(db: Db, email: string, path: PathId, specialty: string, now = new Date()) {
+  const memberId = await findMemberIdByEmail(db, email.trim());
+  if (!memberId) return false;
+  await upsertAdvisor(db, { member_id: memberId, path, specialty, granted_at: now.toISOString() });
   return true;
 }
 
 export async function revokeAdvisor(db: Db, email: string) {
-  const member = await db.selectFrom("member").select("id").where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
-  if (!member) return false;
-  const result = await db.deleteFrom("advisor").where("member_id", "=", member.id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  const memberId = await findMemberIdByEmail(db, email.trim());
+  if (!memberId) return false;
+  return deleteAdvisor(db, memberId);
 }

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connect";
-import type { CreationType } from "../../db/schema";
+import type { CreationType } from "~/lib/domain-values";
 
 export const CREATION_TYPES: { id: CreationType; label: string }[] = [
   { id: "writing", label: "Writing" },
@@ -53,6 +53,7 @@ export async function findCreation(db: Db, id: number) {
       "creation.description",
       "creation.type",
       "creation.body",
+      "creation.body_html",
       "creation.link_url",
       "creation.like_count",
       "creation.comment_count",
@@ -73,6 +74,7 @@ export async function listCreationComments(db: Db, creationId: number, limit = 1
     .select([
       "creation_comment.id",
       "creation_comment.body",
+      "creation_comment.body_html",
       "creation_comment.created_at",
       "creation_comment.deleted_at",
       "creation_comment.author_id",

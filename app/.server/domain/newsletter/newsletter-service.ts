@@ -1,5 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { AppServices } from "../../context";
+import {
+  findSubscriptionByEmail,
+  findSubscriptionByToken,
+  insertPendingSubscription,
+  markConfirmed,
+  markPending,
+  markUnsubscribed,
+} from "./newsletter-repository";
 
 /** Shown whatever the address's state, so the form never tells who is subscribed. */
 export const SUBSCRIBE_MESSAGE = "Thank you! Check your inbox for a link to confirm your subscription.";
@@ -25,29 +33,17 @@ export function unsubscribeUrl(baseUrl: string, token: string) {
 export async function subscribe(services: AppServices, rawEmail: string, now = new Date()) {
   const email = rawEmail.trim().toLowerCase();
   const toSend = await services.db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom("newsletter_subscription")
-      .select(["id", "status", "token", "confirmation_sent_at"])
-      .where("email", "=", email)
-      .executeTakeFirst();
+    const existing = await findSubscriptionByEmail(trx, email);
     if (!existing) {
       const token = newToken();
-      await trx
-        .insertInto("newsletter_subscription")
-        .values({ email, token, status: "pending", created_at: now.toISOString(), confirmation_sent_at: now.toISOString() })
-        .onConflict((oc) => oc.column("email").doNothing())
-        .execute();
+      await insertPendingSubscription(trx, email, token, now.toISOString());
       return token;
     }
     if (existing.status === "confirmed") return null;
     const lastSent = existing.confirmation_sent_at ? new Date(existing.confirmation_sent_at).getTime() : 0;
     if (existing.status === "pending" && now.getTime() - lastSent < RESEND_AFTER_MS) return null;
     const token = existing.status === "unsubscribed" ? newToken() : existing.token;
-    await trx
-      .updateTable("newsletter_subscription")
-      .set({ status: "pending", token, confirmation_sent_at: now.toISOString(), unsubscribed_at: null })
-      .where("id", "=", existing.id)
-      .execute();
+    await markPending(trx, existing.id, token, now.toISOString());
     return token;
   });
   if (!toSend) return { ok: true as const, message: SUBSCRIBE_MESSAGE };
@@ -80,28 +76,13 @@ export async function subscribe(services: AppServices, rawEmail: string, now = n
 
 export async function findSubscription(services: AppServices, token: string) {
   if (!token || token.length > 100) return undefined;
-  return services.db
-    .selectFrom("newsletter_subscription")
-    .select(["email", "status"])
-    .where("token", "=", token)
-    .executeTakeFirst();
+  return findSubscriptionByToken(services.db, token);
 }
 
 export async function confirmSubscription(services: AppServices, token: string, now = new Date()) {
-  const result = await services.db
-    .updateTable("newsletter_subscription")
-    .set({ status: "confirmed", confirmed_at: now.toISOString() })
-    .where("token", "=", token)
-    .where("status", "in", ["pending", "confirmed"])
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return markConfirmed(services.db, token, now.toISOString());
 }
 
 export async function unsubscribe(services: AppServices, token: string, now = new Date()) {
-  const result = await services.db
-    .updateTable("newsletter_subscription")
-    .set({ status: "unsubscribed", unsubscribed_at: now.toISOString() })
-    .where("token", "=", token)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return markUnsubscribed(services.db, token, now.toISOString());
 }

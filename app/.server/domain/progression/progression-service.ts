@@ -1,25 +1,8 @@
 import { engineOf, type Db } from "../../db/connect";
 import { startOfUtcDay } from "~/lib/dates";
 import { rankFor, rankProgress, type Rank, type RankProgress } from "~/lib/ranks";
-import { deleteXpEvent, insertXpEvent, xpTotals } from "./xp-repository";
-
-/**
- * XP for each event (PRODUCT.md §3). Awards go through the ledger, one row per member, kind and
- * subject, so the same post can never pay twice.
- */
-export const XP = {
-  "discussion.started": 5,
-  "reply.posted": 2,
-  "question.asked": 2,
-  "answer.posted": 5,
-  "answer.accepted": 15,
-  "answer.helpful": 2,
-  "creation.shared": 10,
-  "creation.liked": 1,
-  "challenge.check-in": 1,
-  "challenge.completed": 25,
-} as const;
-export type XpKind = keyof typeof XP;
+import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
+import { deleteXpEvent, insertXpEvent, lockMember, pointsSince, xpTotals } from "./xp-repository";
 
 /** Ranks of many members, from the ledger, in one query. Virtues come with the challenges. */
 export async function ranksOf(db: Db, memberIds: readonly string[]): Promise<Map<string, Rank>> {
@@ -32,10 +15,6 @@ export async function progressOf(db: Db, memberId: string): Promise<RankProgress
   return rankProgress(totals.get(memberId) ?? 0);
 }
 
-/** PRODUCT.md §3: XP from others' votes and likes counts at most 50 a day for a member. */
-export const CAPPED_KINDS: readonly XpKind[] = ["answer.helpful", "creation.liked"];
-export const DAILY_VOTE_XP_CAP = 50;
-
 /**
  * Awards the XP of one event, once (the ledger's unique key), inside the caller's transaction.
  * Votes and likes beyond the daily cap are recorded with the points that were left (possibly 0),
@@ -46,16 +25,10 @@ export async function awardXp(trx: Db, memberId: string, kind: XpKind, subjectId
   if (CAPPED_KINDS.includes(kind)) {
     if (engineOf(trx) === "postgres") {
       // Serialise one member's capped awards, so concurrent votes cannot all see room under the cap.
-      await trx.selectFrom("member").select("id").where("id", "=", memberId).forUpdate().execute();
+      await lockMember(trx, memberId);
     }
-    const used = await trx
-      .selectFrom("xp_event")
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("points"), eb.lit(0)).as("total"))
-      .where("member_id", "=", memberId)
-      .where("kind", "in", [...CAPPED_KINDS])
-      .where("created_at", ">=", startOfUtcDay(at))
-      .executeTakeFirstOrThrow();
-    points = Math.max(0, Math.min(points, DAILY_VOTE_XP_CAP - Number(used.total)));
+    const used = await pointsSince(trx, memberId, CAPPED_KINDS, startOfUtcDay(at));
+    points = Math.max(0, Math.min(points, DAILY_VOTE_XP_CAP - used));
   }
   return insertXpEvent(trx, { member_id: memberId, kind, subject_id: String(subjectId), points, created_at: at.toISOString() });
 }

@@ -36,3 +36,32 @@ export async function deleteXpEvent(db: Executor, memberId: string, kind: string
     .where("subject_id", "=", subjectId)
     .execute();
 }
+
+/** Takes back awards of these kinds for one subject (a post's own id). */
+export async function deleteXpEventsOf(db: Executor, memberId: string, kinds: readonly string[], subjectId: string) {
+  if (kinds.length === 0) return;
+  await db.deleteFrom("xp_event").where("member_id", "=", memberId).where("kind", "in", [...kinds]).where("subject_id", "=", subjectId).execute();
+}
+
+/** Takes back awards of these kinds that votes on one post gave (subject `<post id>:<voter id>`). */
+export async function deleteVoteXpEvents(db: Executor, memberId: string, kinds: readonly string[], postId: number) {
+  if (kinds.length === 0) return;
+  await db.deleteFrom("xp_event").where("member_id", "=", memberId).where("kind", "in", [...kinds]).where("subject_id", "like", `${postId}:%`).execute();
+}
+
+/** Points of these kinds a member got since an instant (the daily cap on votes and likes). */
+export async function pointsSince(db: Executor, memberId: string, kinds: readonly string[], since: string): Promise<number> {
+  const used = await db
+    .selectFrom("xp_event")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("points"), eb.lit(0)).as("total"))
+    .where("member_id", "=", memberId)
+    .where("kind", "in", [...kinds])
+    .where("created_at", ">=", since)
+    .executeTakeFirstOrThrow();
+  return Number(used.total);
+}
+
+/** Locks a member's row until the transaction ends (PostgreSQL only; SQLite writers are serial). */
+export async function lockMember(db: Executor, memberId: string) {
+  await db.selectFrom("member").select("id").where("id", "=", memberId).forUpdate().execute();
+}

@@ -1,0 +1,126 @@
+import type { Viewer } from "../../context";
+import type { Db } from "../../db/connect";
+import { toIso } from "~/lib/dates";
+import { postHtml } from "../../markdown";
+import { withAuthors } from "../progression/authors";
+import { ranksOf } from "../progression/progression-service";
+import {
+  advisorVirtues,
+  featuredAdvisors,
+  findQuestion,
+  listAdvisors,
+  listAnswers,
+  questionPageRows,
+  recentQuestions,
+  virtuesOf,
+  votedAnswerIds,
+  type QuestionFilter,
+} from "./council-repository";
+import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
+
+export async function questionSummaries(db: Db, limit = 5, filter: QuestionFilter = {}) {
+  return summarise(db, await recentQuestions(db, limit, filter));
+}
+
+type QuestionRow = Awaited<ReturnType<typeof recentQuestions>>[number];
+
+/** Question cards: authors with ranks and the virtues, each in one query for all the rows. */
+async function summarise(db: Db, questionRows: QuestionRow[]) {
+  const rows = await withAuthors(db, questionRows);
+  const virtues = await virtuesOf(
+    db,
+    rows.map((q) => q.id),
+  );
+  return rows.map((q) => ({
+    id: q.id,
+    title: q.title,
+    excerpt: q.excerpt,
+    virtues: virtues.get(q.id) ?? [],
+    answers: Number(q.answer_count),
+    views: Number(q.view_count),
+    author: q.author,
+    createdAt: toIso(q.created_at),
+  }));
+}
+
+export const QUESTIONS_PER_PAGE = 10;
+
+/** Recent questions, newest first, one keyset page at a time (cursor on created_at and id). */
+export async function questionFeed(db: Db, filter: QuestionFilter, request: PageRequest<ActivityCursor>, limit = QUESTIONS_PER_PAGE) {
+  const page = await questionPageRows(db, filter, request, limit);
+  const summaries = await summarise(db, page.rows);
+  const cursorOf = (q: { id: number; createdAt: string }) => encodeActivityCursor({ at: q.createdAt, id: q.id });
+  return {
+    questions: summaries,
+    newer: page.hasNewer && summaries.length ? `before=${cursorOf(summaries[0])}` : null,
+    older: page.hasOlder && summaries.length ? `after=${cursorOf(summaries[summaries.length - 1])}` : null,
+  };
+}
+
+export async function featuredAdvisorSummaries(db: Db, limit = 3) {
+  const advisors = await featuredAdvisors(db, limit);
+  const ids = advisors.map((a) => a.author_id);
+  const [ranks, virtues] = await Promise.all([ranksOf(db, ids), advisorVirtues(db, ids)]);
+  return advisors.map((a) => ({
+    name: a.author_name,
+    handle: a.author_handle,
+    rank: ranks.get(a.author_id)!.id,
+    path: a.path,
+    specialty: a.specialty,
+    virtues: virtues.get(a.author_id) ?? [],
+    questionsAnswered: Number(a.questions_answered ?? 0),
+  }));
+}
+
+export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | null = null) {
+  const row = await findQuestion(db, id);
+  if (!row) return null;
+  const [question] = await withAuthors(db, [row]);
+  const [virtues, answers] = await Promise.all([virtuesOf(db, [id]), listAnswers(db, id).then((a) => withAuthors(db, a))]);
+  const voted = viewer
+    ? await votedAnswerIds(
+        db,
+        viewer.id,
+        answers.map((a) => a.id),
+      )
+    : new Set<number>();
+  // Accepted first, then by helpful votes, then oldest (PRODUCT.md §2).
+  answers.sort((a, b) => Number(b.id === row.accepted_answer_id) - Number(a.id === row.accepted_answer_id));
+  const mine = (authorId: string) => viewer?.id === authorId;
+  return {
+    question: {
+      id: question.id,
+      title: question.title,
+      html: postHtml(question),
+      body: mine(row.author_id) ? question.body : null,
+      excerpt: question.excerpt,
+      virtues: virtues.get(id) ?? [],
+      views: Number(question.view_count),
+      answers: Number(question.answer_count),
+      createdAt: toIso(question.created_at),
+      edited: question.edited_at !== null,
+      author: question.author,
+      mine: mine(row.author_id),
+    },
+    answers: answers.map((a) => ({
+      id: a.id,
+      html: a.deleted_at ? null : postHtml(a),
+      body: mine(a.author_id) && !a.deleted_at ? a.body : null,
+      helpful: Number(a.helpful_count),
+      accepted: a.id === row.accepted_answer_id,
+      createdAt: toIso(a.created_at),
+      edited: a.edited_at !== null,
+      deleted: a.deleted_at !== null,
+      author: a.author,
+      mine: mine(a.author_id),
+      voted: voted.has(a.id),
+      advisor: a.advisor_path ? { path: a.advisor_path, specialty: a.advisor_specialty ?? "" } : null,
+    })),
+  };
+}
+
+/** The admin's list of advisors. */
+export async function advisorList(db: Db) {
+  const advisors = await listAdvisors(db);
+  return advisors.map((a) => ({ ...a, granted_at: String(a.granted_at) }));
+}

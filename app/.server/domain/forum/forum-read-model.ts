@@ -1,0 +1,104 @@
+import type { Viewer } from "../../context";
+import type { Db } from "../../db/connect";
+import type { SectionId } from "~/lib/domain-values";
+import { postHtml } from "../../markdown";
+import { toIso } from "~/lib/dates";
+import { withAuthors } from "../progression/authors";
+import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
+import { discussionPage, findDiscussion, isTopicMember, replyPage } from "./forum-repository";
+import { findTopic, topicOfDiscussion } from "./section-repository";
+import { isModerator } from "../accounts/roles";
+import { discussionPath, topicSummary } from "./section-read-model";
+
+
+/** A topic with one page of its discussions (newest activity first) and links to the pages around. */
+export async function topicWithDiscussions(
+  db: Db,
+  viewer: Viewer | null,
+  section: SectionId,
+  topicId: string,
+  request: PageRequest<ActivityCursor>,
+) {
+  const topic = await findTopic(db, section, topicId);
+  if (!topic) return null;
+  const moderator = isModerator(viewer);
+  const [page, joined] = await Promise.all([
+    discussionPage(db, topic.id, request, { includeHidden: moderator }),
+    viewer ? isTopicMember(db, topic.id, viewer.id) : false,
+  ]);
+  const rows = await withAuthors(db, page.rows);
+  const base = `/${section}/${topic.id}`;
+  const cursorOf = (row: (typeof rows)[number]) => encodeActivityCursor({ at: toIso(row.last_activity_at), id: row.id });
+  return {
+    topic: { ...topicSummary(topic), joined },
+    discussions: rows.map((d) => ({
+      id: d.id,
+      title: d.title,
+      href: discussionPath(section, topic.id, d),
+      excerpt: d.deleted_at ? "[deleted]" : d.excerpt,
+      replies: Number(d.reply_count),
+      lastActivityAt: toIso(d.last_activity_at),
+      author: d.author,
+      hidden: d.hidden_at !== null,
+      locked: d.locked_at !== null,
+      featured: d.featured_at !== null,
+    })),
+    pages: {
+      first: page.hasNewer ? base : null,
+      newer: page.hasNewer && rows.length > 0 ? `${base}?before=${cursorOf(rows[0])}` : null,
+      older: page.hasOlder && rows.length > 0 ? `${base}?after=${cursorOf(rows[rows.length - 1])}` : null,
+      last: page.hasOlder ? `${base}?page=last` : null,
+    },
+  };
+}
+
+/** A discussion, its opening post and one page of replies, rendered for the viewer. */
+export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: number, request: PageRequest<number>) {
+  const row = await findDiscussion(db, id);
+  const moderator = isModerator(viewer);
+  if (!row || (row.hidden_at !== null && !moderator)) return null;
+  const topic = await topicOfDiscussion(db, row.topic_id);
+  const page = await replyPage(db, id, request, { includeHidden: moderator });
+  const [[discussion], replies] = await Promise.all([withAuthors(db, [row]), withAuthors(db, page.rows)]);
+  const path = discussionPath(topic.section, topic.id, row);
+  const mine = (authorId: string) => viewer?.id === authorId;
+  return {
+    topic: { id: topic.id, section: topic.section, title: topic.title },
+    path,
+    discussion: {
+      id: discussion.id,
+      slug: discussion.slug,
+      title: discussion.title,
+      html: discussion.deleted_at ? null : postHtml(discussion),
+      body: mine(row.author_id) && !discussion.deleted_at ? discussion.body : null,
+      excerpt: discussion.deleted_at ? "" : discussion.excerpt,
+      createdAt: toIso(discussion.created_at),
+      edited: discussion.edited_at !== null,
+      deleted: discussion.deleted_at !== null,
+      hidden: discussion.hidden_at !== null,
+      locked: discussion.locked_at !== null,
+      featured: discussion.featured_at !== null,
+      replies: Number(discussion.reply_count),
+      author: discussion.author,
+      mine: mine(row.author_id),
+    },
+    replies: replies.map((r) => ({
+      id: r.id,
+      html: r.deleted_at ? null : postHtml(r),
+      body: mine(r.author_id) && !r.deleted_at ? r.body : null,
+      createdAt: toIso(r.created_at),
+      edited: r.edited_at !== null,
+      deleted: r.deleted_at !== null,
+      hidden: r.hidden_at !== null,
+      author: r.author,
+      mine: mine(r.author_id),
+    })),
+    pages: {
+      first: page.hasEarlier ? path : null,
+      earlier: page.hasEarlier && page.rows.length > 0 ? `${path}?before=${page.rows[0].id}` : null,
+      later: page.hasLater && page.rows.length > 0 ? `${path}?after=${page.rows[page.rows.length - 1].id}` : null,
+      last: page.hasLater ? `${path}?page=last` : null,
+    },
+    moderator,
+  };
+}

@@ -1,0 +1,194 @@
+import type { AppServices, Viewer } from "../../context";
+import type { ModerationActionKind } from "../../db/schema";
+import type { SectionId } from "~/lib/domain-values";
+import { slugify } from "~/lib/slug";
+import { excerptOf } from "~/lib/text";
+import { TOPIC_RANK } from "~/lib/privileges";
+import { isRankAtLeast, rankById } from "~/lib/ranks";
+import { progressOf } from "../progression/progression-service";
+import { isModerator } from "../accounts/roles";
+import { createPost, deletePost as deleteOwnPost, editPost as editOwnPost, logModeration, moderatorPolicy, setPostHidden } from "../posts/pipeline";
+import { discussionRef, findDiscussion, isLocked, setDiscussionMark } from "./forum-repository";
+import { addTopicMember, findTopic, insertTopic, moveTopicMembers, removeTopicMember, topicIdTaken } from "./section-repository";
+import { fail, writeAllowed, type Outcome } from "../outcome";
+
+export type { Outcome };
+
+/**
+ * What is the Forum's own: topics and their members, and a discussion's lock and feature marks.
+ * Posting, editing, deleting and hiding discussions and replies go through the posting pipeline
+ * (domain/posts, ADR 0017).
+ */
+
+/** Slugs our own routes use under a section. */
+const RESERVED_TOPIC_IDS = new Set(["new", "edit", "page"]);
+
+const LOCKED = "This discussion is locked. No new replies can be posted.";
+
+// ---------------------------------------------------------------- topics
+
+export async function createTopic(
+  services: AppServices,
+  viewer: Viewer,
+  section: SectionId,
+  input: { title: string; description: string },
+  now = new Date(),
+): Promise<Outcome<{ id: string }>> {
+  const progress = await progressOf(services.db, viewer.id);
+  if (!isRankAtLeast(progress.rank.id, TOPIC_RANK)) {
+    const rank = rankById(TOPIC_RANK);
+    return fail(403, `Creating topics unlocks at the ${rank.label} rank (${rank.minXp} XP).`);
+  }
+  const allowed = await writeAllowed(services, viewer);
+  if (!allowed.ok) return allowed;
+  const base = slugify(input.title, 50);
+  const at = now.toISOString();
+  return services.db.transaction().execute(async (trx) => {
+    let id = RESERVED_TOPIC_IDS.has(base) ? `${base}-topic` : base;
+    for (let n = 2; await topicIdTaken(trx, id); n++) id = `${base}-${n}`;
+    await insertTopic(trx, {
+      id,
+      section,
+      title: input.title,
+      description: input.description,
+      created_by: viewer.id,
+      created_at: at,
+      last_activity_at: at,
+      member_count: 1,
+    });
+    await addTopicMember(trx, id, viewer.id, at);
+    return { ok: true as const, value: { id } };
+  });
+}
+
+export async function setTopicMembership(services: AppServices, viewer: Viewer, topicId: string, join: boolean, now = new Date()) {
+  return services.db.transaction().execute(async (trx) => {
+    if (join) {
+      if (await addTopicMember(trx, topicId, viewer.id, now.toISOString())) await moveTopicMembers(trx, topicId, 1);
+    } else if (await removeTopicMember(trx, topicId, viewer.id)) {
+      await moveTopicMembers(trx, topicId, -1);
+    }
+  });
+}
+
+// ---------------------------------------------------------------- discussions and replies
+
+export async function startDiscussion(
+  services: AppServices,
+  viewer: Viewer,
+  section: SectionId,
+  topicId: string,
+  input: { title: string; body: string; submissionKey: string },
+  now = new Date(),
+): Promise<Outcome<{ id: number; slug: string }>> {
+  const topic = await findTopic(services.db, section, topicId);
+  if (!topic) return fail(404, "Topic not found");
+  const slug = slugify(input.title);
+  const at = now.toISOString();
+  const posted = await createPost(
+    services,
+    viewer,
+    {
+      kind: "discussion",
+      parentId: topic.id,
+      values: { title: input.title, slug, body: input.body, excerpt: excerptOf(input.body), last_activity_at: at },
+      submissionKey: input.submissionKey,
+    },
+    now,
+  );
+  if (!posted.ok) return posted;
+  // A double submit answers with the first post, whose title may have been another.
+  return { ok: true, value: posted.value.created ? { id: posted.value.id, slug } : await discussionRef(services.db, posted.value.id) };
+}
+
+export async function postReply(
+  services: AppServices,
+  viewer: Viewer,
+  discussionId: number,
+  input: { body: string; submissionKey: string },
+  now = new Date(),
+): Promise<Outcome<{ id: number }>> {
+  const discussion = await findDiscussion(services.db, discussionId);
+  if (!discussion || (discussion.hidden_at !== null && !isModerator(viewer))) return fail(404, "Discussion not found");
+  if (discussion.locked_at !== null) return fail(403, LOCKED);
+  const posted = await createPost(
+    services,
+    viewer,
+    {
+      kind: "reply",
+      parentId: discussionId,
+      values: { body: input.body },
+      submissionKey: input.submissionKey,
+      // Read again inside the transaction: a moderator may have locked it a moment ago.
+      recheck: async (trx) => ((await isLocked(trx, discussionId)) ? fail(403, LOCKED) : { ok: true, value: null }),
+    },
+    now,
+  );
+  return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
+}
+
+// ---------------------------------------------------------------- editing and deleting one's own posts
+
+export type PostKind = "discussion" | "reply";
+
+export async function editPost(
+  services: AppServices,
+  viewer: Viewer,
+  kind: PostKind,
+  id: number,
+  input: { title?: string; body: string },
+  now = new Date(),
+): Promise<Outcome<{ id: number }>> {
+  const edited = await editOwnPost(
+    services,
+    viewer,
+    kind,
+    id,
+    {
+      values: async () => {
+        if (kind === "reply") return { body: input.body };
+        const title = input.title ?? (await findDiscussion(services.db, id))!.title;
+        return { title, slug: slugify(title), body: input.body, excerpt: excerptOf(input.body) };
+      },
+    },
+    now,
+  );
+  return edited.ok ? { ok: true, value: { id } } : edited;
+}
+
+/**
+ * The post's text becomes "[deleted]" on the page while the thread stays readable; its XP is taken
+ * back and the counts move, all in one transaction.
+ */
+export async function deletePost(services: AppServices, viewer: Viewer, kind: PostKind, id: number, now = new Date()): Promise<Outcome<{ id: number }>> {
+  const deleted = await deleteOwnPost(services, viewer, kind, id, now);
+  return deleted.ok ? { ok: true, value: { id } } : deleted;
+}
+
+// ---------------------------------------------------------------- moderation
+
+const DISCUSSION_ONLY: ModerationActionKind[] = ["lock", "unlock", "feature", "unfeature"];
+
+/** Moderators and admins hide, restore, lock and feature; every action is recorded. */
+export async function moderate(
+  services: AppServices,
+  viewer: Viewer,
+  action: ModerationActionKind,
+  kind: PostKind,
+  id: number,
+  now = new Date(),
+): Promise<Outcome<{ id: number }>> {
+  const allowed = moderatorPolicy(viewer);
+  if (!allowed.ok) return allowed;
+  if (kind === "reply" && DISCUSSION_ONLY.includes(action)) return fail(400, "That action applies to discussions only.");
+  if (action === "hide" || action === "restore") return setPostHidden(services, viewer, kind, id, action === "hide", now);
+  // Locking and featuring are the Forum's own marks on a discussion.
+  if (!(await findDiscussion(services.db, id))) return fail(404, "Post not found");
+  const at = now.toISOString();
+  await services.db.transaction().execute(async (trx) => {
+    const mark = action === "lock" || action === "unlock" ? "locked_at" : "featured_at";
+    await setDiscussionMark(trx, id, mark, action === "lock" || action === "feature" ? at : null);
+    await logModeration(trx, viewer, action, "discussion", id, at);
+  });
+  return { ok: true, value: { id } };
+}

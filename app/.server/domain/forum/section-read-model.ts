@@ -1,0 +1,42 @@
+import type { Db } from "../../db/connect";
+import type { SectionId } from "~/lib/domain-values";
+import { withAuthors } from "../progression/authors";
+import { featuredDiscussions, listTopics } from "./section-repository";
+
+/** A discussion's one canonical address; the page redirects any other slug here. */
+export function discussionPath(section: SectionId, topicId: string, discussion: { id: number; slug: string }) {
+  return `/${section}/${topicId}/${discussion.id}-${discussion.slug}`;
+}
+
+type TopicRow = Awaited<ReturnType<typeof listTopics>>[number];
+
+/** A topic as pages show it: posts are discussions plus replies, both kept by the forum service. */
+export function topicSummary(t: TopicRow) {
+  return {
+    id: t.id,
+    section: t.section,
+    title: t.title,
+    description: t.description,
+    posts: Number(t.discussion_count) + Number(t.reply_count),
+    members: Number(t.member_count),
+  };
+}
+
+export async function sectionTopics(db: Db, section: SectionId, limit?: number) {
+  return (await listTopics(db, section, limit)).map(topicSummary);
+}
+
+export async function featuredDiscussionSummaries(db: Db, options: { section?: SectionId; limit?: number; now?: Date }) {
+  const rows = await withAuthors(db, await featuredDiscussions(db, options));
+  return rows.map((d) => ({
+    id: d.id,
+    title: d.title,
+    href: discussionPath(d.section, d.topic_id, d),
+    excerpt: d.excerpt,
+    replies: Number(d.reply_count),
+    topicId: d.topic_id,
+    topicTitle: d.topic_title,
+    section: d.section,
+    author: d.author,
+  }));
+}

@@ -1,0 +1,125 @@
+import type { Db } from "../../db/connect";
+import type { Insertable } from "kysely";
+import type { TopicTable } from "../../db/schema";
+import type { SectionId } from "~/lib/domain-values";
+
+export async function listTopics(db: Db, section: SectionId, limit = 50) {
+  return db
+    .selectFrom("topic")
+    .select(["id", "section", "title", "description", "discussion_count", "reply_count", "member_count", "last_activity_at"])
+    .where("section", "=", section)
+    .orderBy("created_at", "asc")
+    .orderBy("id", "asc")
+    .limit(limit)
+    .execute();
+}
+
+export async function findTopic(db: Db, section: SectionId, id: string) {
+  return db
+    .selectFrom("topic")
+    .select(["id", "section", "title", "description", "discussion_count", "reply_count", "member_count", "last_activity_at"])
+    .where("section", "=", section)
+    .where("id", "=", id)
+    .executeTakeFirst();
+}
+
+function discussionRows(db: Db) {
+  return db
+    .selectFrom("discussion")
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .innerJoin("member", "member.id", "discussion.author_id")
+    .select([
+      "discussion.id",
+      "discussion.title",
+      "discussion.slug",
+      "discussion.excerpt",
+      "discussion.reply_count",
+      "discussion.created_at",
+      "discussion.last_activity_at",
+      "discussion.featured_at",
+      "discussion.topic_id",
+      "topic.title as topic_title",
+      "topic.section",
+      "discussion.author_id",
+      "member.name as author_name",
+      "member.handle as author_handle",
+    ])
+    .where("discussion.deleted_at", "is", null)
+    .where("discussion.hidden_at", "is", null);
+}
+
+export const FEATURED_WINDOW_DAYS = 7;
+
+/**
+ * Featured discussions (PRODUCT.md §2): those a moderator featured, newest first; remaining places
+ * go to the discussions with the most replies in the last seven days.
+ */
+export async function featuredDiscussions(db: Db, { section, limit = 3, now = new Date() }: { section?: SectionId; limit?: number; now?: Date }) {
+  let featuredQuery = discussionRows(db).where("discussion.featured_at", "is not", null);
+  if (section) featuredQuery = featuredQuery.where("topic.section", "=", section);
+  const featured = await featuredQuery.orderBy("discussion.featured_at", "desc").limit(limit).execute();
+  if (featured.length >= limit) return featured;
+
+  const since = new Date(now.getTime() - FEATURED_WINDOW_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  let busiest = db
+    .selectFrom("reply")
+    .innerJoin("discussion", "discussion.id", "reply.discussion_id")
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .select(["reply.discussion_id", (eb) => eb.fn.countAll<number>().as("recent")])
+    .where("reply.created_at", ">", since)
+    .where("reply.deleted_at", "is", null)
+    .where("reply.hidden_at", "is", null)
+    .where("discussion.featured_at", "is", null)
+    .where("discussion.deleted_at", "is", null)
+    .where("discussion.hidden_at", "is", null);
+  if (section) busiest = busiest.where("topic.section", "=", section);
+  const ranked = await busiest
+    .groupBy("reply.discussion_id")
+    .orderBy("recent", "desc")
+    .orderBy("reply.discussion_id", "desc")
+    .limit(limit - featured.length)
+    .execute();
+  if (ranked.length === 0) return featured;
+  const rows = await discussionRows(db)
+    .where(
+      "discussion.id",
+      "in",
+      ranked.map((r) => r.discussion_id),
+    )
+    .execute();
+  const order = new Map(ranked.map((r, i) => [r.discussion_id, i]));
+  return [...featured, ...rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!)];
+}
+
+export async function topicIdTaken(db: Db, id: string) {
+  return (await db.selectFrom("topic").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+}
+
+export async function insertTopic(db: Db, topic: Insertable<TopicTable>) {
+  await db.insertInto("topic").values(topic).execute();
+}
+
+/** Adds a member to a topic; false when they were in it already. */
+export async function addTopicMember(db: Db, topicId: string, memberId: string, at: string) {
+  const inserted = await db
+    .insertInto("topic_member")
+    .values({ topic_id: topicId, member_id: memberId, joined_at: at })
+    .onConflict((oc) => oc.columns(["topic_id", "member_id"]).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Takes a member out of a topic; false when they were not in it. */
+export async function removeTopicMember(db: Db, topicId: string, memberId: string) {
+  const removed = await db.deleteFrom("topic_member").where("topic_id", "=", topicId).where("member_id", "=", memberId).executeTakeFirst();
+  return Number(removed.numDeletedRows) > 0;
+}
+
+export async function moveTopicMembers(db: Db, topicId: string, delta: number) {
+  await db.updateTable("topic").set((eb) => ({ member_count: eb("member_count", "+", delta) })).where("id", "=", topicId).execute();
+}
+
+/** The topic a discussion belongs to, for its page's breadcrumb and address. */
+export async function topicOfDiscussion(db: Db, topicId: string) {
+  return db.selectFrom("topic").select(["id", "section", "title"]).where("id", "=", topicId).executeTakeFirstOrThrow();
+}

@@ -1,0 +1,212 @@
+import { renderMarkdown } from "../../markdown";
+import type { AppServices, Viewer } from "../../context";
+import type { Db } from "../../db/connect";
+import { isModerator } from "../accounts/roles";
+import { awardXp } from "../progression/progression-service";
+import { deleteVoteXpEvents, deleteXpEventsOf } from "../progression/xp-repository";
+import { fail, writeAllowed, type Outcome } from "../outcome";
+import { POST_KINDS, type PostKind } from "./post-kinds";
+import { postWithinLimits } from "./post-limits";
+import {
+  countTargets,
+  findPost,
+  insertModerationAction,
+  insertSubmitted,
+  markDeleted,
+  moveCounts,
+  setHiddenAt,
+  updateEdited,
+  type PostRow,
+} from "./post-repository";
+
+/**
+ * "A member posts something", once for every kind of post (ADR 0017):
+ *
+ *   policy → validate → load → transaction { limits; insert; counts; XP; log }
+ *
+ * The services (Forum, Council, later the Forge) do what is theirs before and around it: the route
+ * has validated the input with the zod schema its form shares; the service loads the parent and
+ * applies its own rules (a locked discussion, a hidden question); then the steps below run. Each
+ * step is one function; the orchestrators at the end of this file put them in order.
+ */
+
+type Executor = Db;
+
+const visible = (post: { deleted_at: unknown; hidden_at: unknown }) => post.deleted_at === null && post.hidden_at === null;
+
+// ---------------------------------------------------------------- steps
+
+/** policy: moderators and admins may hide and restore. */
+export function moderatorPolicy(viewer: Viewer): Outcome<null> {
+  return isModerator(viewer) ? { ok: true, value: null } : fail(403, "Only moderators can do that.");
+}
+
+/**
+ * load (own post): the author's post, present and not deleted; hidden posts only for a moderator
+ * (who may be the author), so nobody else learns they exist.
+ */
+export async function loadOwnPost(db: Executor, viewer: Viewer, kind: PostKind, id: number): Promise<Outcome<PostRow>> {
+  const post = await findPost(db, kind, id);
+  if (!post || post.deleted_at !== null || (post.hidden_at !== null && !isModerator(viewer))) return fail(404, POST_KINDS[kind].missing);
+  if (post.author_id !== viewer.id) return fail(403, "You can only change your own posts.");
+  return { ok: true, value: post };
+}
+
+/** counts: a post that appears or disappears moves its parents' stored counts. */
+export async function countPost(trx: Executor, kind: PostKind, parentId: string | number | null, delta: number, activityAt?: string) {
+  if (delta === 0) return;
+  await moveCounts(trx, await countTargets(trx, kind, parentId), delta, activityAt);
+}
+
+/** XP: the author's award for a new post (once per post: the ledger's unique key). */
+export async function awardPostXp(trx: Executor, kind: PostKind, authorId: string, id: number, now: Date) {
+  const { xp } = POST_KINDS[kind];
+  if (xp) await awardXp(trx, authorId, xp, id, now);
+}
+
+/** XP: a deleted post's award goes back, with what others gave it (an acceptance, helpful votes). */
+export async function takeBackPostXp(trx: Executor, kind: PostKind, authorId: string, id: number) {
+  const { xp, earned } = POST_KINDS[kind];
+  await deleteXpEventsOf(trx, authorId, [...(xp ? [xp] : []), ...earned.byId], String(id));
+  await deleteVoteXpEvents(trx, authorId, earned.byVote, id);
+}
+
+/** log: every moderation action on every kind of post is recorded. */
+export async function logModeration(
+  trx: Executor,
+  viewer: Viewer,
+  action: "hide" | "restore" | "lock" | "unlock" | "feature" | "unfeature",
+  kind: PostKind,
+  id: number,
+  at: string,
+) {
+  await insertModerationAction(trx, { actor_id: viewer.id, action, subject_type: kind, subject_id: id, created_at: at });
+}
+
+/**
+ * Every post's body is rendered to HTML once, when it is written (ADR 0012), so no page view runs
+ * the Markdown parser on it.
+ */
+function withRenderedBody(values: Record<string, unknown>): Record<string, unknown> {
+  return typeof values.body === "string" ? { ...values, body_html: renderMarkdown(values.body) } : values;
+}
+
+// ---------------------------------------------------------------- orchestrators
+
+export interface NewPost {
+  kind: PostKind;
+  /** The parent row the service loaded (topic, discussion, question, creation), if the kind has one. */
+  parentId: string | number | null;
+  /** The kind's own columns (title, body, excerpt…); author, time and parent come from here. */
+  values: Record<string, unknown>;
+  /** The form's one-time key (ADR 0009). */
+  submissionKey: string;
+  /** The kind's rules read again inside the transaction (a discussion locked a moment ago). */
+  recheck?: (trx: Executor) => Promise<Outcome<null>>;
+  /** Rows that belong to the post (a question's virtues), written with it. */
+  alsoWrite?: (trx: Executor, id: number) => Promise<void>;
+}
+
+/**
+ * A new post: limits, insert, counts and XP in one transaction. A double submit returns the first
+ * post with `created: false` and changes nothing.
+ */
+export async function createPost(services: AppServices, viewer: Viewer, post: NewPost, now = new Date()): Promise<Outcome<{ id: number; created: boolean }>> {
+  const { parent } = POST_KINDS[post.kind];
+  const at = now.toISOString();
+  // Rendered before the transaction: a long body must not hold the write lock while it renders.
+  const values = withRenderedBody(post.values);
+  return postWithinLimits(services, viewer, post, now, async (trx) => {
+    if (post.recheck) {
+      const still = await post.recheck(trx);
+      if (!still.ok) return still;
+    }
+    const inserted = await insertSubmitted(trx, post.kind, {
+      ...values,
+      ...(parent ? { [parent]: post.parentId } : {}),
+      author_id: viewer.id,
+      created_at: at,
+      submission_key: post.submissionKey,
+    });
+    // The same form, submitted twice at the same moment: the first one won.
+    if (!inserted.created) return { ok: true as const, value: inserted };
+    await post.alsoWrite?.(trx, inserted.id);
+    await countPost(trx, post.kind, post.parentId, 1, at);
+    await awardPostXp(trx, post.kind, viewer.id, inserted.id, now);
+    return { ok: true as const, value: inserted };
+  });
+}
+
+/** The author's edit: marked as edited; Forum edits also count against the write burst limit. */
+export async function editPost(
+  services: AppServices,
+  viewer: Viewer,
+  kind: PostKind,
+  id: number,
+  change: { values: (post: PostRow) => Promise<Record<string, unknown>> | Record<string, unknown>; alsoWrite?: (trx: Executor) => Promise<void> },
+  now = new Date(),
+): Promise<Outcome<PostRow>> {
+  const own = await loadOwnPost(services.db, viewer, kind, id);
+  if (!own.ok) return own;
+  if (POST_KINDS[kind].editsLimited) {
+    const allowed = await writeAllowed(services, viewer);
+    if (!allowed.ok) return allowed;
+  }
+  const values = withRenderedBody(await change.values(own.value));
+  await services.db.transaction().execute(async (trx) => {
+    await updateEdited(trx, kind, id, values, now.toISOString());
+    await change.alsoWrite?.(trx);
+  });
+  return own;
+}
+
+/**
+ * The author deletes: the post shows as "[deleted]" while the thread stays readable; the counts
+ * move (if it was showing) and its XP goes back, all in one transaction.
+ */
+export async function deletePost(
+  services: AppServices,
+  viewer: Viewer,
+  kind: PostKind,
+  id: number,
+  now = new Date(),
+  alsoWrite?: (trx: Executor) => Promise<void>,
+): Promise<Outcome<PostRow>> {
+  const own = await loadOwnPost(services.db, viewer, kind, id);
+  if (!own.ok) return own;
+  const post = own.value;
+  await services.db.transaction().execute(async (trx) => {
+    await markDeleted(trx, kind, id, now.toISOString());
+    if (post.hidden_at === null) await countPost(trx, kind, post.parent_id, -1);
+    await alsoWrite?.(trx);
+    await takeBackPostXp(trx, kind, post.author_id, id);
+  });
+  return own;
+}
+
+/**
+ * A moderator hides or restores a post of any kind: the counts follow what shows, and the action is
+ * logged. Hiding what is hidden (or restoring what shows) changes and records nothing.
+ */
+export async function setPostHidden(
+  services: AppServices,
+  viewer: Viewer,
+  kind: PostKind,
+  id: number,
+  hidden: boolean,
+  now = new Date(),
+): Promise<Outcome<{ id: number }>> {
+  const allowed = moderatorPolicy(viewer);
+  if (!allowed.ok) return allowed;
+  const post = await findPost(services.db, kind, id);
+  if (!post) return fail(404, POST_KINDS[kind].missing);
+  const at = now.toISOString();
+  await services.db.transaction().execute(async (trx) => {
+    if ((post.hidden_at !== null) === hidden) return;
+    await setHiddenAt(trx, kind, id, hidden ? at : null);
+    const delta = Number(!hidden && post.deleted_at === null) - Number(visible(post));
+    await countPost(trx, kind, post.parent_id, delta);
+    await logModeration(trx, viewer, hidden ? "hide" : "restore", kind, id, at);
+  });
+  return { ok: true, value: { id } };
+}

@@ -1,0 +1,45 @@
+import { startOfUtcDay } from "~/lib/dates";
+import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE, UNLIMITED_POSTS_RANK } from "~/lib/privileges";
+import { isRankAtLeast } from "~/lib/ranks";
+import { WRITE_LIMIT } from "~/lib/limits";
+import type { AppServices, Viewer } from "../../context";
+import type { Db } from "../../db/connect";
+import { lockKeys } from "../../db/lock-keys";
+import { hit, tryAgainMessage } from "../../rate-limit";
+import { progressOf } from "../progression/progression-service";
+import { fail, writeKey, type Outcome } from "../outcome";
+import { DAILY_COUNTED, POST_KINDS, type PostKind } from "./post-kinds";
+import { findSubmitted, postedSince } from "./post-repository";
+
+/**
+ * The pipeline's "limits" step: one member's new post, with every limit on it checked and recorded
+ * in the same transaction as the insert, while that member's write lock is held (ADR 0013):
+ * parallel posts from one member queue here, so none of them can count before another one is
+ * written. The initiate's daily limit is one count over every kind in DAILY_COUNTED (PRODUCT.md §3:
+ * "at most 3 new discussions, questions or creations a day, counted together"; deleted posts still
+ * count); the write burst limit applies to every post.
+ *
+ * A repeat of a submission already made (ADR 0009) is no new post: no limit applies and `write`
+ * meets the first post through the submission key's unique index.
+ */
+export async function postWithinLimits<T>(
+  services: AppServices,
+  viewer: Viewer,
+  post: { kind: PostKind; submissionKey: string },
+  now: Date,
+  write: (trx: Db) => Promise<Outcome<T>>,
+): Promise<Outcome<T>> {
+  return services.db.transaction().execute(async (trx) => {
+    await lockKeys(trx, [writeKey(viewer)]);
+    if (await findSubmitted(trx, post.kind, viewer.id, post.submissionKey)) return write(trx);
+    if (POST_KINDS[post.kind].daily) {
+      const progress = await progressOf(trx, viewer.id);
+      if (!isRankAtLeast(progress.rank.id, UNLIMITED_POSTS_RANK) && (await postedSince(trx, DAILY_COUNTED, viewer.id, startOfUtcDay(now))) >= INITIATE_DAILY_POSTS) {
+        return fail(429, INITIATE_DAILY_POSTS_MESSAGE);
+      }
+    }
+    const limited = await hit(trx, [{ key: writeKey(viewer), ...WRITE_LIMIT }], now);
+    if (!limited.ok) return fail(429, tryAgainMessage(limited.retryMinutes));
+    return write(trx);
+  });
+}

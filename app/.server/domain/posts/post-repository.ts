@@ -1,0 +1,136 @@
+import type { Kysely } from "kysely";
+import type { Db } from "../../db/connect";
+import type { ModerationActionKind } from "../../db/schema";
+import { COUNTED_IN, POST_KINDS, type PostKind } from "./post-kinds";
+
+type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom">;
+
+// Every post table shares id, author_id, created_at, edited_at, deleted_at and hidden_at; Kysely
+// cannot type a query over a union of tables, so this repository steps outside its types here, in
+// one place, with the table names coming only from POST_KINDS.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one place outside the typed schema, as said above
+const any = (db: Executor) => db as unknown as Kysely<any>;
+
+/** What the pipeline reads of a post: whose it is, whether it shows, and its parent. */
+export interface PostRow {
+  id: number;
+  author_id: string;
+  deleted_at: unknown;
+  hidden_at: unknown;
+  parent_id: string | number | null;
+}
+
+export async function findPost(db: Executor, kind: PostKind, id: number): Promise<PostRow | undefined> {
+  const { table, parent } = POST_KINDS[kind];
+  const row = (await any(db)
+    .selectFrom(table)
+    .select(["id", "author_id", "deleted_at", "hidden_at", ...(parent ? [`${parent} as parent_id`] : [])])
+    .where("id", "=", id)
+    .executeTakeFirst()) as (Omit<PostRow, "parent_id"> & { parent_id?: string | number }) | undefined;
+  return row ? { ...row, id: Number(row.id), parent_id: row.parent_id ?? null } : undefined;
+}
+
+/** The post this author already made with this key, if any (a double submit, ADR 0009). */
+export async function findSubmitted(db: Executor, kind: PostKind, authorId: string, key: string): Promise<{ id: number } | undefined> {
+  const row = await any(db)
+    .selectFrom(POST_KINDS[kind].table)
+    .select("id")
+    .where("author_id", "=", authorId)
+    .where("submission_key", "=", key)
+    .executeTakeFirst();
+  return row ? { id: Number(row.id) } : undefined;
+}
+
+/**
+ * Inserts the post unless the same author and key made one already (two submits at the same
+ * moment: the unique index lets one in). `created` says whether this call made it.
+ */
+export async function insertSubmitted(
+  trx: Executor,
+  kind: PostKind,
+  values: Record<string, unknown> & { author_id: string; submission_key: string },
+): Promise<{ id: number; created: boolean }> {
+  const { table } = POST_KINDS[kind];
+  const inserted = await any(trx)
+    .insertInto(table)
+    .values(values)
+    .onConflict((oc) => oc.columns(["author_id", "submission_key"]).doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) return { id: Number(inserted.id), created: true };
+  const first = await findSubmitted(trx, kind, values.author_id, values.submission_key);
+  if (!first) throw new Error(`${table}: conflicting submission vanished`);
+  return { id: first.id, created: false };
+}
+
+/** How many posts of these kinds an author made since an instant; deleted ones count too. */
+export async function postedSince(db: Executor, kinds: readonly PostKind[], authorId: string, since: string): Promise<number> {
+  if (kinds.length === 0) return 0;
+  const [first, ...rest] = kinds.map((kind) =>
+    any(db)
+      .selectFrom(POST_KINDS[kind].table)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("author_id", "=", authorId)
+      .where("created_at", ">=", since),
+  );
+  const rows = await rest.reduce((all, next) => all.unionAll(next), first).execute();
+  return rows.reduce((sum, row) => sum + Number(row.n), 0);
+}
+
+/** A stored count, on one row, that a visible post adds to. */
+export interface CountTarget {
+  table: string;
+  column: string;
+  id: string | number;
+  activity: boolean;
+}
+
+/** The rows whose counts a post of this kind under this parent moves (a reply: its discussion, then its topic). */
+export async function countTargets(db: Executor, kind: PostKind, parentId: string | number | null): Promise<CountTarget[]> {
+  const counted = COUNTED_IN[kind];
+  if (counted.length === 0 || parentId === null) return [];
+  const ids: (string | number)[] = [parentId];
+  if (kind === "reply") {
+    const discussion = await db.selectFrom("discussion").select("topic_id").where("id", "=", Number(parentId)).executeTakeFirstOrThrow();
+    ids.push(discussion.topic_id);
+  }
+  return counted.map((c, i) => ({ table: c.table, column: c.column, id: ids[i], activity: c.activity }));
+}
+
+/** Moves the stored counts by delta, in the caller's transaction; never a read-then-write. */
+export async function moveCounts(db: Executor, targets: readonly CountTarget[], delta: number, activityAt?: string) {
+  for (const target of targets) {
+    await any(db)
+      .updateTable(target.table)
+      .set((eb) => ({
+        [target.column]: eb(target.column, "+", delta),
+        ...(activityAt && target.activity ? { last_activity_at: activityAt } : {}),
+      }))
+      .where("id", "=", target.id)
+      .execute();
+  }
+}
+
+/** Writes an author's edit: the changed columns and the "edited" mark. */
+export async function updateEdited(db: Executor, kind: PostKind, id: number, values: Record<string, unknown>, at: string) {
+  await any(db)
+    .updateTable(POST_KINDS[kind].table)
+    .set({ ...values, edited_at: at })
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function markDeleted(db: Executor, kind: PostKind, id: number, at: string) {
+  await any(db).updateTable(POST_KINDS[kind].table).set({ deleted_at: at }).where("id", "=", id).where("deleted_at", "is", null).execute();
+}
+
+export async function setHiddenAt(db: Executor, kind: PostKind, id: number, at: string | null) {
+  await any(db).updateTable(POST_KINDS[kind].table).set({ hidden_at: at }).where("id", "=", id).execute();
+}
+
+export async function insertModerationAction(
+  db: Executor,
+  row: { actor_id: string; action: ModerationActionKind; subject_type: PostKind; subject_id: number; created_at: string },
+) {
+  await db.insertInto("moderation_action").values(row).execute();
+}

@@ -1,0 +1,43 @@
+import { MessageCircle } from "lucide-react";
+import { Link } from "react-router";
+import { Byline, type Author } from "~/components/community/byline";
+import { Card } from "~/components/ui/card";
+import { plural } from "~/lib/utils";
+import type { SectionId } from "~/lib/domain-values";
+
+export interface DiscussionSummary {
+  id: number;
+  title: string;
+  href: string;
+  excerpt: string;
+  replies: number;
+  topicId: string;
+  topicTitle: string;
+  section: SectionId;
+  author: Author;
+}
+
+export function DiscussionCard({ discussion }: { discussion: DiscussionSummary }) {
+  return (
+    <Card className="flex flex-col p-6">
+      <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-muted">
+        <Link to={`/${discussion.section}/${discussion.topicId}`} className="hover:underline">
+          {discussion.topicTitle}
+        </Link>
+      </p>
+      <h3 className="text-lg font-semibold">
+        <Link to={discussion.href} className="hover:underline">
+          {discussion.title}
+        </Link>
+      </h3>
+      <p className="mt-2 flex-1 text-sm text-stone-700">{discussion.excerpt}</p>
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
+        <Byline author={discussion.author} />
+        <span className="inline-flex items-center gap-1 text-sm text-muted">
+          <MessageCircle aria-hidden="true" className="size-4" />
+          {plural(discussion.replies, "reply", "replies")}
+        </span>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,348 @@
+import { Lock, Pin } from "lucide-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/discussion";
+import { Byline } from "~/components/community/byline";
+import { SignInPrompt } from "~/components/community/sign-in-prompt";
+import { Pager } from "~/components/community/pager";
+import { useValidatedForm } from "~/components/community/use-validated-form";
+import { Badge } from "~/components/ui/badge";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
+import { servicesContext, viewerContext } from "~/.server/context";
+import { decodeIdCursor, pageRequest } from "~/.server/pagination";
+import { discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
+import { deletePost, editPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
+import { parseForm } from "~/.server/forms";
+import { requireViewer } from "~/.server/session";
+import { DeleteControl, IntentButton } from "~/components/community/post-actions";
+import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
+import { formatDate } from "~/lib/dates";
+import { parseId } from "~/lib/params";
+import { cn, plural } from "~/lib/utils";
+import { BODY_MAX, editDiscussionSchema, editReplySchema, replySchema, TITLE_MAX } from "~/schemas/forum";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  if (!loaderData) return [{ title: "Discussion not found" }];
+  const { discussion, topic, canonical } = loaderData;
+  return [
+    { title: `${discussion.title} · ${topic.title}` },
+    { name: "description", content: discussion.excerpt || discussion.title },
+    { tagName: "link", rel: "canonical", href: canonical },
+  ];
+};
+
+/** "123-some-slug" → 123; anything else is not a discussion. */
+function discussionIdOf(ref: string) {
+  const match = /^([0-9]+)(?:-[a-z0-9-]*)?$/.exec(ref);
+  return match ? parseId(match[1]) : null;
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const section = sectionOrNotFound(params.section);
+  const id = discussionIdOf(params.discussionRef);
+  if (!id) throw data("Not found", { status: 404 });
+  const url = new URL(request.url);
+  const services = context.get(servicesContext);
+  const viewer = context.get(viewerContext);
+  const pageAsked = pageRequest(url.searchParams, decodeIdCursor);
+  if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
+  const shown = await discussionWithReplies(services.db, viewer, id, pageAsked.value);
+  if (!shown) throw data("Not found", { status: 404 });
+  // An old slug, or a discussion moved to another topic: one canonical address (301).
+  if (shown.path !== `/${section}/${params.topicId}/${params.discussionRef}`) {
+    throw redirect(shown.path + url.search, 301);
+  }
+  const edit = url.searchParams.get("edit");
+  return {
+    ...shown,
+    canonical: services.env.BASE_URL + shown.path,
+    signedIn: viewer !== null,
+    editing: edit === "discussion" || edit?.startsWith("reply-") ? edit : null,
+    submissionKey: crypto.randomUUID(),
+  };
+}
+
+type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const section = sectionOrNotFound(params.section);
+  const id = discussionIdOf(params.discussionRef);
+  if (!id) throw data("Not found", { status: 404 });
+  const viewer = requireViewer(context, request);
+  const services = context.get(servicesContext);
+  const form = await request.clone().formData();
+  const intent = String(form.get("intent") ?? "");
+  const here = `/${section}/${params.topicId}/${params.discussionRef}`;
+  const kind = form.get("kind") === "reply" ? "reply" : "discussion";
+  const targetId = kind === "reply" ? parseId(form.get("id")) : id;
+  if (!targetId) throw data("Unknown post", { status: 400 });
+
+  const fail = (result: Extract<Outcome<unknown>, { ok: false }>, target?: string) => {
+    if (result.status === 404) throw data("Not found", { status: 404 });
+    return data<ActionResult>({ errors: result.errors, intent, target }, { status: result.status });
+  };
+
+  switch (intent) {
+    case "reply": {
+      const parsed = await parseForm(request, replySchema);
+      if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent }, { status: 400 });
+      const result = await postReply(services, viewer, id, parsed.values);
+      if (!result.ok) return fail(result);
+      return redirect(`${here}?page=last#reply-${result.value.id}`);
+    }
+    case "edit": {
+      const target = kind === "reply" ? `reply-${targetId}` : "discussion";
+      const parsed = await parseForm(request, kind === "reply" ? editReplySchema : editDiscussionSchema);
+      if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent, target }, { status: 400 });
+      const result = await editPost(services, viewer, kind, targetId, parsed.values as { title?: string; body: string });
+      if (!result.ok) return fail(result, target);
+      const shown = await discussionWithReplies(services.db, viewer, id, { kind: "first" });
+      return redirect(`${shown?.path ?? here}${kind === "reply" ? `#reply-${targetId}` : ""}`);
+    }
+    case "delete": {
+      const result = await deletePost(services, viewer, kind, targetId);
+      if (!result.ok) return fail(result);
+      return redirect(`${here}${kind === "reply" ? `#reply-${targetId}` : ""}`);
+    }
+    case "moderate": {
+      const act = String(form.get("action") ?? "");
+      if (!["hide", "restore", "lock", "unlock", "feature", "unfeature"].includes(act)) throw data("Unknown action", { status: 400 });
+      const result = await moderate(services, viewer, act as "hide", kind, targetId);
+      if (!result.ok) return fail(result);
+      return redirect(`${here}${kind === "reply" ? `#reply-${targetId}` : ""}`);
+    }
+    default:
+      throw data("Unknown action", { status: 400 });
+  }
+}
+
+type Page = Route.ComponentProps["loaderData"];
+
+function PostMeta({ post, label }: { post: { createdAt: string; edited: boolean; hidden: boolean }; label: string }) {
+  return (
+    <span>
+      {label} {formatDate(post.createdAt)}
+      {/* A no-break space keeps the "·" on the date's line when the line wraps. */}
+      {post.edited ? "\u00a0· edited" : ""}
+      {post.hidden ? (
+        <Badge tone="warrior" className="ml-2">
+          Hidden by a moderator
+        </Badge>
+      ) : null}
+    </span>
+  );
+}
+
+function EditForm({
+  kind,
+  id,
+  title,
+  body,
+  cancel,
+  errors: serverErrors,
+}: {
+  kind: "discussion" | "reply";
+  id: number;
+  title?: string;
+  body: string;
+  cancel: string;
+  errors?: Record<string, string>;
+}) {
+  const { errors, onSubmit, onChange } = useValidatedForm(kind === "reply" ? editReplySchema : editDiscussionSchema, [], serverErrors);
+  const fieldId = `edit-${kind}-${id}`;
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-3 flex flex-col gap-4">
+      <input type="hidden" name="intent" value="edit" />
+      <input type="hidden" name="kind" value={kind} />
+      <input type="hidden" name="id" value={id} />
+      <FormAlert>{errors.form}</FormAlert>
+      {kind === "discussion" ? (
+        <TextField name="title" id={`${fieldId}-title`} label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
+      ) : null}
+      <TextAreaField
+        name="body"
+        id={`${fieldId}-body`}
+        label={kind === "reply" ? "Your reply" : "Your post"}
+        rows={8}
+        maxLength={BODY_MAX}
+        defaultValue={body}
+        error={errors.body}
+      />
+      <div className="flex gap-2">
+        <Button type="submit" variant="monk">
+          Save Changes
+        </Button>
+        <ButtonLink to={cancel} variant="outline" preventScrollReset>
+          Cancel
+        </ButtonLink>
+      </div>
+    </Form>
+  );
+}
+
+function ReplyForm({ submissionKey, errors: serverErrors }: { submissionKey: string; errors?: Record<string, string> }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "reply";
+  const { errors, onSubmit, onChange } = useValidatedForm(replySchema, [], serverErrors);
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey}>
+      <input type="hidden" name="intent" value="reply" />
+      <input type="hidden" name="submissionKey" value={submissionKey} />
+      <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
+      <TextAreaField name="body" id="reply-body" label="Your reply" rows={5} maxLength={BODY_MAX} error={errors.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
+      <div>
+        <Button type="submit" variant="monk" disabled={busy}>
+          {busy ? "Posting..." : "Post Reply"}
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+function ModeratorControls({ kind, id, hidden, locked, featured }: { kind: "discussion" | "reply"; id: number; hidden: boolean; locked?: boolean; featured?: boolean }) {
+  const fields = (action: string) => ({ kind, id, action });
+  return (
+    <div className="flex flex-wrap gap-1" aria-label="Moderation">
+      <IntentButton intent="moderate" fields={fields(hidden ? "restore" : "hide")} label={hidden ? "Restore" : "Hide"} />
+      {kind === "discussion" ? (
+        <>
+          <IntentButton intent="moderate" fields={fields(locked ? "unlock" : "lock")} label={locked ? "Unlock" : "Lock"} />
+          <IntentButton intent="moderate" fields={fields(featured ? "unfeature" : "feature")} label={featured ? "Unfeature" : "Feature"} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export default function Discussion({ loaderData, actionData }: Route.ComponentProps) {
+  const { topic, discussion, replies, pages, path, signedIn, editing, submissionKey, moderator } = loaderData as Page;
+  // The count is of live replies; deleted ones keep their place as "[deleted]", so the heading
+  // names them too and never reads "0 Replies" above a card.
+  const deletedHere = replies.filter((r) => r.deleted).length;
+  const info = SECTIONS[topic.section];
+  const errorsFor = (target: string) => (actionData?.intent === "edit" && actionData.target === target ? actionData.errors : undefined);
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-12">
+      <p className="text-sm">
+        <Link to={`/${topic.section}`} className="font-semibold underline">
+          {info.title}
+        </Link>{" "}
+        ›{" "}
+        <Link to={`/${topic.section}/${topic.id}`} className="font-semibold underline">
+          {topic.title}
+        </Link>
+      </p>
+      <h1 className="mt-3 flex flex-wrap items-center gap-3 font-serif text-3xl font-bold">
+        {discussion.title}
+        {discussion.featured ? (
+          <Badge tone="monk">
+            <Pin aria-hidden="true" className="size-3" /> Featured
+          </Badge>
+        ) : null}
+        {discussion.locked ? (
+          <Badge>
+            <Lock aria-hidden="true" className="size-3" /> Locked
+          </Badge>
+        ) : null}
+      </h1>
+
+      <Card className={cn("mt-6 p-6", discussion.hidden && "border-warrior")} id="post">
+        <Byline author={discussion.author}>
+          <PostMeta post={discussion} label="started" />
+        </Byline>
+        {editing === "discussion" && discussion.mine && discussion.body !== null ? (
+          <EditForm
+            kind="discussion"
+            id={discussion.id}
+            title={discussion.title}
+            body={discussion.body}
+            cancel={path}
+            errors={errorsFor("discussion")}
+          />
+        ) : discussion.html ? (
+          <div className="prose-member mt-4" dangerouslySetInnerHTML={{ __html: discussion.html }} />
+        ) : (
+          <p className="mt-4 text-muted">[deleted]</p>
+        )}
+        <div className="mt-4 flex flex-wrap items-center gap-1">
+          {discussion.mine && !discussion.deleted && editing !== "discussion" ? (
+            <>
+              <ButtonLink to={`${path}?edit=discussion#post`} variant="ghost" size="sm" preventScrollReset>
+                Edit
+              </ButtonLink>
+              <DeleteControl intent="delete" fields={{ kind: "discussion", id: discussion.id }} prompt="Delete this discussion's opening post? Its text will show as [deleted]." />
+            </>
+          ) : null}
+          {moderator ? (
+            <ModeratorControls kind="discussion" id={discussion.id} hidden={discussion.hidden} locked={discussion.locked} featured={discussion.featured} />
+          ) : null}
+        </div>
+      </Card>
+
+      <section aria-labelledby="replies" className="mt-10">
+        <h2 id="replies" className="mb-4 text-2xl font-bold">
+          {plural(discussion.replies, "Reply", "Replies")}
+          {deletedHere > 0 ? <span className="text-base font-normal text-muted"> · {deletedHere} deleted</span> : null}
+        </h2>
+        <Pager
+          label="Reply pages (top)"
+          links={{ first: pages.first, previous: pages.earlier, next: pages.later, last: pages.last }}
+          names={["First", "Earlier", "Later", "Latest"]}
+        />
+        <ol className="mt-4 flex flex-col gap-4">
+          {replies.map((r) => (
+            <li key={r.id} id={`reply-${r.id}`}>
+              <Card className={cn("p-5", r.hidden && "border-warrior")}>
+                <Byline author={r.author}>
+                  <PostMeta post={r} label="replied" />
+                </Byline>
+                {editing === `reply-${r.id}` && r.mine && r.body !== null ? (
+                  <EditForm kind="reply" id={r.id} body={r.body} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />
+                ) : r.html ? (
+                  <div className="prose-member mt-3" dangerouslySetInnerHTML={{ __html: r.html }} />
+                ) : (
+                  <p className="mt-3 text-muted">[deleted]</p>
+                )}
+                {(r.mine && !r.deleted) || moderator ? (
+                  <div className="mt-3 flex flex-wrap items-center gap-1">
+                    {r.mine && !r.deleted && editing !== `reply-${r.id}` ? (
+                      <>
+                        <ButtonLink to={`${path}?edit=reply-${r.id}#reply-${r.id}`} variant="ghost" size="sm" preventScrollReset>
+                          Edit
+                        </ButtonLink>
+                        <DeleteControl intent="delete" fields={{ kind: "reply", id: r.id }} prompt="Delete this reply? Its text will show as [deleted]." />
+                      </>
+                    ) : null}
+                    {moderator ? <ModeratorControls kind="reply" id={r.id} hidden={r.hidden} /> : null}
+                  </div>
+                ) : null}
+              </Card>
+            </li>
+          ))}
+        </ol>
+        <Pager
+          label="Reply pages"
+          links={{ first: pages.first, previous: pages.earlier, next: pages.later, last: pages.last }}
+          names={["First", "Earlier", "Later", "Latest"]}
+        />
+      </section>
+
+      <section aria-labelledby="reply-heading" className="mt-10">
+        <h2 id="reply-heading" className="mb-4 text-xl font-bold">
+          Reply
+        </h2>
+        {discussion.locked ? (
+          <p className="rounded-md bg-stone-100 p-4 text-stone-700">This discussion is locked. No new replies can be posted.</p>
+        ) : signedIn ? (
+          <ReplyForm submissionKey={submissionKey} errors={actionData?.intent === "reply" ? actionData.errors : undefined} />
+        ) : (
+          <SignInPrompt returnTo={path} action="reply" />
+        )}
+      </section>
+    </article>
+  );
+}
+
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";
