@@ -76,6 +76,9 @@ const HELPFUL_LOCKED = "Marking answers helpful unlocks at the Acolyte rank (50 
 // ------------------------------------------------------------------ the journey
 
 test("ask, answer, verify an advisor, accept, vote helpful: the Council's order follows", async ({ page }) => {
+  // Five members and some twenty page loads: 24-27 s on a busy two-core machine on either engine,
+  // too close to the suite's 30 s.
+  test.setTimeout(60_000);
   // 1. A member asks. Validation runs on submit, then on each change.
   const asker = await join(page, "Asha Asker");
   await gotoHydrated(page, "/council/ask");
