@@ -3,10 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
-// The built site, started as `npm start` starts it, on a fresh SQLite database with demo content.
+// The built site, started as `npm start` starts it, on a fresh database with demo content: SQLite in
+// DATA_DIR, or the PostgreSQL database in E2E_DATABASE_URL (`npm run test:e2e:pg` makes one per run).
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 // Workers load this file again; the environment they inherit keeps them on the runner's folder.
 const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "ipos-e2e-")));
+const databaseUrl = process.env.E2E_DATABASE_URL ?? "";
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
@@ -50,6 +52,8 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       DATA_DIR: dataDir,
+      // Empty means SQLite in DATA_DIR (an empty variable counts as unset), whatever the shell has.
+      DATABASE_URL: databaseUrl,
       BASE_URL: `http://localhost:${PORT}`,
       LOG_LEVEL: "warn",
       NODE_ENV: "production",

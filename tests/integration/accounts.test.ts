@@ -97,6 +97,15 @@ describe(`accounts on ${ENGINE}`, () => {
     expect(new Set(handles.map((h) => h.handle)).size).toBe(2);
   });
 
+  it("members of one name joining at the same moment all get in, each with a handle of their own", async () => {
+    // Found by the browser suite on PostgreSQL: both joins saw the same free handle, the second
+    // insert hit the unique index, and that member was told their email was taken.
+    const results = await Promise.all(Array.from({ length: 6 }, () => registerMember(site.services, joinValues({ fullName: "Twin Name" }), visitor())));
+    expect(results.map((r) => (r.ok ? 200 : r.status))).toEqual([200, 200, 200, 200, 200, 200]);
+    const handles = await site.services.db.selectFrom("member").select("handle").where("name", "=", "Twin Name").execute();
+    expect(new Set(handles.map((h) => h.handle)).size).toBe(6);
+  });
+
   it("a taken email is an error on Email and makes no second account", async () => {
     const values = joinValues();
     expect((await registerMember(site.services, values, visitor())).ok).toBe(true);

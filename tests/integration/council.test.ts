@@ -15,35 +15,12 @@ import {
 import { questionFeed, questionWithAnswers, questionSummaries } from "~/.server/domain/council/council-read-model";
 import { DAILY_VOTE_XP_CAP, XP } from "~/lib/xp";
 import { xpTotals } from "~/.server/domain/progression/xp-repository";
+import { answer, member, question } from "../factories";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 let site: TestSite;
-let n = 0;
 const key = () => crypto.randomUUID();
-
-async function member(xp = 0, role: Viewer["role"] = "member"): Promise<Viewer> {
-  n += 1;
-  const id = `c-member-${n}`;
-  const now = new Date().toISOString();
-  await site.services.db
-    .insertInto("member")
-    .values({ id, name: `Council ${n}`, email: `c${n}@example.org`, email_verified: false, image: null, created_at: now, updated_at: now, handle: `c${n}`, bio: null, interests: "[]", role })
-    .execute();
-  if (xp) await site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: now }).execute();
-  return { id, name: `Council ${n}`, email: `c${n}@example.org`, handle: `c${n}`, role };
-}
 const xpOf = async (m: Viewer) => (await xpTotals(site.services.db, [m.id])).get(m.id) ?? 0;
-
-async function ask(asker: Viewer, virtues = ["wisdom"]) {
-  const r = await askQuestion(site.services, asker, { title: "How do I sit still longer?", body: "Body", virtues, submissionKey: key() });
-  if (!r.ok) throw new Error(JSON.stringify(r));
-  return r.value.id;
-}
-async function answer(author: Viewer, questionId: number, body = "An answer") {
-  const r = await answerQuestion(site.services, author, questionId, { body, submissionKey: key() });
-  if (!r.ok) throw new Error(JSON.stringify(r));
-  return r.value.id;
-}
 
 beforeAll(async () => {
   site = await createTestSite();
@@ -54,7 +31,7 @@ afterAll(async () => {
 
 describe(`Council on ${ENGINE}`, () => {
   it("asks with virtues and 2 XP; a double submit makes one question", async () => {
-    const asker = await member(100);
+    const asker = await member(site.services.db, { xp: 100 });
     const k = key();
     const [a, b] = await Promise.all([
       askQuestion(site.services, asker, { title: "Same question twice", body: "x", virtues: ["courage", "honor"], submissionKey: k }),
@@ -67,22 +44,22 @@ describe(`Council on ${ENGINE}`, () => {
   });
 
   it("answers (5 XP), refuses a missing question with 404", async () => {
-    const asker = await member(100);
-    const helper = await member();
-    const q = await ask(asker);
-    await answer(helper, q);
+    const asker = await member(site.services.db, { xp: 100 });
+    const helper = await member(site.services.db);
+    const q = (await question(site.services, { asker })).id;
+    await answer(site.services, q, { author: helper });
     expect(await xpOf(helper)).toBe(XP["answer.posted"]);
     const missing = await answerQuestion(site.services, helper, 999_999, { body: "x", submissionKey: key() });
     expect(missing.ok ? 200 : missing.status).toBe(404);
   });
 
   it("only the asker accepts; the 15 XP follow the mark when it moves, and leave when it is taken off", async () => {
-    const asker = await member(100);
-    const first = await member();
-    const second = await member();
-    const q = await ask(asker);
-    const a1 = await answer(first, q);
-    const a2 = await answer(second, q);
+    const asker = await member(site.services.db, { xp: 100 });
+    const first = await member(site.services.db);
+    const second = await member(site.services.db);
+    const q = (await question(site.services, { asker })).id;
+    const a1 = (await answer(site.services, q, { author: first })).id;
+    const a2 = (await answer(site.services, q, { author: second })).id;
     const stranger = await acceptAnswer(site.services, first, q, a1);
     expect(stranger.ok ? 200 : stranger.status).toBe(403);
 
@@ -99,19 +76,19 @@ describe(`Council on ${ENGINE}`, () => {
   });
 
   it("helpful votes: acolyte and up, not on one's own answer, once each, undoable, and they move the order", async () => {
-    const asker = await member(100);
-    const early = await member();
-    const late = await member();
-    const q = await ask(asker);
-    const aEarly = await answer(early, q, "early");
-    const aLate = await answer(late, q, "late");
-    const initiate = await member(10);
+    const asker = await member(site.services.db, { xp: 100 });
+    const early = await member(site.services.db);
+    const late = await member(site.services.db);
+    const q = (await question(site.services, { asker })).id;
+    const aEarly = (await answer(site.services, q, { author: early, body: "early" })).id;
+    const aLate = (await answer(site.services, q, { author: late, body: "late" })).id;
+    const initiate = await member(site.services.db, { xp: 10 });
     const refused = await setHelpful(site.services, initiate, aLate, true);
     expect(refused).toEqual({ ok: false, status: 403, errors: { form: "Marking answers helpful unlocks at the Acolyte rank (50 XP)." } });
     const own = await setHelpful(site.services, { ...late }, aLate, true);
     expect(own.ok ? 200 : own.status).toBe(403);
 
-    const voter = await member(60);
+    const voter = await member(site.services.db, { xp: 60 });
     expect((await questionWithAnswers(site.services.db, q))?.answers.map((a) => a.id)).toEqual([aEarly, aLate]);
     await setHelpful(site.services, voter, aLate, true);
     await setHelpful(site.services, voter, aLate, true);
@@ -125,11 +102,11 @@ describe(`Council on ${ENGINE}`, () => {
   });
 
   it("50 simultaneous helpful votes from 50 members each count exactly once, and XP stops at the daily cap", async () => {
-    const asker = await member(100);
-    const author = await member();
-    const q = await ask(asker);
-    const a = await answer(author, q);
-    const voters = await Promise.all(Array.from({ length: 50 }, () => member(60)));
+    const asker = await member(site.services.db, { xp: 100 });
+    const author = await member(site.services.db);
+    const q = (await question(site.services, { asker })).id;
+    const a = (await answer(site.services, q, { author })).id;
+    const voters = await Promise.all(Array.from({ length: 50 }, () => member(site.services.db, { xp: 60 })));
     const results = await Promise.all(voters.map((v) => setHelpful(site.services, v, a, true)));
     expect(results.every((r) => r.ok)).toBe(true);
     const row = await site.services.db.selectFrom("answer").select("helpful_count").where("id", "=", a).executeTakeFirstOrThrow();
@@ -141,17 +118,17 @@ describe(`Council on ${ENGINE}`, () => {
   });
 
   it("edits one's own question and refuses someone else's; deleting an answer takes its XP back", async () => {
-    const asker = await member(100);
-    const other = await member(100);
-    const q = await ask(asker);
+    const asker = await member(site.services.db, { xp: 100 });
+    const other = await member(site.services.db, { xp: 100 });
+    const q = (await question(site.services, { asker })).id;
     const denied = await editQuestion(site.services, other, q, { title: "Hijacked title!", body: "x", virtues: ["honor"] });
     expect(denied.ok ? 200 : denied.status).toBe(403);
     expect((await editQuestion(site.services, asker, q, { title: "Edited question title", body: "new", virtues: ["honor", "courage"] })).ok).toBe(true);
     const page = await questionWithAnswers(site.services.db, q);
     expect(page?.question).toMatchObject({ title: "Edited question title", virtues: ["courage", "honor"], edited: true });
 
-    const helper = await member();
-    const a = await answer(helper, q);
+    const helper = await member(site.services.db);
+    const a = (await answer(site.services, q, { author: helper })).id;
     await acceptAnswer(site.services, asker, q, a);
     expect(await xpOf(helper)).toBe(XP["answer.posted"] + XP["answer.accepted"]);
     expect((await deleteAnswer(site.services, asker, a)).ok).toBe(false);
@@ -163,7 +140,7 @@ describe(`Council on ${ENGINE}`, () => {
   });
 
   it("stores the excerpt when a question is asked and edited, and pages read it from the column", async () => {
-    const asker = await member(100);
+    const asker = await member(site.services.db, { xp: 100 });
     const asked = await askQuestion(site.services, asker, {
       title: "Where does patience come from?",
       body: "I lose it by **noon**. ![chart](/c.png) [Log](https://example.org/log)",
@@ -187,17 +164,17 @@ describe(`Council on ${ENGINE}`, () => {
   });
 
   it("lists unanswered questions and filters by virtue", async () => {
-    const asker = await member(100);
-    const q = await ask(asker, ["resilience"]);
+    const asker = await member(site.services.db, { xp: 100 });
+    const q = (await question(site.services, { asker, virtues: ["resilience"] })).id;
     expect((await questionSummaries(site.services.db, 50, { unanswered: true })).map((s) => s.id)).toContain(q);
     expect((await questionSummaries(site.services.db, 50, { virtue: "resilience" })).map((s) => s.id)).toEqual([q]);
-    await answer(await member(), q);
+    await answer(site.services, q);
     expect((await questionSummaries(site.services.db, 50, { unanswered: true })).map((s) => s.id)).not.toContain(q);
   });
 
   it("counts one view per viewer per day, with visitors as a keyed hash of the address", async () => {
-    const q = await ask(await member(100));
-    const viewer = await member();
+    const q = (await question(site.services, { asker: await member(site.services.db, { xp: 100 }) })).id;
+    const viewer = await member(site.services.db);
     const secret = "test-secret-that-is-long-enough-0123456789";
     const day1 = new Date("2026-11-20T10:00:00Z");
     const visitor = viewerKey(secret, null, "203.0.113.9", day1);
@@ -215,10 +192,10 @@ describe(`Council on ${ENGINE}`, () => {
   });
 
   it("grants and revokes advisors; their answers carry the verified mark", async () => {
-    const advisor = await member(500);
+    const advisor = await member(site.services.db, { xp: 500 });
     expect(await grantAdvisor(site.services.db, advisor.email, "warrior", "Kettlebells")).toBe(true);
-    const q = await ask(await member(100));
-    await answer(advisor, q);
+    const q = (await question(site.services, { asker: await member(site.services.db, { xp: 100 }) })).id;
+    await answer(site.services, q, { author: advisor });
     expect((await questionWithAnswers(site.services.db, q))?.answers[0].advisor).toEqual({ path: "warrior", specialty: "Kettlebells" });
     expect(await revokeAdvisor(site.services.db, advisor.email)).toBe(true);
     expect((await questionWithAnswers(site.services.db, q))?.answers[0].advisor).toBeNull();

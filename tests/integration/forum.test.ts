@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Viewer } from "~/.server/context";
 import { discussionPage, replyPage } from "~/.server/domain/forum/forum-repository";
 import {
   createTopic,
@@ -14,23 +13,10 @@ import { xpTotals } from "~/.server/domain/progression/xp-repository";
 import { topicWithDiscussions, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { featuredDiscussionSummaries } from "~/.server/domain/forum/section-read-model";
 import { INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
+import { discussion, member, topic } from "../factories";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 let site: TestSite;
-let n = 0;
-
-async function member(role: Viewer["role"] = "member", xp = 0): Promise<Viewer> {
-  n += 1;
-  const id = `member-${n}`;
-  const now = new Date().toISOString();
-  await site.services.db
-    .insertInto("member")
-    .values({ id, name: `Member ${n}`, email: `m${n}@example.org`, email_verified: false, image: null, created_at: now, updated_at: now, handle: `m${n}`, bio: null, interests: "[]", role })
-    .execute();
-  if (xp) await site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: now }).execute();
-  return { id, name: `Member ${n}`, email: `m${n}@example.org`, handle: `m${n}`, role };
-}
-
 const topicRow = (id: string) =>
   site.services.db.selectFrom("topic").select(["discussion_count", "reply_count", "member_count", "last_activity_at"]).where("id", "=", id).executeTakeFirstOrThrow();
 const discussionRow = (id: number) =>
@@ -40,7 +26,7 @@ const key = () => crypto.randomUUID();
 let topicId: string;
 beforeAll(async () => {
   site = await createTestSite();
-  const disciple = await member("member", 200);
+  const disciple = await member(site.services.db, { xp: 200 });
   const created = await createTopic(site.services, disciple, "monastery", { title: "Walking Meditation", description: "Slow steps." });
   if (!created.ok) throw new Error("topic");
   topicId = created.value.id;
@@ -53,15 +39,15 @@ describe(`forum on ${ENGINE}`, () => {
   it("lets a disciple create a topic with a readable id, and tells an acolyte which rank unlocks it", async () => {
     expect(topicId).toBe("walking-meditation");
     expect((await topicRow(topicId)).member_count).toBe(1);
-    const acolyte = await member("member", 60);
+    const acolyte = await member(site.services.db, { xp: 60 });
     const refused = await createTopic(site.services, acolyte, "monastery", { title: "Another", description: "x" });
     expect(refused).toEqual({ ok: false, status: 403, errors: { form: "Creating topics unlocks at the Disciple rank (150 XP)." } });
-    const again = await createTopic(site.services, await member("member", 200), "battlefield", { title: "Walking Meditation", description: "x" });
+    const again = await createTopic(site.services, await member(site.services.db, { xp: 200 }), "battlefield", { title: "Walking Meditation", description: "x" });
     expect(again.ok && again.value.id).toBe("walking-meditation-2");
   });
 
   it("joins and leaves a topic, moving the members count once", async () => {
-    const m = await member();
+    const m = await member(site.services.db);
     await setTopicMembership(site.services, m, topicId, true);
     await setTopicMembership(site.services, m, topicId, true);
     expect((await topicRow(topicId)).member_count).toBe(2);
@@ -71,7 +57,7 @@ describe(`forum on ${ENGINE}`, () => {
   });
 
   it("starts a discussion: counts, activity and 5 XP move in one transaction; a double submit makes one", async () => {
-    const m = await member();
+    const m = await member(site.services.db);
     const k = key();
     const [a, b] = await Promise.all([
       startDiscussion(site.services, m, "monastery", topicId, { title: "Slow steps at dawn", body: "**Step** by step.", submissionKey: k }),
@@ -86,21 +72,21 @@ describe(`forum on ${ENGINE}`, () => {
   });
 
   it("refuses a fourth discussion in a day from an initiate, not from an acolyte", async () => {
-    const initiate = await member();
+    const initiate = await member(site.services.db);
     for (let i = 0; i < 3; i++) {
       expect((await startDiscussion(site.services, initiate, "monastery", topicId, { title: `Question number ${i}`, body: "x", submissionKey: key() })).ok).toBe(true);
     }
     const fourth = await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Question number 4", body: "x", submissionKey: key() });
     expect(fourth.ok).toBe(false);
     if (!fourth.ok) expect(fourth.errors.form).toBe(INITIATE_DAILY_POSTS_MESSAGE);
-    const acolyte = await member("member", 50);
+    const acolyte = await member(site.services.db, { xp: 50 });
     for (let i = 0; i < 4; i++) {
       expect((await startDiscussion(site.services, acolyte, "monastery", topicId, { title: `Acolyte topic ${i}`, body: "x", submissionKey: key() })).ok).toBe(true);
     }
   });
 
   it("stops a burst of writes with 429", async () => {
-    const m = await member("member", 100);
+    const m = await member(site.services.db, { xp: 100 });
     const results = [];
     for (let i = 0; i < 31; i++) {
       results.push(await startDiscussion(site.services, m, "monastery", topicId, { title: `Burst number ${i}`, body: "x", submissionKey: key() }));
@@ -111,89 +97,85 @@ describe(`forum on ${ENGINE}`, () => {
   });
 
   it("an unknown topic is a 404", async () => {
-    const r = await startDiscussion(site.services, await member(), "monastery", "no-such-topic", { title: "Hello there", body: "x", submissionKey: key() });
+    const r = await startDiscussion(site.services, await member(site.services.db), "monastery", "no-such-topic", { title: "Hello there", body: "x", submissionKey: key() });
     expect(r.ok ? 200 : r.status).toBe(404);
   });
 
   it("two members replying at the same moment both land, and the replies count is exact", async () => {
-    const author = await member("member", 100);
-    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Concurrent replies", body: "x", submissionKey: key() });
-    if (!started.ok) throw new Error("start");
-    const repliers = await Promise.all(Array.from({ length: 12 }, () => member()));
+    const author = await member(site.services.db, { xp: 100 });
+    const started = await discussion(site.services, { topic: { id: topicId, section: "monastery" }, author, title: "Concurrent replies", body: "x" });
+    const repliers = await Promise.all(Array.from({ length: 12 }, () => member(site.services.db)));
     const before = await topicRow(topicId);
-    const results = await Promise.all(repliers.map((r) => postReply(site.services, r, started.value.id, { body: `Reply from ${r.name}`, submissionKey: key() })));
+    const results = await Promise.all(repliers.map((r) => postReply(site.services, r, started.id, { body: `Reply from ${r.name}`, submissionKey: key() })));
     expect(results.every((r) => r.ok)).toBe(true);
-    expect((await discussionRow(started.value.id)).reply_count).toBe(12);
+    expect((await discussionRow(started.id)).reply_count).toBe(12);
     expect((await topicRow(topicId)).reply_count).toBe(before.reply_count + 12);
-    const page = await replyPage(site.services.db, started.value.id, { kind: "first" });
+    const page = await replyPage(site.services.db, started.id, { kind: "first" });
     expect(page.rows).toHaveLength(12);
     expect((await xpTotals(site.services.db, [repliers[0].id])).get(repliers[0].id)).toBe(2);
   });
 
   it("edits one's own post (marked edited) and refuses someone else's with 403", async () => {
-    const author = await member("member", 100);
-    const other = await member();
-    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Editable thoughts", body: "first", submissionKey: key() });
-    if (!started.ok) throw new Error("start");
-    const denied = await editPost(site.services, other, "discussion", started.value.id, { title: "Hijacked title", body: "mine now" });
+    const author = await member(site.services.db, { xp: 100 });
+    const other = await member(site.services.db);
+    const started = await discussion(site.services, { topic: { id: topicId, section: "monastery" }, author, title: "Editable thoughts", body: "first" });
+    const denied = await editPost(site.services, other, "discussion", started.id, { title: "Hijacked title", body: "mine now" });
     expect(denied.ok ? 200 : denied.status).toBe(403);
-    expect((await editPost(site.services, author, "discussion", started.value.id, { title: "Edited thoughts here", body: "second" })).ok).toBe(true);
-    const row = await discussionRow(started.value.id);
+    expect((await editPost(site.services, author, "discussion", started.id, { title: "Edited thoughts here", body: "second" })).ok).toBe(true);
+    const row = await discussionRow(started.id);
     expect(row).toMatchObject({ title: "Edited thoughts here", slug: "edited-thoughts-here", body: "second" });
     expect(row.edited_at).not.toBeNull();
   });
 
   it("stores the excerpt when a discussion is written and edited, and pages read it from the column", async () => {
-    const author = await member("member", 100);
-    const started = await startDiscussion(site.services, author, "monastery", topicId, {
+    const author = await member(site.services.db, { xp: 100 });
+    const started = await discussion(site.services, {
+      topic: { id: topicId, section: "monastery" },
+      author,
       title: "Excerpt at write time",
       body: "Sit **ten** minutes. See [my notes](https://example.org/n).",
-      submissionKey: key(),
     });
-    if (!started.ok) throw new Error("start");
-    const id = started.value.id;
+    const id = started.id;
     expect((await discussionRow(id)).excerpt).toBe("Sit ten minutes. See my notes.");
     expect((await editPost(site.services, author, "discussion", id, { body: `${"![".repeat(10_000)} _edited_` })).ok).toBe(true);
     expect((await discussionRow(id)).excerpt).toBe(`${"![".repeat(80)}…`);
 
     // A stored excerpt that no longer matches the body shows that no page makes its own from it.
     await site.services.db.updateTable("discussion").set({ excerpt: "Stored teaser" }).where("id", "=", id).execute();
-    const mod = await member("moderator");
+    const mod = await member(site.services.db, { role: "moderator" });
     expect((await moderate(site.services, mod, "feature", "discussion", id)).ok).toBe(true);
-    const topic = await topicWithDiscussions(site.services.db, null, "monastery", topicId, { kind: "first" });
-    expect(topic!.discussions.find((d) => d.id === id)!.excerpt).toBe("Stored teaser");
+    const topicView = await topicWithDiscussions(site.services.db, null, "monastery", topicId, { kind: "first" });
+    expect(topicView!.discussions.find((d) => d.id === id)!.excerpt).toBe("Stored teaser");
     expect((await discussionWithReplies(site.services.db, null, id, { kind: "first" }))!.discussion.excerpt).toBe("Stored teaser");
     const featured = await featuredDiscussionSummaries(site.services.db, { section: "monastery", limit: 1 });
     expect(featured.map((d) => [d.id, d.excerpt])).toEqual([[id, "Stored teaser"]]);
   });
 
   it("deleting a reply keeps the thread, takes the XP back and moves the counts", async () => {
-    const author = await member("member", 100);
-    const replier = await member();
-    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Delete me later", body: "x", submissionKey: key() });
-    if (!started.ok) throw new Error("start");
-    const reply = await postReply(site.services, replier, started.value.id, { body: "soon gone", submissionKey: key() });
+    const author = await member(site.services.db, { xp: 100 });
+    const replier = await member(site.services.db);
+    const started = await discussion(site.services, { topic: { id: topicId, section: "monastery" }, author, title: "Delete me later", body: "x" });
+    const reply = await postReply(site.services, replier, started.id, { body: "soon gone", submissionKey: key() });
     if (!reply.ok) throw new Error("reply");
     const topicBefore = await topicRow(topicId);
     expect((await deletePost(site.services, author, "reply", reply.value.id)).ok).toBe(false);
     expect((await deletePost(site.services, replier, "reply", reply.value.id)).ok).toBe(true);
-    expect((await discussionRow(started.value.id)).reply_count).toBe(0);
+    expect((await discussionRow(started.id)).reply_count).toBe(0);
     expect((await topicRow(topicId)).reply_count).toBe(topicBefore.reply_count - 1);
     expect((await xpTotals(site.services.db, [replier.id])).get(replier.id) ?? 0).toBe(0);
-    const page = await replyPage(site.services.db, started.value.id, { kind: "first" });
+    const page = await replyPage(site.services.db, started.id, { kind: "first" });
     expect(page.rows[0].deleted_at).not.toBeNull();
 
-    expect((await deletePost(site.services, author, "discussion", started.value.id)).ok).toBe(true);
+    expect((await deletePost(site.services, author, "discussion", started.id)).ok).toBe(true);
     expect((await topicRow(topicId)).discussion_count).toBe(topicBefore.discussion_count - 1);
     expect((await xpTotals(site.services.db, [author.id])).get(author.id)).toBe(100);
   });
 
   it("moderators hide, restore, lock and feature, and every action is recorded; members cannot", async () => {
-    const author = await member("member", 100);
-    const mod = await member("moderator");
-    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Moderated thread", body: "x", submissionKey: key() });
-    if (!started.ok) throw new Error("start");
-    const id = started.value.id;
+    const author = await member(site.services.db, { xp: 100 });
+    const mod = await member(site.services.db, { role: "moderator" });
+    const started = await discussion(site.services, { topic: { id: topicId, section: "monastery" }, author, title: "Moderated thread", body: "x" });
+    const id = started.id;
     expect((await moderate(site.services, author, "lock", "discussion", id)).ok).toBe(false);
     const before = await topicRow(topicId);
 
@@ -205,7 +187,7 @@ describe(`forum on ${ENGINE}`, () => {
     expect((await topicRow(topicId)).discussion_count).toBe(before.discussion_count);
 
     expect((await moderate(site.services, mod, "lock", "discussion", id)).ok).toBe(true);
-    const locked = await postReply(site.services, await member(), id, { body: "too late", submissionKey: key() });
+    const locked = await postReply(site.services, await member(site.services.db), id, { body: "too late", submissionKey: key() });
     expect(locked).toEqual({ ok: false, status: 403, errors: { form: "This discussion is locked. No new replies can be posted." } });
     expect((await moderate(site.services, mod, "unlock", "discussion", id)).ok).toBe(true);
     expect((await moderate(site.services, mod, "feature", "discussion", id)).ok).toBe(true);
@@ -224,16 +206,15 @@ describe(`forum on ${ENGINE}`, () => {
 
 describe(`after a restart on ${ENGINE}`, () => {
   it("keeps topics, discussions, replies, counts and XP", async () => {
-    const author = await member("member", 100);
-    const replier = await member();
-    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Survives a restart", body: "still here", submissionKey: key() });
-    if (!started.ok) throw new Error("start");
-    await postReply(site.services, replier, started.value.id, { body: "me too", submissionKey: key() });
+    const author = await member(site.services.db, { xp: 100 });
+    const replier = await member(site.services.db);
+    const started = await discussion(site.services, { topic: { id: topicId, section: "monastery" }, author, title: "Survives a restart", body: "still here" });
+    await postReply(site.services, replier, started.id, { body: "me too", submissionKey: key() });
     const counts = await topicRow(topicId);
     site = await site.reopen();
     expect(await topicRow(topicId)).toEqual(counts);
-    expect((await discussionRow(started.value.id)).reply_count).toBe(1);
-    const page = await replyPage(site.services.db, started.value.id, { kind: "first" });
+    expect((await discussionRow(started.id)).reply_count).toBe(1);
+    const page = await replyPage(site.services.db, started.id, { kind: "first" });
     expect(page.rows.map((r) => r.body)).toEqual(["me too"]);
     expect((await xpTotals(site.services.db, [replier.id])).get(replier.id)).toBe(2);
   });
@@ -242,24 +223,23 @@ describe(`after a restart on ${ENGINE}`, () => {
 describe(`keyset pages on ${ENGINE}`, () => {
   it("walks a topic's discussions from the first page to the last and back without gaps or repeats", async () => {
     // Three authors: one alone would reach the burst limit on writes.
-    const authors = [await member("member", 100), await member("member", 100), await member("member", 100)];
-    const created = await createTopic(site.services, await member("member", 200), "battlefield", { title: "Paged topic", description: "x" });
-    if (!created.ok) throw new Error("topic");
+    const authors = [await member(site.services.db, { xp: 100 }), await member(site.services.db, { xp: 100 }), await member(site.services.db, { xp: 100 })];
+    const created = await topic(site.services, { section: "battlefield", title: "Paged topic", description: "x" });
     const t0 = Date.now() - 100_000;
     for (let i = 0; i < 45; i++) {
-      await startDiscussion(site.services, authors[i % 3], "battlefield", created.value.id, { title: `Paged discussion ${i}`, body: "x", submissionKey: key() }, new Date(t0 + i * 1000));
+      await startDiscussion(site.services, authors[i % 3], "battlefield", created.id, { title: `Paged discussion ${i}`, body: "x", submissionKey: key() }, new Date(t0 + i * 1000));
     }
     const seen: number[] = [];
-    let page = await discussionPage(site.services.db, created.value.id, { kind: "first" });
+    let page = await discussionPage(site.services.db, created.id, { kind: "first" });
     seen.push(...page.rows.map((r) => r.id));
     while (page.hasOlder) {
       const last = page.rows[page.rows.length - 1];
-      page = await discussionPage(site.services.db, created.value.id, { kind: "after", cursor: { at: new Date(last.last_activity_at).toISOString(), id: last.id } });
+      page = await discussionPage(site.services.db, created.id, { kind: "after", cursor: { at: new Date(last.last_activity_at).toISOString(), id: last.id } });
       seen.push(...page.rows.map((r) => r.id));
     }
     expect(seen).toHaveLength(45);
     expect(new Set(seen).size).toBe(45);
-    const lastPage = await discussionPage(site.services.db, created.value.id, { kind: "last" });
+    const lastPage = await discussionPage(site.services.db, created.id, { kind: "last" });
     expect(lastPage.rows.map((r) => r.id)).toEqual(seen.slice(-20));
     expect(lastPage.hasOlder).toBe(false);
     expect(lastPage.hasNewer).toBe(true);

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Viewer } from "~/.server/context";
 import {
   INVALID_CREDENTIALS,
   registerMember,
   signInMember,
 } from "~/.server/domain/accounts/account-service";
 import { answerQuestion, askQuestion } from "~/.server/domain/council/council-service";
-import { JOIN_LIMIT, SIGN_IN_LIMIT, WRITE_LIMIT } from "~/lib/limits";
-import { createTopic, postReply, startDiscussion } from "~/.server/domain/forum/forum-service";
+import { postReply, startDiscussion } from "~/.server/domain/forum/forum-service";
 import { hit } from "~/.server/rate-limit";
+import { JOIN_LIMIT, SIGN_IN_LIMIT, WRITE_LIMIT } from "~/lib/limits";
 import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
 import { joinSchema } from "~/schemas/account";
+import { creation, discussion, member, question, topic } from "../factories";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 // Every limit is checked and recorded in one atomic step (PRODUCT.md §7, ADR 0013): 50 requests at
@@ -18,21 +18,8 @@ import { createTestSite, ENGINE, type TestSite } from "./test-services";
 const PARALLEL = 50;
 
 let site: TestSite;
-let n = 0;
 const key = () => crypto.randomUUID();
 const headers = () => new Headers({ "user-agent": "vitest" });
-
-async function member(xp = 0): Promise<Viewer> {
-  n += 1;
-  const id = `limits-${n}`;
-  const now = new Date().toISOString();
-  await site.services.db
-    .insertInto("member")
-    .values({ id, name: `Limits ${n}`, email: `l${n}@example.org`, email_verified: false, image: null, created_at: now, updated_at: now, handle: `l${n}`, bio: null, interests: "[]", role: "member" })
-    .execute();
-  if (xp) await site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: now }).execute();
-  return { id, name: `Limits ${n}`, email: `l${n}@example.org`, handle: `l${n}`, role: "member" };
-}
 
 function joinValues(email: string, fullName = "Grace Hopper") {
   return joinSchema.parse({ fullName, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: true });
@@ -45,9 +32,7 @@ const tally = (statuses: (number | undefined)[]) =>
 let topicId: string;
 beforeAll(async () => {
   site = await createTestSite();
-  const created = await createTopic(site.services, await member(200), "monastery", { title: "Limits", description: "For the limits." });
-  if (!created.ok) throw new Error("topic");
-  topicId = created.value.id;
+  topicId = (await topic(site.services, { title: "Limits", description: "For the limits." })).id;
 });
 afterAll(async () => {
   await site.destroy();
@@ -110,7 +95,7 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
   });
 
   it(`lets an initiate start exactly ${INITIATE_DAILY_POSTS} of ${PARALLEL} parallel discussions`, async () => {
-    const initiate = await member();
+    const initiate = await member(site.services.db);
     const results = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) =>
         startDiscussion(site.services, initiate, "monastery", topicId, { title: `Parallel ${i}`, body: "x", submissionKey: key() }),
@@ -123,22 +108,18 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
   });
 
   it(`counts an initiate's discussions, questions and creations together, ${INITIATE_DAILY_POSTS} a day`, async () => {
-    const initiate = await member();
-    const now = new Date().toISOString();
-    await site.services.db
-      .insertInto("creation")
-      .values({ author_id: initiate.id, title: "A poem", description: "d", type: "writing", body: "b", media_path: null, link_url: null, created_at: now })
-      .execute();
+    const initiate = await member(site.services.db);
+    await creation(site.services.db, { author: initiate, title: "A poem", type: "writing" });
     expect((await startDiscussion(site.services, initiate, "monastery", topicId, { title: "One discussion", body: "x", submissionKey: key() })).ok).toBe(true);
     expect((await askQuestion(site.services, initiate, { title: "One question here", body: "x", virtues: ["wisdom"], submissionKey: key() })).ok).toBe(true);
-    const question = await askQuestion(site.services, initiate, { title: "Second question", body: "x", virtues: ["wisdom"], submissionKey: key() });
-    expect(question).toEqual({ ok: false, status: 429, errors: { form: INITIATE_DAILY_POSTS_MESSAGE } });
-    const discussion = await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Second discussion", body: "x", submissionKey: key() });
-    expect(discussion).toEqual({ ok: false, status: 429, errors: { form: INITIATE_DAILY_POSTS_MESSAGE } });
+    const secondQuestion = await askQuestion(site.services, initiate, { title: "Second question", body: "x", virtues: ["wisdom"], submissionKey: key() });
+    expect(secondQuestion).toEqual({ ok: false, status: 429, errors: { form: INITIATE_DAILY_POSTS_MESSAGE } });
+    const secondDiscussion = await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Second discussion", body: "x", submissionKey: key() });
+    expect(secondDiscussion).toEqual({ ok: false, status: 429, errors: { form: INITIATE_DAILY_POSTS_MESSAGE } });
   });
 
   it(`asks exactly ${INITIATE_DAILY_POSTS} of ${PARALLEL} parallel questions and discussions from an initiate, counted together`, async () => {
-    const initiate = await member();
+    const initiate = await member(site.services.db);
     const results = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) =>
         i % 2
@@ -150,7 +131,7 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
   });
 
   it("a repeated submission key still returns the first post once the limit is reached", async () => {
-    const initiate = await member();
+    const initiate = await member(site.services.db);
     const keys = [key(), key(), key()];
     for (const k of keys) expect((await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Same again", body: "x", submissionKey: k })).ok).toBe(true);
     const again = await Promise.all(
@@ -162,12 +143,11 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
   });
 
   it(`holds the write burst limit at exactly ${WRITE_LIMIT.max} of ${PARALLEL} parallel replies`, async () => {
-    const author = await member(100);
-    const started = await startDiscussion(site.services, author, "monastery", topicId, { title: "Burst target", body: "x", submissionKey: key() });
-    if (!started.ok) throw new Error("discussion");
-    const replier = await member(100);
+    const author = await member(site.services.db, { xp: 100 });
+    const started = await discussion(site.services, { topic: { id: topicId, section: "monastery" }, author, title: "Burst target", body: "x" });
+    const replier = await member(site.services.db, { xp: 100 });
     const results = await Promise.all(
-      Array.from({ length: PARALLEL }, () => postReply(site.services, replier, started.value.id, { body: "Again", submissionKey: key() })),
+      Array.from({ length: PARALLEL }, () => postReply(site.services, replier, started.id, { body: "Again", submissionKey: key() })),
     );
     expect(tally(results.map(statusOf))).toEqual({ 200: WRITE_LIMIT.max, 429: PARALLEL - WRITE_LIMIT.max });
     const rows = await site.services.db.selectFrom("reply").select("id").where("author_id", "=", replier.id).execute();
@@ -175,14 +155,13 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
   });
 
   it(`holds the write burst limit across kinds: ${WRITE_LIMIT.max} of ${PARALLEL} parallel answers and discussions`, async () => {
-    const asker = await member(100);
-    const asked = await askQuestion(site.services, asker, { title: "A question to answer", body: "x", virtues: ["wisdom"], submissionKey: key() });
-    if (!asked.ok) throw new Error("question");
-    const sage = await member(500);
+    const asker = await member(site.services.db, { xp: 100 });
+    const asked = await question(site.services, { asker, title: "A question to answer", body: "x" });
+    const sage = await member(site.services.db, { xp: 500 });
     const results = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) =>
         i % 2
-          ? answerQuestion(site.services, sage, asked.value.id, { body: "An answer", submissionKey: key() })
+          ? answerQuestion(site.services, sage, asked.id, { body: "An answer", submissionKey: key() })
           : startDiscussion(site.services, sage, "monastery", topicId, { title: `Sage ${i}`, body: "x", submissionKey: key() }),
       ),
     );

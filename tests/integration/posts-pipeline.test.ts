@@ -5,6 +5,7 @@ import { POST_KINDS, type PostKind } from "~/.server/domain/posts/post-kinds";
 import { xpTotals } from "~/.server/domain/progression/xp-repository";
 import { discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
+import { member as newMember } from "../factories";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 /**
@@ -13,19 +14,8 @@ import { createTestSite, ENGINE, type TestSite } from "./test-services";
  */
 
 let site: TestSite;
-let n = 0;
 
-async function member(role: Viewer["role"] = "member", xp = 0): Promise<Viewer> {
-  n += 1;
-  const id = `pipe-${n}`;
-  const now = new Date().toISOString();
-  await site.services.db
-    .insertInto("member")
-    .values({ id, name: `Member ${n}`, email: `p${n}@example.org`, email_verified: false, image: null, created_at: now, updated_at: now, handle: `p${n}`, bio: null, interests: "[]", role })
-    .execute();
-  if (xp) await site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: now }).execute();
-  return { id, name: `Member ${n}`, email: `p${n}@example.org`, handle: `p${n}`, role };
-}
+const member = (role: Viewer["role"] = "member", xp = 0) => newMember(site.services.db, { role, xp });
 
 const key = () => crypto.randomUUID();
 const xpOf = async (viewer: Viewer) => (await xpTotals(site.services.db, [viewer.id])).get(viewer.id) ?? 0;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { grantXp, memberIdByEmail } from "../factories";
 import { cookieHeader, ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
 
@@ -11,8 +12,8 @@ async function joinAs(name: string, xp = 0) {
   // Each member joins from an address of their own (5 joins an hour per IP).
   const res = await web.http.post("/join", { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }, { "x-forwarded-for": `198.51.100.${n}` });
   expect(res.status).toBe(200);
-  const { id } = await web.site.services.db.selectFrom("member").select("id").where("email", "=", email).executeTakeFirstOrThrow();
-  if (xp) await web.site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: new Date().toISOString() }).execute();
+  const id = await memberIdByEmail(web.site.services.db, email);
+  if (xp) await grantXp(web.site.services.db, id, xp);
   return { cookie: cookieHeader(res.headers), email, id };
 }
 /** A form post with repeated fields (checkbox groups). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { grantXp } from "../factories";
 import { cookieHeader, ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
 
@@ -117,7 +118,7 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
     const cookie = await joinAs("Hostile Writer");
     const { db } = web.site.services;
     const writer = await db.selectFrom("member").select("id").where("name", "=", "Hostile Writer").executeTakeFirstOrThrow();
-    await db.insertInto("xp_event").values({ member_id: writer.id, kind: "test.grant", subject_id: "1", points: 200, created_at: new Date().toISOString() }).execute();
+    await grantXp(db, writer.id, 200);
     const created = await web.http.post("/monastery/new", { title: "Bracket Storms", description: "Posts that are all brackets." }, { cookie });
     expect(created.status).toBe(302);
     const topic = created.headers.get("location")!;
@@ -163,7 +164,8 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
 
   it("a topic with more than 20 discussions pages by cursor", async () => {
     const cookie = await joinAs("Pager Person");
-    await web.site.services.db.insertInto("xp_event").values({ member_id: (await web.site.services.db.selectFrom("member").select("id").where("name", "=", "Pager Person").executeTakeFirstOrThrow()).id, kind: "test.grant", subject_id: "1", points: 200, created_at: new Date().toISOString() }).execute();
+    const pager = await web.site.services.db.selectFrom("member").select("id").where("name", "=", "Pager Person").executeTakeFirstOrThrow();
+    await grantXp(web.site.services.db, pager.id, 200);
     const created = await web.http.post("/battlefield/new", { title: "Pagination Drills", description: "Many, many discussions." }, { cookie });
     expect(created.status).toBe(302);
     const topic = created.headers.get("location")!;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JOIN_LIMIT, SIGN_IN_LIMIT, WRITE_LIMIT } from "~/lib/limits";
 import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
+import { grantXp, memberIdByEmail } from "../factories";
 import { cookieHeader, ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
 
@@ -21,8 +22,8 @@ async function joinAs(name: string, xp = 0) {
     from(`192.0.2.${n}`),
   );
   expect(res.status).toBe(200);
-  const { id } = await web.site.services.db.selectFrom("member").select("id").where("email", "=", email).executeTakeFirstOrThrow();
-  if (xp) await web.site.services.db.insertInto("xp_event").values({ member_id: id, kind: "test.grant", subject_id: "1", points: xp, created_at: new Date().toISOString() }).execute();
+  const id = await memberIdByEmail(web.site.services.db, email);
+  if (xp) await grantXp(web.site.services.db, id, xp);
   return { cookie: cookieHeader(res.headers), email, id };
 }
 const statuses = (responses: Response[]) =>

@@ -45,31 +45,39 @@ export async function registerMember(
   const interests = Object.entries(values.interests ?? {})
     .filter(([, chosen]) => chosen)
     .map(([id]) => id);
-  try {
-    const handle = await uniqueHandle(services, values.fullName);
-    const { headers, response } = await services.auth.api.signUpEmail({
-      body: {
-        name: values.fullName,
-        email,
-        password: values.password,
-        handle,
-        bio: values.bio ? values.bio : undefined,
-        interests: JSON.stringify(interests),
-      },
-      headers: request.headers,
-      returnHeaders: true,
-    });
-    const user = response.user;
-    return { ok: true, headers, viewer: { id: user.id, name: user.name, email: user.email, handle, role: "member" } };
-  } catch (error) {
-    // Two joins with one address at the same moment: the unique index lets one through.
-    if (error instanceof APIError && error.status === "UNPROCESSABLE_ENTITY") {
-      return { ok: false, status: 400, errors: { email: EMAIL_TAKEN } };
+  let handle = await uniqueHandle(services, values.fullName);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { headers, response } = await services.auth.api.signUpEmail({
+        body: {
+          name: values.fullName,
+          email,
+          password: values.password,
+          handle,
+          bio: values.bio ? values.bio : undefined,
+          interests: JSON.stringify(interests),
+        },
+        headers: request.headers,
+        returnHeaders: true,
+      });
+      const user = response.user;
+      return { ok: true, headers, viewer: { id: user.id, name: user.name, email: user.email, handle, role: "member" } };
+    } catch (error) {
+      // Two joins with one address at the same moment: the unique index lets one through.
+      if (await findMemberIdByEmail(services.db, email)) {
+        return { ok: false, status: 400, errors: { email: EMAIL_TAKEN } };
+      }
+      // Two joins with one name at the same moment both saw the handle free; the later one takes
+      // a handle of its own (a random suffix cannot collide again in practice).
+      if (attempt < 3 && (await handleTaken(services.db, handle))) {
+        handle = `${slugify(values.fullName, 30)}-${crypto.randomUUID().slice(0, 8)}`;
+        continue;
+      }
+      if (error instanceof APIError && error.status === "UNPROCESSABLE_ENTITY") {
+        return { ok: false, status: 400, errors: { email: EMAIL_TAKEN } };
+      }
+      throw error;
     }
-    if (await findMemberIdByEmail(services.db, email)) {
-      return { ok: false, status: 400, errors: { email: EMAIL_TAKEN } };
-    }
-    throw error;
   }
 }
 
