@@ -34,7 +34,9 @@ export async function hit(db: Db, limits: Limit[], now = new Date()): Promise<Hi
       .where("key", "=", limit.key)
       .executeTakeFirst();
     if (row && Number(row.hits) >= limit.max && row.oldest) {
-      const wait = new Date(row.oldest).getTime() + limit.windowMs - now.getTime();
+      // A request that read its clock before waiting for the lock can be older than the hit that
+      // filled the window; the wait is never longer than the window itself.
+      const wait = Math.min(limit.windowMs, new Date(row.oldest).getTime() + limit.windowMs - now.getTime());
       retryMinutes = Math.max(retryMinutes, Math.max(1, Math.ceil(wait / 60_000)));
     }
   }

@@ -48,6 +48,14 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
     expect(rows).toHaveLength(7);
   });
 
+  it("never asks to wait longer than the window, even for a request whose clock was read before the window filled", async () => {
+    const filled = new Date("2026-11-22T12:00:30Z");
+    const limit = { key: "test:late-clock", max: 1, windowMs: 60 * 60 * 1000 };
+    expect((await hit(site.services.db, [limit], filled)).ok).toBe(true);
+    // This request read its clock 30 s earlier and then waited for the lock.
+    expect(await hit(site.services.db, [limit], new Date("2026-11-22T12:00:00Z"))).toEqual({ ok: false, retryMinutes: 60 });
+  });
+
   it(`checks at most ${SIGN_IN_LIMIT} passwords of one address; the rest get 429 unchecked`, async () => {
     const email = "sign-in-race@example.org";
     expect((await registerMember(site.services, joinValues(email), { headers: headers(), ip: "10.60.0.1" })).ok).toBe(true);
