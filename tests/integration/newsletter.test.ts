@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   confirmSubscription,
   RESEND_AFTER_MS,
@@ -8,22 +8,13 @@ import {
   SUBSCRIBE_MESSAGE,
   unsubscribe,
 } from "~/.server/domain/newsletter/newsletter-service";
-import { mailText, startSmtpServer } from "./smtp";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { mailText, siteWithSmtp } from "./smtp";
+import { createTestSite, ENGINE } from "./test-services";
 
-let site: TestSite;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  site = await createTestSite({ smtpUrl: smtp.url });
-});
-afterAll(async () => {
-  await site.destroy();
-  await smtp.close();
-});
+const web = siteWithSmtp();
 
 const statusOf = async (email: string) =>
-  (await site.services.db.selectFrom("newsletter_subscription").select("status").where("email", "=", email).executeTakeFirst())?.status;
+  (await web.site.services.db.selectFrom("newsletter_subscription").select("status").where("email", "=", email).executeTakeFirst())?.status;
 
 function tokenFrom(raw: string, kind: "confirm" | "unsubscribe") {
   const match = mailText(raw).match(new RegExp(`/newsletter/${kind}\\?token=([A-Za-z0-9_-]+)`));
@@ -33,43 +24,43 @@ function tokenFrom(raw: string, kind: "confirm" | "unsubscribe") {
 
 describe(`newsletter double opt-in on ${ENGINE}, through a real SMTP server`, () => {
   it("sends a confirmation mail with confirm and one-click unsubscribe links; only confirming subscribes", async () => {
-    const result = await subscribe(site.services, "Seeker@Example.org");
+    const result = await subscribe(web.site.services, "Seeker@Example.org");
     expect(result).toEqual({ ok: true, message: SUBSCRIBE_MESSAGE });
     expect(await statusOf("seeker@example.org")).toBe("pending");
 
-    const mail = smtp.received.find((m) => m.to.includes("seeker@example.org"))!;
+    const mail = web.smtp.received.find((m) => m.to.includes("seeker@example.org"))!;
     const headers = mail.raw.replace(/\r?\n[ \t]+/g, " "); // unfold long header lines
     expect(headers).toMatch(/^Subject: Confirm your subscription/m);
     expect(headers).toMatch(/^List-Unsubscribe: <http:\/\/localhost:3000\/newsletter\/unsubscribe\?token=/m);
     expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
 
-    expect(await confirmSubscription(site.services, tokenFrom(mail.raw, "confirm"))).toBe(true);
+    expect(await confirmSubscription(web.site.services, tokenFrom(mail.raw, "confirm"))).toBe(true);
     expect(await statusOf("seeker@example.org")).toBe("confirmed");
-    expect(await unsubscribe(site.services, tokenFrom(mail.raw, "unsubscribe"))).toBe(true);
+    expect(await unsubscribe(web.site.services, tokenFrom(mail.raw, "unsubscribe"))).toBe(true);
     expect(await statusOf("seeker@example.org")).toBe("unsubscribed");
   });
 
   it("answers the same for a subscribed address and sends it nothing", async () => {
-    await subscribe(site.services, "twice@example.org");
-    const mail = smtp.received.find((m) => m.to.includes("twice@example.org"))!;
-    await confirmSubscription(site.services, tokenFrom(mail.raw, "confirm"));
-    const before = smtp.received.length;
-    expect(await subscribe(site.services, "twice@example.org")).toEqual({ ok: true, message: SUBSCRIBE_MESSAGE });
-    expect(smtp.received.length).toBe(before);
+    await subscribe(web.site.services, "twice@example.org");
+    const mail = web.smtp.received.find((m) => m.to.includes("twice@example.org"))!;
+    await confirmSubscription(web.site.services, tokenFrom(mail.raw, "confirm"));
+    const before = web.smtp.received.length;
+    expect(await subscribe(web.site.services, "twice@example.org")).toEqual({ ok: true, message: SUBSCRIBE_MESSAGE });
+    expect(web.smtp.received.length).toBe(before);
   });
 
   it("sends at most one confirmation per address in ten minutes", async () => {
     const t0 = new Date();
-    await subscribe(site.services, "hammer@example.org", t0);
-    await subscribe(site.services, "hammer@example.org", new Date(t0.getTime() + 60_000));
-    expect(smtp.received.filter((m) => m.to.includes("hammer@example.org"))).toHaveLength(1);
-    await subscribe(site.services, "hammer@example.org", new Date(t0.getTime() + RESEND_AFTER_MS + 1));
-    expect(smtp.received.filter((m) => m.to.includes("hammer@example.org"))).toHaveLength(2);
+    await subscribe(web.site.services, "hammer@example.org", t0);
+    await subscribe(web.site.services, "hammer@example.org", new Date(t0.getTime() + 60_000));
+    expect(web.smtp.received.filter((m) => m.to.includes("hammer@example.org"))).toHaveLength(1);
+    await subscribe(web.site.services, "hammer@example.org", new Date(t0.getTime() + RESEND_AFTER_MS + 1));
+    expect(web.smtp.received.filter((m) => m.to.includes("hammer@example.org"))).toHaveLength(2);
   });
 
   it("refuses unknown tokens", async () => {
-    expect(await confirmSubscription(site.services, "nope")).toBe(false);
-    expect(await unsubscribe(site.services, "nope")).toBe(false);
+    expect(await confirmSubscription(web.site.services, "nope")).toBe(false);
+    expect(await unsubscribe(web.site.services, "nope")).toBe(false);
   });
 });
 

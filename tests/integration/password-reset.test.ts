@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RouterContextProvider } from "react-router";
 import { registerMember, signInMember } from "~/.server/domain/accounts/account-service";
 import { requestPasswordReset, resetPassword, RESET_LINK_INVALID, RESET_REQUESTED_MESSAGE } from "~/.server/domain/accounts/password-reset";
 import { servicesContext } from "~/.server/context";
 import { loadViewer } from "~/.server/session";
 import { joinSchema } from "~/schemas/account";
-import { mailText, startSmtpServer } from "./smtp";
-import { cookieHeader, createTestSite, ENGINE, type TestSite } from "./test-services";
+import { mailText, siteWithSmtp } from "./smtp";
+import { cookieHeader, ENGINE } from "./test-services";
 
-let site: TestSite;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  site = await createTestSite({ smtpUrl: smtp.url });
-});
-afterAll(async () => {
-  await site.destroy();
-  await smtp.close();
-});
+const web = siteWithSmtp();
 
 const headers = () => new Headers({ "user-agent": "vitest" });
 async function viewerFor(cookie: string) {
   const context = new RouterContextProvider();
-  context.set(servicesContext, site.services);
+  context.set(servicesContext, web.site.services);
   return (await loadViewer(context, new Request("http://localhost:3000/", { headers: { cookie } }))).viewer;
 }
 
@@ -35,15 +26,15 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
       confirmPassword: "Secret123",
       termsAccepted: true,
     });
-    const joined = await registerMember(site.services, values, { headers: headers(), ip: "10.9.0.1" });
+    const joined = await registerMember(web.site.services, values, { headers: headers(), ip: "10.9.0.1" });
     if (!joined.ok) throw new Error("join failed");
     const oldSession = cookieHeader(joined.headers);
 
-    expect(await requestPasswordReset(site.services, "Reset@Example.org", "10.9.0.1")).toEqual({ ok: true, message: RESET_REQUESTED_MESSAGE });
-    const mail = smtp.received.find((m) => m.to.includes("reset@example.org"))!;
+    expect(await requestPasswordReset(web.site.services, "Reset@Example.org", "10.9.0.1")).toEqual({ ok: true, message: RESET_REQUESTED_MESSAGE });
+    const mail = web.smtp.received.find((m) => m.to.includes("reset@example.org"))!;
     const token = mailText(mail.raw).match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1];
 
-    const row = await site.services.db
+    const row = await web.site.services.db
       .selectFrom("verification")
       .select("expires_at")
       .where("identifier", "=", `reset-password:${token}`)
@@ -52,13 +43,13 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
     expect(minutes).toBeGreaterThan(58);
     expect(minutes).toBeLessThanOrEqual(60);
 
-    expect(await resetPassword(site.services, token, "NewSecret456")).toEqual({ ok: true });
+    expect(await resetPassword(web.site.services, token, "NewSecret456")).toEqual({ ok: true });
     expect(await viewerFor(oldSession)).toBeNull();
-    expect(await resetPassword(site.services, token, "Another789A")).toEqual({ ok: false, message: RESET_LINK_INVALID });
+    expect(await resetPassword(web.site.services, token, "Another789A")).toEqual({ ok: false, message: RESET_LINK_INVALID });
 
-    const withOld = await signInMember(site.services, { email: values.email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.9.0.2" });
+    const withOld = await signInMember(web.site.services, { email: values.email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.9.0.2" });
     expect(withOld.ok).toBe(false);
-    const withNew = await signInMember(site.services, { email: values.email, password: "NewSecret456", rememberMe: false }, { headers: headers(), ip: "10.9.0.2" });
+    const withNew = await signInMember(web.site.services, { email: values.email, password: "NewSecret456", rememberMe: false }, { headers: headers(), ip: "10.9.0.2" });
     expect(withNew.ok).toBe(true);
   });
 
@@ -70,35 +61,35 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
       confirmPassword: "Secret123",
       termsAccepted: true,
     });
-    expect((await registerMember(site.services, values, { headers: headers(), ip: "10.9.3.2" })).ok).toBe(true);
+    expect((await registerMember(web.site.services, values, { headers: headers(), ip: "10.9.3.2" })).ok).toBe(true);
     const tokens = async () =>
-      smtp.received
+      web.smtp.received
         .filter((m) => m.to.includes(values.email))
         .map((m) => mailText(m.raw).match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1]);
-    await requestPasswordReset(site.services, values.email, "10.9.3.1");
-    await requestPasswordReset(site.services, values.email, "10.9.3.1");
+    await requestPasswordReset(web.site.services, values.email, "10.9.3.1");
+    await requestPasswordReset(web.site.services, values.email, "10.9.3.1");
     const [older, newer] = await tokens();
     expect(older).not.toBe(newer);
 
-    expect(await resetPassword(site.services, newer, "NewSecret456")).toEqual({ ok: true });
-    expect(await resetPassword(site.services, older, "Hijacked789")).toEqual({ ok: false, message: RESET_LINK_INVALID });
-    const signedIn = await signInMember(site.services, { email: values.email, password: "NewSecret456", rememberMe: false }, { headers: headers(), ip: "10.9.3.2" });
+    expect(await resetPassword(web.site.services, newer, "NewSecret456")).toEqual({ ok: true });
+    expect(await resetPassword(web.site.services, older, "Hijacked789")).toEqual({ ok: false, message: RESET_LINK_INVALID });
+    const signedIn = await signInMember(web.site.services, { email: values.email, password: "NewSecret456", rememberMe: false }, { headers: headers(), ip: "10.9.3.2" });
     expect(signedIn.ok).toBe(true);
   });
 
   it("answers the same for an unknown address and mails nothing", async () => {
-    const before = smtp.received.length;
-    expect(await requestPasswordReset(site.services, "nobody@example.org", "10.9.1.1")).toEqual({ ok: true, message: RESET_REQUESTED_MESSAGE });
-    expect(smtp.received.length).toBe(before);
+    const before = web.smtp.received.length;
+    expect(await requestPasswordReset(web.site.services, "nobody@example.org", "10.9.1.1")).toEqual({ ok: true, message: RESET_REQUESTED_MESSAGE });
+    expect(web.smtp.received.length).toBe(before);
   });
 
   it("limits reset requests to 3 an hour per address", async () => {
-    for (let i = 0; i < 3; i++) expect((await requestPasswordReset(site.services, "limit@example.org", `10.9.2.${i}`)).ok).toBe(true);
-    const fourth = await requestPasswordReset(site.services, "limit@example.org", "10.9.2.9");
+    for (let i = 0; i < 3; i++) expect((await requestPasswordReset(web.site.services, "limit@example.org", `10.9.2.${i}`)).ok).toBe(true);
+    const fourth = await requestPasswordReset(web.site.services, "limit@example.org", "10.9.2.9");
     expect(fourth).toEqual({ ok: false, status: 429, message: "Too many attempts. Try again in 60 minutes." });
   });
 
   it("refuses an unknown token", async () => {
-    expect(await resetPassword(site.services, "not-a-token", "NewSecret456")).toEqual({ ok: false, message: RESET_LINK_INVALID });
+    expect(await resetPassword(web.site.services, "not-a-token", "NewSecret456")).toEqual({ ok: false, message: RESET_LINK_INVALID });
   });
 });

@@ -1,5 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll } from "vitest";
+import { createTestSite, type TestSite } from "./test-services";
 
 export interface ReceivedMail {
   to: string[];
@@ -34,4 +36,21 @@ export async function startSmtpServer() {
 /** The body of a received mail with quoted-printable soft line breaks undone. */
 export function mailText(raw: string) {
   return raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+}
+
+/**
+ * One test file's site whose mail goes to a real SMTP server on loopback: both opened before the
+ * file's tests and closed after them.
+ */
+export function siteWithSmtp() {
+  const handle = {} as { site: TestSite; smtp: Awaited<ReturnType<typeof startSmtpServer>> };
+  beforeAll(async () => {
+    handle.smtp = await startSmtpServer();
+    handle.site = await createTestSite({ smtpUrl: handle.smtp.url });
+  });
+  afterAll(async () => {
+    await handle.site.destroy();
+    await handle.smtp.close();
+  });
+  return handle;
 }
