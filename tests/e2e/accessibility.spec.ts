@@ -1,4 +1,4 @@
-import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, test } from "./support/fixtures";
+import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, oldestQuestionLink, test } from "./support/fixtures";
 import { CONTENT_PAGES } from "./support/site";
 
 /*
@@ -38,8 +38,7 @@ test.describe("axe, signed out", () => {
   });
 
   test("a question page (/council/{id})", async ({ page }) => {
-    await page.goto("/council");
-    const href = await page.getByRole("link", { name: /^View Question: / }).first().getAttribute("href");
+    const href = await (await oldestQuestionLink(page)).getAttribute("href");
     expect((await page.goto(href!))?.status()).toBe(200);
     await expectNoSeriousViolations(page);
   });

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Cookie, Page } from "@playwright/test";
-import { countPosts, createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, submitSignIn, test, type Member } from "./support/fixtures";
+import { countPosts, createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, oldestQuestionLink, submitSignIn, test, waitForHydration, type Member } from "./support/fixtures";
 import { grantXp, makeAdmin } from "./support/database";
 
 /*
@@ -287,8 +287,8 @@ test("a question's view count rises once per visitor, not on reload", async ({ p
 
 test("a signed-out visitor is asked to sign in to answer and comes back to the question", async ({ page, request }) => {
   const member = await createMember(request, newMember("Sol Signin"));
-  await gotoHydrated(page, "/council");
-  const view = page.getByRole("link", { name: /^View Question: / }).first();
+  const view = await oldestQuestionLink(page);
+  await waitForHydration(page);
   const href = (await view.getAttribute("href"))!;
   expect(href).toMatch(/^\/council\/\d+$/);
   await view.click();

@@ -6,6 +6,7 @@ import {
   expect,
   expectNoSeriousViolations,
   gotoHydrated,
+  oldestQuestionLink,
   newMember,
   PASSWORD,
   test,
@@ -342,8 +343,7 @@ async function expectAvatarsBesideAuthors(scope: Locator) {
 /** A page of each kind that shows authors: the first question, creation and discussion. */
 async function authorPages(page: Page) {
   const pages: string[] = ["/", "/council", "/forge", "/monastery/morning-meditation"];
-  await page.goto("/council");
-  pages.push((await page.getByRole("link", { name: /^View Question: / }).first().getAttribute("href"))!);
+  pages.push((await (await oldestQuestionLink(page)).getAttribute("href"))!);
   await page.goto("/forge");
   pages.push((await page.getByRole("link", { name: /^View Creation: / }).first().getAttribute("href"))!);
   await page.goto("/monastery/morning-meditation");
@@ -369,8 +369,9 @@ test.describe("11. avatars", () => {
     for (const path of await authorPages(page)) {
       await page.goto(path);
       for (const { name, colour } of await page.locator("[data-slot=byline]").evaluateAll((els) =>
+        // Two members may share a name; the handle is the member.
         els.map((el) => ({
-          name: el.querySelector("span.font-medium")!.textContent!,
+          name: (el as HTMLElement).dataset.member!,
           colour: getComputedStyle(el.querySelector("[data-slot=avatar]")!).backgroundColor,
         })),
       )) {

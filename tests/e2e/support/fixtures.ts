@@ -157,3 +157,16 @@ export async function expectNoSeriousViolations(page: Page) {
     .join("\n");
   expect(blocking, `serious or critical axe violations on ${page.url()}:\n${report}`).toEqual([]);
 }
+
+/**
+ * The oldest question listed on /council (demo content). Opening a question counts a view, and the
+ * view-count journey in council.spec.ts asks a question of its own that is newest while it runs:
+ * other specs open this one instead of "the first card", so they never add to that count.
+ */
+export async function oldestQuestionLink(page: Page) {
+  await page.goto("/council");
+  const links = page.getByRole("link", { name: /^View Question: / });
+  const hrefs = await links.evaluateAll((all) => all.map((a) => a.getAttribute("href")!));
+  const oldest = hrefs.reduce((a, b) => (Number(a.split("/").pop()) <= Number(b.split("/").pop()) ? a : b));
+  return page.locator(`a[href="${oldest}"]`).filter({ hasText: "View Question" }).first();
+}
