@@ -8,6 +8,7 @@ import * as postExcerpts from "./2026-11-22-0001-post-excerpts";
 import * as dropSignInFailure from "./2026-11-22-0003-drop-sign-in-failure";
 import * as moderationEveryKind from "./2026-11-22-0004-moderation-every-kind";
 import * as renderedBodies from "./2026-11-22-0005-rendered-bodies";
+import * as memberTimeZone from "./2026-11-22-0006-member-time-zone";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-0003-drop-sign-in-failure": dropSignInFailure,
   "2026-11-22-0004-moderation-every-kind": moderationEveryKind,
   "2026-11-22-0005-rendered-bodies": renderedBodies,
+  "2026-11-22-0006-member-time-zone": memberTimeZone,
 };

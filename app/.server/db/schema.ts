@@ -24,6 +24,8 @@ export interface MemberTable {
   /** JSON array of interest keys, e.g. ["meditation","fitness"]. */
   interests: string;
   role: MemberRole;
+  /** IANA time zone name; calendar days (check-ins) and event times are shown in it. */
+  time_zone: ColumnType<string, string | undefined, string>;
 }
 
 export interface SessionTable {
