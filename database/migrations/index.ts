@@ -9,6 +9,7 @@ import * as dropSignInFailure from "./2026-11-22-0003-drop-sign-in-failure";
 import * as moderationEveryKind from "./2026-11-22-0004-moderation-every-kind";
 import * as renderedBodies from "./2026-11-22-0005-rendered-bodies";
 import * as memberTimeZone from "./2026-11-22-0006-member-time-zone";
+import * as media from "./2026-11-22-0007-media";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-0004-moderation-every-kind": moderationEveryKind,
   "2026-11-22-0005-rendered-bodies": renderedBodies,
   "2026-11-22-0006-member-time-zone": memberTimeZone,
+  "2026-11-22-0007-media": media,
 };

@@ -9,7 +9,6 @@ export interface CreationOverrides {
   description?: string;
   type?: CreationType;
   body?: string;
-  mediaPath?: string | null;
   linkUrl?: string | null;
   at?: Date;
 }
@@ -33,7 +32,6 @@ export async function creation(db: Db, overrides: CreationOverrides = {}) {
       description: overrides.description ?? "A creation for a test.",
       type: overrides.type ?? "writing",
       body: overrides.body ?? "Body",
-      media_path: overrides.mediaPath ?? null,
       link_url: overrides.linkUrl ?? null,
       created_at: (overrides.at ?? new Date()).toISOString(),
     })

@@ -266,7 +266,6 @@ async function fill(trx: Transaction<Database>, now: Date) {
         description: c.description,
         type: c.type,
         body: c.body,
-        media_path: null,
         link_url: c.link ?? null,
         created_at: created,
       })

@@ -129,7 +129,12 @@ export interface CreationTable {
   body: string;
   /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
   body_html: ColumnType<string | null, string | null | undefined, string | null>;
-  media_path: string | null;
+  /** Visual Art: the full image re-encoded without metadata, its display size and its thumbnail (media names). */
+  image_name: string | null;
+  image_display_name: string | null;
+  image_thumb_name: string | null;
+  /** Music: the audio file (media name). */
+  audio_name: string | null;
   link_url: string | null;
   like_count: Generated<number>;
   comment_count: Generated<number>;
@@ -137,6 +142,21 @@ export interface CreationTable {
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
   hidden_at: Timestamp | null;
+  submission_key: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One stored file variant under a generated name (MediaStore, database implementation). */
+export interface MediaTable {
+  name: string;
+  content_type: string;
+  byte_size: number;
+  /** Hex SHA-256 of the bytes; the strong ETag. */
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  data: Uint8Array;
+  owner_id: string | null;
+  created_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
 }
 
 export interface CreationLikeTable {
@@ -156,6 +176,7 @@ export interface CreationCommentTable {
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
   hidden_at: Timestamp | null;
+  submission_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface QuestionTable {
@@ -273,6 +294,7 @@ export interface Database {
   creation: CreationTable;
   creation_like: CreationLikeTable;
   creation_comment: CreationCommentTable;
+  media: MediaTable;
   question: QuestionTable;
   question_virtue: QuestionVirtueTable;
   answer: AnswerTable;
