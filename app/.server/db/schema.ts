@@ -145,6 +145,25 @@ export interface CreationTable {
   submission_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** A mail waiting to be sent, sent, or given up on (app/.server/mail/outbox.ts). */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  /** JSON object of extra headers. */
+  headers: ColumnType<string, string | undefined, string>;
+  kind: string;
+  dedupe_key: string | null;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
+  sent_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  last_error: string | null;
+  created_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
+}
+
 /** One stored file variant under a generated name (MediaStore, database implementation). */
 export interface MediaTable {
   name: string;
@@ -295,6 +314,7 @@ export interface Database {
   creation_like: CreationLikeTable;
   creation_comment: CreationCommentTable;
   media: MediaTable;
+  mail_outbox: MailOutboxTable;
   question: QuestionTable;
   question_virtue: QuestionVirtueTable;
   answer: AnswerTable;
