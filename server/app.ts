@@ -9,6 +9,7 @@ import type { ViteDevServer } from "vite";
 import { requestContext, servicesContext, type AppServices } from "~/.server/context";
 import { loadEnv, type Env } from "~/.server/env";
 import { createServices } from "~/.server/services";
+import { startOutboxWorker } from "~/.server/mail/outbox-worker";
 import { sql } from "kysely";
 import { bodyLimit, closeWhileDraining, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
@@ -83,6 +84,8 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, base: { service: "inner-peace-outer-strength" } });
   const services = await createServices(env, logger, migrateToLatest);
+  // Sends the mail outbox (ADR 0025). Periodic jobs that queue mail (reminders) go in `jobs`.
+  const stopOutbox = startOutboxWorker(services, { jobs: [] });
   let draining = false;
   const app = createApp({
     env,
@@ -120,6 +123,9 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
     if (draining) return;
     draining = true;
     logger.info({ signal, drainSeconds: env.SHUTDOWN_DRAIN_SECONDS }, "draining before shutdown");
+    // No new outbox round starts; the one in flight finishes before the database closes (mail not
+    // sent yet stays queued for the next start).
+    const outboxStopped = stopOutbox();
     const force = setTimeout(() => {
       logger.warn("shutdown bound reached; closing the connections still open");
       server.closeAllConnections();
@@ -133,6 +139,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
         logger.info("no longer accepting connections");
         server.close(async () => {
           clearInterval(sweep);
+          await outboxStopped.catch(() => {});
           await services.db.destroy().catch(() => {});
           await vite?.close();
           logger.info("stopped");
