@@ -2,6 +2,7 @@ import type { Selectable } from "kysely";
 import type { AppServices } from "../context";
 import type { Db } from "../db/connect";
 import type { MailOutboxTable } from "../db/schema";
+import { isDatabaseUnavailable, unavailableReason } from "../db/unavailable";
 import type { Mailer } from "./mailer";
 import { onMailQueued } from "./outbox";
 
@@ -213,7 +214,9 @@ export function createOutboxWorker(services: AppServices, options: OutboxWorkerO
           // A full batch means more is due: go on at once rather than after a poll.
           while (!stopped && (await runOnce()).claimed === settings.batchSize);
         } catch (error) {
-          logger.error({ err: error }, "outbox round failed");
+          // An outage is an operating condition (ADR 0015): the next round tries again.
+          if (isDatabaseUnavailable(error)) logger.warn({ reason: unavailableReason(error) }, "outbox round skipped: database unavailable");
+          else logger.error({ err: error }, "outbox round failed");
         }
       })().finally(() => {
         running = undefined;
