@@ -6,6 +6,7 @@ import { insertDemoContent } from "./db/demo-content";
 import { describeDatabaseUrl, isDatabaseUnavailable, unavailableReason } from "./db/unavailable";
 import type { Env } from "./env";
 import { createMailer } from "./mail/mailer";
+import { enqueueMail } from "./mail/outbox";
 import { resetPasswordMail } from "./domain/accounts/password-reset";
 import path from "node:path";
 
@@ -36,7 +37,8 @@ export async function createServices(env: Env, logger: Logger, migrateToLatest: 
     engine: env.DATABASE_ENGINE,
     secret: env.AUTH_SECRET,
     baseURL: env.BASE_URL,
-    sendResetPassword: (to, token) => mailer.send(resetPasswordMail(env.BASE_URL, to, token)),
+    // Queued, not sent: Better Auth's request succeeds whether or not SMTP is up (ADR 0025).
+    sendResetPassword: async (to, token) => void (await enqueueMail(db, resetPasswordMail(env.BASE_URL, to, token))),
   });
   return { db, engine: env.DATABASE_ENGINE, auth, env, logger, mailer };
 }
