@@ -167,6 +167,25 @@ describe(`Forge likes and comments on ${ENGINE}`, () => {
     expect(await creationWithComments(site.services.db, c, author)).toBeNull();
   });
 
+  it("a moderator hides a comment (it leaves the count and the page) and restores it; the moderator still sees it", async () => {
+    const author = await member(site.services.db);
+    const commenter = await member(site.services.db);
+    const moderator = await member(site.services.db, { role: "moderator" });
+    const c = (await creation(site.services.db, { author })).id;
+    const posted = await commentOnCreation(site.services, commenter, c, { body: "Off-topic noise", submissionKey: key() });
+    if (!posted.ok) throw new Error("comment refused");
+    expect(await moderateForge(site.services, commenter, "comment", posted.value.id, true)).toMatchObject({ ok: false, status: 403 });
+    expect((await moderateForge(site.services, moderator, "comment", posted.value.id, true)).ok).toBe(true);
+    let page = await creationWithComments(site.services.db, c, author);
+    expect(page?.creation.comments).toBe(0);
+    expect(page?.comments).toEqual([]);
+    expect((await creationWithComments(site.services.db, c, moderator))?.comments[0]).toMatchObject({ id: posted.value.id, hidden: true });
+    expect((await moderateForge(site.services, moderator, "comment", posted.value.id, false)).ok).toBe(true);
+    page = await creationWithComments(site.services.db, c, author);
+    expect(page?.creation.comments).toBe(1);
+    expect(page?.comments[0]).toMatchObject({ id: posted.value.id, hidden: false });
+  });
+
   it("the list pages newest first by (created_at, id), filtered by type, without gaps or repeats", async () => {
     const author = await member(site.services.db);
     const at = new Date("2031-05-01T10:00:00.000Z");

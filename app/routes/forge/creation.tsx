@@ -285,6 +285,11 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                     <span>
                       {formatDate(c.createdAt)}
                       {c.edited && !c.deleted ? "\u00a0· edited" : ""}
+                      {c.hidden ? (
+                        <Badge tone="warrior" className="ml-2">
+                          Hidden by a moderator
+                        </Badge>
+                      ) : null}
                     </span>
                   </Byline>
                   {editing === `comment-${c.id}` && c.mine && c.body !== null ? (
@@ -306,7 +311,9 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                           <DeleteControl intent="delete-comment" fields={{ commentId: c.id }} prompt="Delete this comment? Its text will show as [deleted]." />
                         </>
                       ) : null}
-                      {moderator ? <IntentButton intent="moderate" fields={{ kind: "comment", commentId: c.id, action: "hide" }} label="Hide" /> : null}
+                      {moderator ? (
+                        <IntentButton intent="moderate" fields={{ kind: "comment", commentId: c.id, action: c.hidden ? "restore" : "hide" }} label={c.hidden ? "Restore" : "Hide"} />
+                      ) : null}
                     </div>
                   ) : null}
                   {errorsFor(`comment-${c.id}`)?.form && editing !== `comment-${c.id}` ? (

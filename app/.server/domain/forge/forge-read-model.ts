@@ -60,7 +60,7 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
   if (!row) return null;
   const [[creation], comments, liked] = await Promise.all([
     withAuthors(db, [row]),
-    listCreationComments(db, id).then((rows) => withAuthors(db, rows)),
+    listCreationComments(db, id, { includeHidden: moderator }).then((rows) => withAuthors(db, rows)),
     viewer ? hasLiked(db, id, viewer.id) : Promise.resolve(false),
   ]);
   return {
@@ -97,6 +97,7 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
       createdAt: toIso(c.created_at),
       edited: c.edited_at !== null,
       deleted: c.deleted_at !== null,
+      hidden: c.hidden_at !== null,
       mine: viewer?.id === c.author_id,
       author: c.author,
     })),

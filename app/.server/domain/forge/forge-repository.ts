@@ -107,8 +107,9 @@ export async function findCreation(db: Db, id: number, { includeHidden = false }
   return query.executeTakeFirst();
 }
 
-export async function listCreationComments(db: Db, creationId: number, limit = 100) {
-  return db
+/** A creation's comments, oldest first; hidden ones only for a moderator, who may restore them. */
+export async function listCreationComments(db: Db, creationId: number, { includeHidden = false, limit = 100 } = {}) {
+  let query = db
     .selectFrom("creation_comment")
     .innerJoin("member", "member.id", "creation_comment.author_id")
     .select([
@@ -118,15 +119,14 @@ export async function listCreationComments(db: Db, creationId: number, limit = 1
       "creation_comment.created_at",
       "creation_comment.edited_at",
       "creation_comment.deleted_at",
+      "creation_comment.hidden_at",
       "creation_comment.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
     ])
-    .where("creation_comment.creation_id", "=", creationId)
-    .where("creation_comment.hidden_at", "is", null)
-    .orderBy("creation_comment.id", "asc")
-    .limit(limit)
-    .execute();
+    .where("creation_comment.creation_id", "=", creationId);
+  if (!includeHidden) query = query.where("creation_comment.hidden_at", "is", null);
+  return query.orderBy("creation_comment.id", "asc").limit(limit).execute();
 }
 
 /** A creation that may be liked and commented on: it shows (neither deleted nor hidden). */
