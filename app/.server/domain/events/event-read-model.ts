@@ -37,7 +37,7 @@ function times(event: Pick<EventRow, "starts_at" | "ends_at" | "time_zone">, zon
   };
 }
 
-function summary(row: Awaited<ReturnType<typeof listEvents>>[number], zone: string | null, ranks: Map<string, { id: string }>) {
+function summary(row: Awaited<ReturnType<typeof listEvents>>[number], zone: string | null, ranks: Awaited<ReturnType<typeof ranksOf>>) {
   const going = Number(row.going_count ?? 0);
   return {
     id: Number(row.id),
