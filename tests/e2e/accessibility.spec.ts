@@ -1,5 +1,6 @@
 import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, oldestQuestionLink, test } from "./support/fixtures";
 import { CONTENT_PAGES } from "./support/site";
+import { makeAdmin } from "./support/database";
 
 /*
  * axe-core over every screen, with the WCAG 2.0/2.1 A and AA rules. A violation of impact "serious"
@@ -124,6 +125,25 @@ test.describe("axe, the forum", () => {
     await createMember(page.request, newMember("Axe Topic"));
     expect((await page.goto("/battlefield/new"))?.status()).toBe(200);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create New Topic");
+    await expectNoSeriousViolations(page);
+  });
+});
+
+test.describe("axe, events", () => {
+  test("an event page, signed out", async ({ page }) => {
+    await page.goto("/events");
+    const href = await page.getByRole("link", { name: "Saturday trail run at a talking pace" }).getAttribute("href");
+    expect((await page.goto(href!))?.status()).toBe(200);
+    await expectNoSeriousViolations(page);
+  });
+
+  test("the create-event form showing validation errors, as an admin", async ({ page }) => {
+    const member = await createMember(page.request, newMember("Axe Host"));
+    await makeAdmin(member.email);
+    await gotoHydrated(page, "/events/new");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create Event");
+    await page.getByRole("button", { name: "Create Event" }).click();
+    await expect(page.getByText("Title must be at least 8 characters")).toBeVisible();
     await expectNoSeriousViolations(page);
   });
 });

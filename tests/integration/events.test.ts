@@ -99,6 +99,8 @@ describe(`events on ${ENGINE}`, () => {
     expect(page?.mine).toEqual({ status: "waitlisted", waitlistPosition: 2 });
     expect(await mailsTo(third.email)).toEqual([]);
 
+    // The promoted member reads the time in their own zone, with the event's beside it.
+    await site.services.db.updateTable("member").set({ time_zone: "America/New_York" }).where("id", "=", third.id).execute();
     expect((await rsvp(site.services, second, id, "not_going")).ok).toBe(true);
     page = await eventPage(site.services.db, id, fourth);
     expect(page?.going.map((g) => g.name)).toEqual([first.name, third.name]);
@@ -107,6 +109,7 @@ describe(`events on ${ENGINE}`, () => {
     expect(mails.map((m) => m.kind)).toEqual(["event-promoted"]);
     expect(mails[0].subject).toBe("A place opened: you are going to Morning sit in the park");
     expect(mails[0].text_body).toContain(`${BASE}/events/${id}`);
+    expect(mails[0].text_body).toMatch(/When: .+ \(.+ where it is held\)/);
     expect(await mailsTo(fourth.email)).toEqual([]);
 
     // Leaving the waitlist frees no place and moves nobody.

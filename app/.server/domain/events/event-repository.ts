@@ -132,7 +132,7 @@ export async function waitlistHead(db: Db, eventId: number, count: number) {
   return db
     .selectFrom("event_rsvp")
     .innerJoin("member", "member.id", "event_rsvp.member_id")
-    .select(["event_rsvp.member_id", "member.name", "member.email"])
+    .select(["event_rsvp.member_id", "member.name", "member.email", "member.time_zone"])
     .where("event_rsvp.event_id", "=", eventId)
     .where("event_rsvp.status", "=", "waitlisted")
     .orderBy("event_rsvp.waitlist_position", "asc")
@@ -145,7 +145,7 @@ export async function rsvpMembers(db: Db, eventId: number, status: RsvpStatus) {
   return db
     .selectFrom("event_rsvp")
     .innerJoin("member", "member.id", "event_rsvp.member_id")
-    .select(["event_rsvp.member_id as author_id", "member.name as author_name", "member.handle as author_handle", "member.email", "event_rsvp.waitlist_position"])
+    .select(["event_rsvp.member_id as author_id", "member.name as author_name", "member.handle as author_handle", "member.email", "member.time_zone", "event_rsvp.waitlist_position"])
     .where("event_rsvp.event_id", "=", eventId)
     .where("event_rsvp.status", "=", status)
     .orderBy("event_rsvp.waitlist_position", "asc")

@@ -5,7 +5,7 @@ import type { RsvpStatus } from "../../db/schema";
 import { enqueueMail } from "../../mail/outbox";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import type { PathId } from "~/lib/domain-values";
-import { cancelledMail, changedMail, promotedMail, type MailEvent } from "./event-mails";
+import { cancelledMail, changedMail, promotedMail, type MailEvent, type MailMember } from "./event-mails";
 import {
   countGoing,
   findEvent,
@@ -107,9 +107,9 @@ async function promote(trx: Db, baseUrl: string, event: MailEvent & { capacity: 
   return next.map((m) => m.member_id);
 }
 
-async function mailGoing(trx: Db, eventId: number, compose: (m: { name: string; email: string }) => Parameters<typeof enqueueMail>[1], now: Date) {
+async function mailGoing(trx: Db, eventId: number, compose: (m: MailMember) => Parameters<typeof enqueueMail>[1], now: Date) {
   for (const m of await rsvpMembers(trx, eventId, "going")) {
-    await enqueueMail(trx, compose({ name: m.author_name, email: m.email }), now);
+    await enqueueMail(trx, compose({ name: m.author_name, email: m.email, time_zone: m.time_zone }), now);
   }
 }
 
