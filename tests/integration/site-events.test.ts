@@ -137,20 +137,37 @@ describe(`events over HTTP on ${ENGINE}`, () => {
     expect(a.summary).toBe("Hill repeats in the park");
   });
 
-  it("refuses RSVPs to a cancelled event; the host cancels, going members are mailed", async () => {
+  it("refuses RSVPs to a cancelled event; the host cancels, going members are mailed", { timeout: 60_000 }, async () => {
     const host = await joinAs("Cara Canceller");
     await makeAdvisor(host.id);
     const path = (await web.http.post("/events/new", eventForm({ capacity: "5" }), { cookie: host.cookie })).headers.get("location")!;
     const goer = await joinAs("Gus Goer");
     await web.http.post(path, { intent: "going" }, { cookie: goer.cookie });
     const stranger = await joinAs("Stan Stranger");
+    // Times: signed out in the event's own zone; a member (on UTC) in theirs, with the event's beside it.
+    const signedOut = await readable(await web.http.get(path));
+    expect(signedOut).toMatch(/07:00 (CET|GMT\+1)/);
+    expect(signedOut).not.toContain("where it is set");
+    const asMember = await readable(await web.http.get(path, { cookie: goer.cookie }));
+    expect(asMember).toContain("06:00 UTC");
+    expect(asMember).toMatch(/07:00 (CET|GMT\+1) – .+ in Europe\/Berlin, where it is set/);
+
+    // Only the host (or an admin) edits; going members hear of the change.
+    expect((await web.http.get(`${path}/edit`, { cookie: stranger.cookie })).status).toBe(403);
+    const { submissionKey: _unused, ...fields } = eventForm({ capacity: "6", place: "Treptower Park, Berlin" });
+    expect((await web.http.post(`${path}/edit`, { intent: "edit", ...fields }, { cookie: stranger.cookie })).status).toBe(403);
+    const badEdit = await web.http.post(`${path}/edit`, { intent: "edit", ...fields, timeZone: "Europe/Nowhere" }, { cookie: host.cookie });
+    expect(badEdit.status).toBe(400);
+    expect((await web.http.post(`${path}/edit`, { intent: "edit", ...fields }, { cookie: host.cookie })).status).toBe(302);
+    expect(await readable(await web.http.get(path))).toContain("Treptower Park, Berlin");
+
     expect((await web.http.post(`${path}/edit`, { intent: "cancel" }, { cookie: stranger.cookie })).status).toBe(403);
     expect((await web.http.post(`${path}/edit`, { intent: "cancel" }, { cookie: host.cookie })).status).toBe(302);
     const late = await web.http.post(path, { intent: "going" }, { cookie: stranger.cookie });
     expect(late.status).toBe(409);
     expect(await readable(late)).toContain("This event was cancelled.");
     const kinds = await web.site.services.db.selectFrom("mail_outbox").select("kind").where("to_address", "=", goer.email).execute();
-    expect(kinds).toEqual([{ kind: "event-cancelled" }]);
+    expect(kinds).toEqual([{ kind: "event-changed" }, { kind: "event-cancelled" }]);
     // Still readable, marked so.
     expect(await readable(await web.http.get(path))).toContain("This event was cancelled.");
   });
