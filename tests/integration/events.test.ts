@@ -14,6 +14,7 @@ import {
   type EventInput,
 } from "~/.server/domain/events/event-service";
 import { enqueueDueReminders } from "~/.server/domain/events/reminders";
+import { WRITE_LIMIT } from "~/lib/limits";
 import { advisor, event, member } from "../factories";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
@@ -198,6 +199,24 @@ describe(`events on ${ENGINE}`, () => {
     expect(ours(lists.upcoming.map((e) => e.id))).toEqual([later.id]);
     expect(ours(lists.past.map((e) => e.id))).toEqual([sooner.id]);
     expect((await eventPage(site.services.db, sooner.id, null, viewerLater))?.ended).toBe(true);
+  });
+});
+
+describe(`RSVP abuse on ${ENGINE}`, () => {
+  it("a member toggling an RSVP over and over meets the write limit (429), and the last answer stands", async () => {
+    const { id } = await event(site.services, { capacity: 1 });
+    const toggler = await member(site.services.db);
+    let limited = 0;
+    for (let i = 0; i < WRITE_LIMIT.max + 2; i++) {
+      const result = await rsvp(site.services, toggler, id, i % 2 === 0 ? "going" : "not_going");
+      if (!result.ok) {
+        expect(result.status).toBe(429);
+        limited += 1;
+      }
+    }
+    expect(limited).toBe(2);
+    const page = await eventPage(site.services.db, id, toggler);
+    expect(page?.mine?.status).toBe("not_going");
   });
 });
 

@@ -8,7 +8,8 @@ import type { Database } from "./schema";
 /**
  * Demo content for a first start (PRODUCT.md §6): enough real rows to fill every seed screen: six
  * topics per section, featured discussions, four Forge categories, five creations, three advisors,
- * five questions, written by demo members of various ranks. Demo members have no password, so
+ * five questions, four upcoming events (two per path, dated from the moment of insertion), written
+ * by demo members of various ranks. Demo members have no password, so
  * nobody can sign in as them. Counts are computed from the rows, never written as constants.
  */
 

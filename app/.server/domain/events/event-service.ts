@@ -168,6 +168,9 @@ export async function rsvp(
   answer: RsvpAnswer,
   now = new Date(),
 ): Promise<Outcome<{ status: RsvpStatus; waitlistPosition: number | null }>> {
+  // Toggling going and not going moves the waitlist and queues mail: the burst limit bounds it.
+  const allowed = await writeAllowed(services, viewer);
+  if (!allowed.ok) return allowed;
   return services.db.transaction().execute(async (trx) => {
     await lockKeys(trx, [eventLock(id)]);
     const event = await findEvent(trx, id);
