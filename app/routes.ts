@@ -18,7 +18,12 @@ export default [
   route("newsletter/confirm", "routes/resources/newsletter-confirm.tsx"),
   route("newsletter/unsubscribe", "routes/resources/newsletter-unsubscribe.tsx"),
   route("ranks", "routes/pages/ranks.tsx"),
-  route("events", "routes/pages/events.tsx"),
+  route("events", "routes/events/events.tsx"),
+  route("events.ics", "routes/events/events-calendar.tsx"),
+  route("events/new", "routes/events/new-event.tsx"),
+  route("events/:eventId", "routes/events/event.tsx"),
+  route("events/:eventId/edit", "routes/events/edit-event.tsx"),
+  route("events/:eventId/calendar.ics", "routes/events/event-calendar.tsx"),
   // Pages written in content/<path>.md, all shown by one module (ADR 0019).
   ...["manifesto", "faq", "terms", "privacy", "code-of-conduct"].map((path) =>
     route(path, "routes/pages/content-page.tsx", { id: `content/${path}` }),

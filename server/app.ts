@@ -10,6 +10,7 @@ import { requestContext, servicesContext, type AppServices } from "~/.server/con
 import { loadEnv, type Env } from "~/.server/env";
 import { createServices } from "~/.server/services";
 import { startOutboxWorker } from "~/.server/mail/outbox-worker";
+import { reminderJob } from "~/.server/domain/events/reminders";
 import { sql } from "kysely";
 import { bodyLimit, closeWhileDraining, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
@@ -92,8 +93,8 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, base: { service: "inner-peace-outer-strength" } });
   const services = await createServices(env, logger, migrateToLatest);
-  // Sends the mail outbox (ADR 0025). Periodic jobs that queue mail (reminders) go in `jobs`.
-  const stopOutbox = startOutboxWorker(services, { jobs: [] });
+  // Sends the mail outbox (ADR 0025); each round first queues the event reminders that fell due.
+  const stopOutbox = startOutboxWorker(services, { jobs: [reminderJob(env.BASE_URL)] });
   let draining = false;
   const app = createApp({
     env,

@@ -1,5 +1,5 @@
 import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, oldestQuestionLink, test } from "./support/fixtures";
-import { grantXp } from "./support/database";
+import { grantXp, makeAdmin } from "./support/database";
 import { CONTENT_PAGES } from "./support/site";
 
 /*
@@ -144,6 +144,25 @@ test.describe("axe, the Forge", () => {
 
   test("/forge?type=music", async ({ page }) => {
     expect((await page.goto("/forge?type=music"))?.status()).toBe(200);
+    await expectNoSeriousViolations(page);
+  });
+});
+
+test.describe("axe, events", () => {
+  test("an event page, signed out", async ({ page }) => {
+    await page.goto("/events");
+    const href = await page.getByRole("link", { name: "Saturday trail run at a talking pace" }).getAttribute("href");
+    expect((await page.goto(href!))?.status()).toBe(200);
+    await expectNoSeriousViolations(page);
+  });
+
+  test("the create-event form showing validation errors, as an admin", async ({ page }) => {
+    const member = await createMember(page.request, newMember("Axe Host"));
+    await makeAdmin(member.email);
+    await gotoHydrated(page, "/events/new");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create Event");
+    await page.getByRole("button", { name: "Create Event" }).click();
+    await expect(page.getByText("Title must be at least 8 characters")).toBeVisible();
     await expectNoSeriousViolations(page);
   });
 });

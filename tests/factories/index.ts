@@ -4,3 +4,4 @@ export { discussion, type DiscussionOverrides } from "./discussion";
 export { grantXp, member, memberIdByEmail, type MemberOverrides } from "./member";
 export { answer, question, type AnswerOverrides, type QuestionOverrides } from "./question";
 export { topic, type TopicOverrides } from "./topic";
+export { advisor, event, type EventOverrides } from "./event";

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "~/.server/db/connect";
 import { ENGINE, PG_URL } from "./test-services";
 
 /**
@@ -196,6 +197,59 @@ describe(`stopping under load, on ${ENGINE}`, () => {
       expect(site.stdout.some((l) => l.includes('"msg":"stopped"'))).toBe(true);
       agent.destroy();
     } finally {
+      if (site.child.exitCode === null) site.child.kill("SIGKILL");
+    }
+  }, 60_000);
+});
+
+describe(`the mail worker in the running process, on ${ENGINE}`, () => {
+  it("queues the reminder of an event starting within a day and sends it (an .eml file without SMTP_URL)", async () => {
+    const site = startProcess({ ...database.env });
+    const db = createDatabase(
+      ENGINE === "postgres" ? { engine: "postgres", url: database.env.DATABASE_URL } : { engine: "sqlite", sqlitePath: path.join(database.env.DATA_DIR, "site.db") },
+    );
+    try {
+      await listening(site);
+      const someone = await db.selectFrom("member").select(["id"]).orderBy("created_at").executeTakeFirstOrThrow();
+      const title = `Reminder wiring ${randomUUID().slice(0, 8)}`;
+      const startsAt = new Date(Date.now() + 2 * 60 * 60 * 1000);
+      const now = new Date().toISOString();
+      const { id } = await db
+        .insertInto("event")
+        .values({
+          title,
+          description: "Written straight into the database while the site runs.",
+          path: "monk",
+          starts_at: startsAt.toISOString(),
+          ends_at: new Date(startsAt.getTime() + 60 * 60 * 1000).toISOString(),
+          time_zone: "UTC",
+          online_url: null,
+          place: "The park",
+          capacity: 5,
+          host_id: someone.id,
+          created_at: now,
+          updated_at: now,
+          cancelled_at: null,
+          submission_key: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db.insertInto("event_rsvp").values({ event_id: Number(id), member_id: someone.id, status: "going", waitlist_position: null, updated_at: now }).execute();
+
+      // The worker polls every few seconds; no request nudges it, so this proves its periodic job.
+      const outbox = path.join(database.env.DATA_DIR, "outbox");
+      let mail: string | undefined;
+      for (let i = 0; i < 200 && !mail; i++) {
+        const files = fs.existsSync(outbox) ? fs.readdirSync(outbox) : [];
+        mail = files.map((f) => fs.readFileSync(path.join(outbox, f), "utf8")).find((text) => text.includes(title));
+        if (!mail) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(mail, "no reminder mail was written").toBeDefined();
+      expect(mail).toContain(`Subject: Tomorrow: ${title}`);
+      site.child.kill("SIGTERM");
+      expect(await site.exit).toBe(0);
+    } finally {
+      await db.destroy();
       if (site.child.exitCode === null) site.child.kill("SIGKILL");
     }
   }, 60_000);

@@ -2,12 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { slugify } from "~/lib/slug";
 import { excerptOf } from "~/lib/text";
+import { utcToZoned, zonedToUtc } from "~/lib/time-zones";
 import type { Database } from "./schema";
 
 /**
  * Demo content for a first start (PRODUCT.md §6): enough real rows to fill every seed screen: six
  * topics per section, featured discussions, four Forge categories, five creations, three advisors,
- * five questions, written by demo members of various ranks. Demo members have no password, so
+ * five questions, four upcoming events (two per path, dated from the moment of insertion), written
+ * by demo members of various ranks. Demo members have no password, so
  * nobody can sign in as them. Counts are computed from the rows, never written as constants.
  */
 
@@ -150,6 +152,79 @@ const QUESTIONS: { author: string; title: string; body: string; virtues: string[
     title: "Returning to training after an injury: how do I start again?",
     body: "Six months off with a knee injury. I feel weak and scared to load it. Where do I begin?",
     answers: [{ author: "marcus", body: "With your physiotherapist's plan, then tempo work at loads that feel almost too easy. Confidence returns before strength does." }],
+  },
+];
+
+/** Four upcoming events, two per path, dated from the moment the demo is inserted. */
+const EVENTS: {
+  host: string;
+  path: "monk" | "warrior";
+  title: string;
+  description: string;
+  daysAhead: number;
+  time: string;
+  hours: number;
+  timeZone: string;
+  place: string | null;
+  onlineUrl: string | null;
+  capacity: number;
+  going: string[];
+}[] = [
+  {
+    host: "mei",
+    path: "monk",
+    title: "Online sit: twenty minutes of silence",
+    description: "A short guided settling-in, then twenty minutes of silent sitting and a few minutes to share. Cameras optional; beginners welcome.",
+    daysAhead: 3,
+    time: "07:00",
+    hours: 1,
+    timeZone: "Asia/Tokyo",
+    place: null,
+    onlineUrl: "https://meet.innerpeace.example/morning-sit",
+    capacity: 40,
+    going: ["theo", "priya", "kenji"],
+  },
+  {
+    host: "marcus",
+    path: "warrior",
+    title: "Saturday trail run at a talking pace",
+    description: "Eight kilometres on easy trails, nobody left behind. Bring water and shoes with grip; we finish with five quiet minutes by the lake.",
+    daysAhead: 5,
+    time: "08:30",
+    hours: 2,
+    timeZone: "America/Denver",
+    place: "Chautauqua Park trailhead, Boulder",
+    onlineUrl: null,
+    capacity: 12,
+    going: ["jonas", "amara"],
+  },
+  {
+    host: "amara",
+    path: "monk",
+    title: "Workshop: the Stoic evening review",
+    description: "Seneca's three questions for the end of the day, tried together and turned into a five-minute journaling habit. Bring a notebook.",
+    daysAhead: 9,
+    time: "19:00",
+    hours: 1.5,
+    timeZone: "Europe/London",
+    place: null,
+    onlineUrl: "https://meet.innerpeace.example/evening-review",
+    capacity: 25,
+    going: ["sofia"],
+  },
+  {
+    host: "marcus",
+    path: "warrior",
+    title: "Strength basics: hinge, squat and carry",
+    description: "A coached session on three lifts everyone can use for life. Light loads, good form, plenty of questions. All levels.",
+    daysAhead: 12,
+    time: "10:00",
+    hours: 2,
+    timeZone: "America/Denver",
+    place: "Iron Oak Gym, 1200 Pearl Street, Boulder",
+    onlineUrl: null,
+    capacity: 8,
+    going: ["priya", "jonas", "kenji"],
   },
 ];
 
@@ -311,6 +386,34 @@ async function fill(trx: Transaction<Database>, now: Date) {
         await award(a.author, "answer.accepted", answer.id, 15, answeredAt);
       }
       await trx.updateTable("question").set({ last_activity_at: answeredAt }).where("id", "=", question.id).execute();
+    }
+  }
+
+  for (const e of EVENTS) {
+    const day = utcToZoned(new Date(now.getTime() + e.daysAhead * DAY), e.timeZone).slice(0, 10);
+    const startsAt = zonedToUtc(`${day}T${e.time}`, e.timeZone)!;
+    const event = await trx
+      .insertInto("event")
+      .values({
+        title: e.title,
+        description: e.description,
+        path: e.path,
+        starts_at: startsAt.toISOString(),
+        ends_at: new Date(startsAt.getTime() + e.hours * 60 * 60 * 1000).toISOString(),
+        time_zone: e.timeZone,
+        online_url: e.onlineUrl,
+        place: e.place,
+        capacity: e.capacity,
+        host_id: member(e.host),
+        created_at: at(2),
+        updated_at: at(2),
+        cancelled_at: null,
+        submission_key: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    for (const key of e.going) {
+      await trx.insertInto("event_rsvp").values({ event_id: event.id, member_id: member(key), status: "going", waitlist_position: null, updated_at: at(1) }).execute();
     }
   }
 

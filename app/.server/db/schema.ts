@@ -301,6 +301,37 @@ export interface ModerationActionTable {
   created_at: Timestamp;
 }
 
+/** An event (PRODUCT.md §4); times in UTC, written in `time_zone` (ADR 0024). */
+export interface EventTable {
+  id: Generated<number>;
+  title: string;
+  description: string;
+  path: PathId;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  /** IANA zone the host wrote the times in. */
+  time_zone: string;
+  online_url: string | null;
+  place: string | null;
+  capacity: number;
+  host_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  cancelled_at: Timestamp | null;
+  submission_key: string | null;
+}
+
+export type RsvpStatus = "going" | "waitlisted" | "not_going";
+
+export interface EventRsvpTable {
+  event_id: number;
+  member_id: string;
+  status: RsvpStatus;
+  /** Place in the waitlist (1 moves up next); null unless waitlisted. */
+  waitlist_position: number | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   member: MemberTable;
   session: SessionTable;
@@ -325,6 +356,8 @@ export interface Database {
   moderation_action: ModerationActionTable;
   helpful_vote: HelpfulVoteTable;
   question_view: QuestionViewTable;
+  event: EventTable;
+  event_rsvp: EventRsvpTable;
 }
 
 export type Member = Selectable<MemberTable>;

@@ -1,6 +1,12 @@
+import { CalendarPlus, Rss } from "lucide-react";
 import type { Route } from "./+types/events";
 import { ProsePage, ProseSection, TextLink } from "~/components/layout/prose-page";
 import { useViewer } from "~/components/layout/use-viewer";
+import { ButtonLink } from "~/components/ui/button";
+import { servicesContext, viewerContext } from "~/.server/context";
+import { eventLists } from "~/.server/domain/events/event-read-model";
+import { mayHostEvents } from "~/.server/domain/events/event-service";
+import { EventCard } from "~/features/events/event-card";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Events · Inner Peace. Outer Strength." },
@@ -10,6 +16,13 @@ export const meta: Route.MetaFunction = () => [
       "Online sits, group runs, workshops and retreats hosted by the community's advisors. See what is coming up, RSVP and add events to your calendar.",
   },
 ];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = context.get(servicesContext);
+  const viewer = context.get(viewerContext);
+  const [lists, mayHost] = await Promise.all([eventLists(db, viewer), mayHostEvents(db, viewer)]);
+  return { ...lists, mayHost };
+}
 
 const KINDS = [
   {
@@ -30,8 +43,9 @@ const KINDS = [
   },
 ];
 
-export default function EventsPage() {
+export default function EventsPage({ loaderData }: Route.ComponentProps) {
   const member = useViewer() !== null;
+  const { upcoming, past, mayHost } = loaderData;
   return (
     <ProsePage
       title="Events"
@@ -42,22 +56,53 @@ export default function EventsPage() {
         </p>
       }
     >
+      <div className="mb-8 flex flex-wrap gap-3">
+        {mayHost ? (
+          <ButtonLink to="/events/new" variant="monk">
+            <CalendarPlus aria-hidden="true" className="mr-2 size-4" />
+            Create Event
+          </ButtonLink>
+        ) : null}
+        <ButtonLink to="/events.ics" reloadDocument variant="outline">
+          <Rss aria-hidden="true" className="mr-2 size-4" />
+          Subscribe to the calendar feed
+        </ButtonLink>
+      </div>
+
       <ProseSection id="upcoming" title="Upcoming events" plain>
-        <div className="rounded-xl border border-dashed border-line bg-white px-6 py-8 text-center">
-          <p className="text-lg font-semibold">No upcoming events are scheduled yet.</p>
-          <p className="mx-auto mt-2 max-w-prose leading-7 text-muted">
-            To hear about the first ones, subscribe to the{" "}
-            <a
-              href="#newsletter-email"
-              className="font-medium text-monk-strong underline underline-offset-4 hover:text-monk"
-            >
-              newsletter in the footer
-            </a>
-            . Meanwhile, bring your questions to the <TextLink to="/council">Council</TextLink>, where members and
-            verified advisors answer.
-          </p>
-        </div>
+        {upcoming.length > 0 ? (
+          <div className="grid gap-6">
+            {upcoming.map((event) => (
+              <EventCard key={event.id} event={event} />
+            ))}
+          </div>
+        ) : (
+          <div className="rounded-xl border border-dashed border-line bg-white px-6 py-8 text-center">
+            <p className="text-lg font-semibold">No upcoming events are scheduled yet.</p>
+            <p className="mx-auto mt-2 max-w-prose leading-7 text-muted">
+              To hear about the first ones, subscribe to the{" "}
+              <a
+                href="#newsletter-email"
+                className="font-medium text-monk-strong underline underline-offset-4 hover:text-monk"
+              >
+                newsletter in the footer
+              </a>
+              . Meanwhile, bring your questions to the <TextLink to="/council">Council</TextLink>, where members and
+              verified advisors answer.
+            </p>
+          </div>
+        )}
       </ProseSection>
+
+      {past.length > 0 ? (
+        <ProseSection id="past" title="Past events" plain>
+          <div className="grid gap-6">
+            {past.map((event) => (
+              <EventCard key={event.id} event={event} past />
+            ))}
+          </div>
+        </ProseSection>
+      ) : null}
 
       <ProseSection id="kinds" title="What we gather for">
         <ul>

@@ -1,0 +1,60 @@
+import { createEvents, type EventAttributes } from "ics";
+
+/**
+ * Calendar files (RFC 5545) for one event and for the feed of upcoming events, written by the
+ * maintained `ics` library, which escapes text (commas, semicolons, backslashes, line breaks) and
+ * folds long lines. Times go out in UTC (DTSTART:…Z), which every calendar converts to its own
+ * zone; the UID is fixed per event and site, so a calendar that imports the file twice or
+ * subscribes to the feed updates one entry instead of adding another (ADR 0024).
+ */
+
+export interface CalendarEvent {
+  id: number;
+  title: string;
+  description: string;
+  starts_at: string | Date;
+  ends_at: string | Date;
+  time_zone: string;
+  online_url: string | null;
+  place: string | null;
+  host_name: string;
+  updated_at: string | Date;
+  cancelled_at: string | Date | null;
+}
+
+export const eventUid = (baseUrl: string, id: number) => `event-${id}@${new URL(baseUrl).host}`;
+
+function attributes(baseUrl: string, event: CalendarEvent): EventAttributes {
+  const url = `${baseUrl}/events/${event.id}`;
+  const description = [event.description, "", `Hosted by ${event.host_name}. Times set in ${event.time_zone}.`, event.online_url ? `Join online: ${event.online_url}` : null, url]
+    .filter((line) => line !== null)
+    .join("\n");
+  return {
+    uid: eventUid(baseUrl, event.id),
+    title: event.title,
+    description,
+    start: new Date(event.starts_at).getTime(),
+    startInputType: "utc",
+    startOutputType: "utc",
+    end: new Date(event.ends_at).getTime(),
+    endInputType: "utc",
+    endOutputType: "utc",
+    location: event.place ?? event.online_url ?? undefined,
+    url,
+    status: event.cancelled_at ? "CANCELLED" : "CONFIRMED",
+    // Seconds since 2020: grows with every edit, so calendars take the newest version.
+    sequence: Math.max(0, Math.floor((new Date(event.updated_at).getTime() - Date.UTC(2020, 0, 1)) / 1000)),
+    lastModified: new Date(event.updated_at).getTime(),
+    productId: "innerpeace-outerstrength/events",
+  };
+}
+
+/** One VCALENDAR holding the given events; throws if the library refuses one (a bug of ours). */
+export function calendarFile(baseUrl: string, events: CalendarEvent[], name?: string): string {
+  const { error, value } = createEvents(
+    events.map((e) => attributes(baseUrl, e)),
+    { productId: "innerpeace-outerstrength/events", ...(name ? { calName: name } : {}) },
+  );
+  if (error || value === null) throw error ?? new Error("calendar file could not be written");
+  return value;
+}

@@ -1,0 +1,198 @@
+import type { AppServices, Viewer } from "../../context";
+import type { Db } from "../../db/connect";
+import { lockKeys } from "../../db/lock-keys";
+import type { RsvpStatus } from "../../db/schema";
+import { enqueueMail } from "../../mail/outbox";
+import { fail, writeAllowed, type Outcome } from "../outcome";
+import type { PathId } from "~/lib/domain-values";
+import { cancelledMail, changedMail, promotedMail, type MailEvent, type MailMember } from "./event-mails";
+import {
+  countGoing,
+  findEvent,
+  findEventIdBySubmission,
+  findRsvp,
+  insertEvent,
+  isAdvisor,
+  nextWaitlistPosition,
+  rsvpMembers,
+  updateEvent,
+  upsertRsvp,
+  waitlistHead,
+  type EventRow,
+} from "./event-repository";
+
+/**
+ * Events (PRODUCT.md §4): advisors and admins create, edit and cancel them; members RSVP. Every
+ * change that touches places runs under a lock on the event, so counting the places left and
+ * taking one is a single step on both engines, and the waitlist moves up in the same step that
+ * frees a place (ADR 0024).
+ */
+
+export const HOSTS_ONLY_MESSAGE = "Only advisors and admins can create events.";
+export const EDIT_HOSTS_ONLY_MESSAGE = "Only the event's host or an admin can edit or cancel it.";
+export const EVENT_CANCELLED_MESSAGE = "This event was cancelled.";
+export const EVENT_STARTED_MESSAGE = "This event has already started, so RSVPs are closed.";
+
+export interface EventInput {
+  title: string;
+  description: string;
+  path: PathId;
+  startsAt: Date;
+  endsAt: Date;
+  timeZone: string;
+  onlineUrl: string | null;
+  place: string | null;
+  capacity: number;
+}
+
+const eventLock = (id: number) => `event:${id}`;
+
+/** Advisors and admins host events. */
+export async function mayHostEvents(db: Db, viewer: Viewer | null): Promise<boolean> {
+  if (!viewer) return false;
+  return viewer.role === "admin" || (await isAdvisor(db, viewer.id));
+}
+
+const mayManage = (viewer: Viewer, event: Pick<EventRow, "host_id">) => viewer.role === "admin" || viewer.id === event.host_id;
+
+function checkTimes(input: EventInput, now: Date): Outcome<null> {
+  if (input.endsAt.getTime() <= input.startsAt.getTime()) return fail(400, "The end must be after the start", "endsAt");
+  if (input.startsAt.getTime() <= now.getTime()) return fail(400, "The start must be in the future", "startsAt");
+  return { ok: true, value: null };
+}
+
+const columns = (input: EventInput) => ({
+  title: input.title,
+  description: input.description,
+  path: input.path,
+  starts_at: input.startsAt.toISOString(),
+  ends_at: input.endsAt.toISOString(),
+  time_zone: input.timeZone,
+  online_url: input.onlineUrl,
+  place: input.place,
+  capacity: input.capacity,
+});
+
+export async function createEvent(
+  services: AppServices,
+  viewer: Viewer,
+  input: EventInput & { submissionKey: string },
+  now = new Date(),
+): Promise<Outcome<{ id: number }>> {
+  const { db } = services;
+  if (!(await mayHostEvents(db, viewer))) return fail(403, HOSTS_ONLY_MESSAGE);
+  const times = checkTimes(input, now);
+  if (!times.ok) return times;
+  const earlier = await findEventIdBySubmission(db, viewer.id, input.submissionKey);
+  if (earlier) return { ok: true, value: { id: earlier } };
+  const allowed = await writeAllowed(services, viewer);
+  if (!allowed.ok) return allowed;
+  const at = now.toISOString();
+  const id =
+    (await insertEvent(db, { ...columns(input), host_id: viewer.id, created_at: at, updated_at: at, cancelled_at: null, submission_key: input.submissionKey })) ??
+    (await findEventIdBySubmission(db, viewer.id, input.submissionKey));
+  if (!id) return fail(409, "The event could not be saved. Please try again.");
+  return { ok: true, value: { id } };
+}
+
+/** Moves waitlisted members up while places are left; each promoted member gets a mail. */
+async function promote(trx: Db, baseUrl: string, event: MailEvent & { capacity: number }, now: Date) {
+  const free = event.capacity - (await countGoing(trx, event.id));
+  if (free <= 0) return [];
+  const next = await waitlistHead(trx, event.id, free);
+  for (const m of next) {
+    await upsertRsvp(trx, event.id, m.member_id, "going", null, now.toISOString());
+    await enqueueMail(trx, promotedMail(baseUrl, event, m), now);
+  }
+  return next.map((m) => m.member_id);
+}
+
+async function mailGoing(trx: Db, eventId: number, compose: (m: MailMember) => Parameters<typeof enqueueMail>[1], now: Date) {
+  for (const m of await rsvpMembers(trx, eventId, "going")) {
+    await enqueueMail(trx, compose({ name: m.author_name, email: m.email, time_zone: m.time_zone }), now);
+  }
+}
+
+export async function editEvent(services: AppServices, viewer: Viewer, id: number, input: EventInput, now = new Date()): Promise<Outcome<{ id: number }>> {
+  const { db } = services;
+  const event = await findEvent(db, id);
+  if (!event) return fail(404, "Event not found");
+  if (!mayManage(viewer, event)) return fail(403, EDIT_HOSTS_ONLY_MESSAGE);
+  if (event.cancelled_at) return fail(409, EVENT_CANCELLED_MESSAGE);
+  if (new Date(event.starts_at).getTime() <= now.getTime()) return fail(409, "This event has already started and can no longer be edited.");
+  const times = checkTimes(input, now);
+  if (!times.ok) return times;
+  const allowed = await writeAllowed(services, viewer);
+  if (!allowed.ok) return allowed;
+  return db.transaction().execute(async (trx) => {
+    await lockKeys(trx, [eventLock(id)]);
+    const going = await countGoing(trx, id);
+    if (input.capacity < going) {
+      return fail(409, `Capacity cannot be less than the ${going} members already going.`, "capacity");
+    }
+    await updateEvent(trx, id, { ...columns(input), updated_at: now.toISOString() });
+    const updated = { id, ...columns(input) };
+    // Mailed before promotion: the members who just moved up get their own mail instead.
+    await mailGoing(trx, id, (m) => changedMail(services.env.BASE_URL, updated, m), now);
+    await promote(trx, services.env.BASE_URL, updated, now);
+    return { ok: true as const, value: { id } };
+  });
+}
+
+export async function cancelEvent(services: AppServices, viewer: Viewer, id: number, now = new Date()): Promise<Outcome<{ id: number }>> {
+  const { db } = services;
+  const event = await findEvent(db, id);
+  if (!event) return fail(404, "Event not found");
+  if (!mayManage(viewer, event)) return fail(403, EDIT_HOSTS_ONLY_MESSAGE);
+  return db.transaction().execute(async (trx) => {
+    await lockKeys(trx, [eventLock(id)]);
+    const current = await findEvent(trx, id);
+    if (!current || current.cancelled_at) return { ok: true as const, value: { id } };
+    await updateEvent(trx, id, { cancelled_at: now.toISOString(), updated_at: now.toISOString() });
+    await mailGoing(trx, id, (m) => cancelledMail(services.env.BASE_URL, current, m), now);
+    return { ok: true as const, value: { id } };
+  });
+}
+
+export type RsvpAnswer = "going" | "not_going";
+
+/**
+ * A member's answer. Going takes a place while one is left, else a place at the end of the
+ * waitlist; not going gives a place (or a waitlist place) back, and the first on the waitlist moves
+ * up in the same transaction. Answering the same twice changes nothing.
+ */
+export async function rsvp(
+  services: AppServices,
+  viewer: Viewer,
+  id: number,
+  answer: RsvpAnswer,
+  now = new Date(),
+): Promise<Outcome<{ status: RsvpStatus; waitlistPosition: number | null }>> {
+  // Toggling going and not going moves the waitlist and queues mail: the burst limit bounds it.
+  const allowed = await writeAllowed(services, viewer);
+  if (!allowed.ok) return allowed;
+  return services.db.transaction().execute(async (trx) => {
+    await lockKeys(trx, [eventLock(id)]);
+    const event = await findEvent(trx, id);
+    if (!event) return fail(404, "Event not found");
+    if (event.cancelled_at) return fail(409, EVENT_CANCELLED_MESSAGE);
+    if (new Date(event.starts_at).getTime() <= now.getTime()) return fail(409, EVENT_STARTED_MESSAGE);
+    const current = await findRsvp(trx, id, viewer.id);
+    const at = now.toISOString();
+    if (answer === "going") {
+      if (current && current.status !== "not_going") {
+        return { ok: true as const, value: { status: current.status, waitlistPosition: current.waitlist_position } };
+      }
+      if ((await countGoing(trx, id)) < event.capacity) {
+        await upsertRsvp(trx, id, viewer.id, "going", null, at);
+        return { ok: true as const, value: { status: "going" as const, waitlistPosition: null } };
+      }
+      const position = await nextWaitlistPosition(trx, id);
+      await upsertRsvp(trx, id, viewer.id, "waitlisted", position, at);
+      return { ok: true as const, value: { status: "waitlisted" as const, waitlistPosition: position } };
+    }
+    await upsertRsvp(trx, id, viewer.id, "not_going", null, at);
+    if (current?.status === "going") await promote(trx, services.env.BASE_URL, event, now);
+    return { ok: true as const, value: { status: "not_going" as const, waitlistPosition: null } };
+  });
+}

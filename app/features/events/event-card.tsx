@@ -1,0 +1,82 @@
+import { CalendarDays, MapPin, Users, Video } from "lucide-react";
+import { Link } from "react-router";
+import { Byline, type Author } from "~/components/community/byline";
+import { Badge } from "~/components/ui/badge";
+import { plural } from "~/lib/utils";
+
+export interface EventSummary {
+  id: number;
+  title: string;
+  excerpt: string;
+  path: "monk" | "warrior";
+  startsAt: string;
+  start: string;
+  end: string;
+  shownIn: string;
+  timeZone: string;
+  own: { start: string; end: string } | null;
+  onlineUrl: string | null;
+  place: string | null;
+  capacity: number;
+  going: number;
+  placesLeft: number;
+  host: Author;
+}
+
+export const PATH_LABEL = { monk: "Monk path", warrior: "Warrior path" } as const;
+
+/** Start and end in the viewer's zone, with the event's own zone beside them when it differs. */
+export function EventTimes({ event }: { event: Pick<EventSummary, "startsAt" | "start" | "end" | "own" | "timeZone" | "shownIn"> }) {
+  return (
+    <span>
+      <time dateTime={event.startsAt}>{event.start}</time> – {event.end}
+      {event.own ? (
+        <span className="block text-muted">
+          {event.own.start} – {event.own.end} in {event.timeZone.replaceAll("_", " ")}, where it is set
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+export function placesText(event: Pick<EventSummary, "capacity" | "placesLeft">) {
+  return event.placesLeft === 0 ? `Full (${plural(event.capacity, "place")}), waitlist open` : `${plural(event.placesLeft, "place")} left of ${event.capacity}`;
+}
+
+export function EventCard({ event, past = false }: { event: EventSummary; past?: boolean }) {
+  return (
+    <article aria-labelledby={`event-${event.id}-title`} className="rounded-xl border border-line bg-white p-6">
+      <div className="flex flex-wrap items-center gap-2">
+        <Badge tone={event.path}>{PATH_LABEL[event.path]}</Badge>
+        {past ? <Badge tone="neutral">Past</Badge> : null}
+      </div>
+      <h3 id={`event-${event.id}-title`} className="mt-3 font-serif text-xl font-bold">
+        <Link to={`/events/${event.id}`} className="hover:underline">
+          {event.title}
+        </Link>
+      </h3>
+      <p className="mt-2 leading-7 text-muted">{event.excerpt}</p>
+      <ul className="mt-4 space-y-2 text-sm">
+        <li className="flex gap-2">
+          <CalendarDays aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <EventTimes event={event} />
+        </li>
+        <li className="flex gap-2">
+          {event.place ? <MapPin aria-hidden="true" className="mt-0.5 size-4 shrink-0" /> : <Video aria-hidden="true" className="mt-0.5 size-4 shrink-0" />}
+          <span>{event.place ?? "Online"}</span>
+        </li>
+        {past ? null : (
+          <li className="flex gap-2">
+            <Users aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            <span>
+              {plural(event.going, "member")} going · {placesText(event)}
+            </span>
+          </li>
+        )}
+      </ul>
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-4">
+        <Byline author={event.host}>Host</Byline>
+      </div>
+    </article>
+  );
+}

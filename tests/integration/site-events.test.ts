@@ -1,0 +1,193 @@
+import ICAL from "ical.js";
+import { describe, expect, it } from "vitest";
+import { memberIdByEmail } from "../factories";
+import { cookieHeader, ENGINE } from "./test-services";
+import { readable, siteOverHttp } from "./site-server";
+
+const web = siteOverHttp();
+
+let n = 0;
+async function joinAs(name: string) {
+  n += 1;
+  const email = `events${n}-${Date.now()}@example.org`;
+  // Each member joins from an address of their own (5 joins an hour per IP).
+  const ip = `10.${Math.floor(n / 250)}.${n % 250}.7`;
+  const res = await web.http.post("/join", { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }, { "x-forwarded-for": ip });
+  expect(res.status).toBe(200);
+  const id = await memberIdByEmail(web.site.services.db, email);
+  return { cookie: cookieHeader(res.headers), email, id, name };
+}
+
+async function makeAdvisor(memberId: string) {
+  await web.site.services.db.insertInto("advisor").values({ member_id: memberId, path: "warrior", specialty: "Running", granted_at: new Date().toISOString() }).execute();
+}
+
+const inDays = (days: number, time: string) => `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)}T${time}`;
+
+function eventForm(overrides: Record<string, string> = {}) {
+  return {
+    title: "Hill repeats in the park",
+    description: "Six hill repeats, then a slow jog home.",
+    path: "warrior",
+    startsAt: inDays(10, "07:00"),
+    endsAt: inDays(10, "08:30"),
+    timeZone: "Europe/Berlin",
+    onlineUrl: "",
+    place: "Volkspark Friedrichshain, Berlin",
+    capacity: "2",
+    submissionKey: crypto.randomUUID(),
+    ...overrides,
+  };
+}
+
+const eventCount = async () => Number((await web.site.services.db.selectFrom("event").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+
+describe(`events over HTTP on ${ENGINE}`, () => {
+  it("lists the demo's four upcoming events, two per path, and offers the feed", async () => {
+    const page = await readable(await web.http.get("/events"));
+    expect(page).not.toContain("No upcoming events are scheduled yet.");
+    expect(page.match(/>Monk path</g)).toHaveLength(2);
+    expect(page.match(/>Warrior path</g)).toHaveLength(2);
+    expect(page).toContain('href="/events.ics"');
+    expect(page).toContain("Saturday trail run at a talking pace");
+    const feed = await web.http.get("/events.ics");
+    expect(feed.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
+    const vevents = new ICAL.Component(ICAL.parse(await feed.text())).getAllSubcomponents("vevent");
+    expect(vevents).toHaveLength(4);
+  });
+
+  it("answers ids out of range, malformed and unknown with 404", async () => {
+    for (const path of ["/events/0", "/events/abc", "/events/2147483648", "/events/99999", "/events/2147483648/calendar.ics", "/events/1e3/calendar.ics", "/events/2147483648/edit"]) {
+      const res = await web.http.get(path);
+      expect(res.status, path).toBe(path.endsWith("/edit") ? 302 : 404);
+    }
+  });
+
+  it("a member who is no advisor gets 403 naming who may create events", async () => {
+    const plain = await joinAs("Pat Plain");
+    const form = await web.http.get("/events/new", { cookie: plain.cookie });
+    expect(form.status).toBe(403);
+    expect(await readable(form)).toContain("Only advisors and admins can create events.");
+    const before = await eventCount();
+    const posted = await web.http.post("/events/new", eventForm(), { cookie: plain.cookie });
+    expect(posted.status).toBe(403);
+    expect(await readable(posted)).toContain("Only advisors and admins can create events.");
+    expect(await eventCount()).toBe(before);
+  });
+
+  it("refuses bad input with the form's messages and saves nothing", async () => {
+    const host = await joinAs("Hana Host");
+    await makeAdvisor(host.id);
+    const before = await eventCount();
+    const cases: [Record<string, string>, string][] = [
+      [{ onlineUrl: "javascript:alert(1)" }, "Enter a link starting with http:// or https://"],
+      [{ onlineUrl: "ftp://files.example.org/x" }, "Enter a link starting with http:// or https://"],
+      [{ endsAt: inDays(10, "06:00") }, "The end must be after the start"],
+      [{ timeZone: "Mars/Olympus_Mons" }, "Choose a time zone that exists"],
+      [{ title: "Sunrise run\r\nBcc: x@example.org" }, "Title must be on one line"],
+      [{ capacity: "0" }, "Capacity must be a whole number from 1 to 1000"],
+      [{ startsAt: "2026-02-30T10:00" }, "Choose a valid start"],
+      [{ place: "", onlineUrl: "" }, "Give an online link or a place"],
+    ];
+    for (const [fields, message] of cases) {
+      const res = await web.http.post("/events/new", eventForm(fields), { cookie: host.cookie });
+      expect(res.status, message).toBe(400);
+      expect(await readable(res)).toContain(message);
+    }
+    const past = await web.http.post("/events/new", eventForm({ startsAt: inDays(-3, "07:00"), endsAt: inDays(-3, "08:00") }), { cookie: host.cookie });
+    expect(past.status).toBe(400);
+    expect(await readable(past)).toContain("The start must be in the future");
+    expect(await eventCount()).toBe(before);
+  });
+
+  it("RSVPs fill the places, the next member is waitlisted and moves up when someone cancels, with a mail", async () => {
+    const host = await joinAs("Hugo Host");
+    await makeAdvisor(host.id);
+    const created = await web.http.post("/events/new", eventForm(), { cookie: host.cookie });
+    expect(created.status).toBe(302);
+    const path = created.headers.get("location")!;
+    expect(path).toMatch(/^\/events\/\d+$/);
+
+    const anonymous = await web.http.post(path, { intent: "going" });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toMatch(/^\/signin\?redirectTo=/);
+
+    const [first, second, third] = [await joinAs("Ada First"), await joinAs("Ben Second"), await joinAs("Cy Third")];
+    for (const m of [first, second, third]) expect((await web.http.post(path, { intent: "going" }, { cookie: m.cookie })).status).toBe(302);
+    expect(await readable(await web.http.get(path, { cookie: first.cookie }))).toContain("You are going.");
+    const thirdPage = await readable(await web.http.get(path, { cookie: third.cookie }));
+    expect(thirdPage).toContain("You are number 1 on the waitlist.");
+    expect(thirdPage).toContain("Full (2 places), waitlist open");
+
+    expect((await web.http.post(path, { intent: "not_going" }, { cookie: first.cookie })).status).toBe(302);
+    expect(await readable(await web.http.get(path, { cookie: third.cookie }))).toContain("You are going.");
+    const mails = await web.site.services.db.selectFrom("mail_outbox").select(["kind", "subject"]).where("to_address", "=", third.email).execute();
+    expect(mails).toEqual([{ kind: "event-promoted", subject: "A place opened: you are going to Hill repeats in the park" }]);
+
+    const unknown = await web.http.post(path, { intent: "maybe" }, { cookie: first.cookie });
+    expect(unknown.status).toBe(400);
+
+    // The calendar file: a download, the same UID on every request, times in UTC.
+    const files = await Promise.all([1, 2].map(() => web.http.get(`${path}/calendar.ics`)));
+    expect(files[0].headers.get("content-disposition")).toMatch(/^attachment; filename="event-\d+\.ics"$/);
+    const [a, b] = await Promise.all(files.map(async (f) => new ICAL.Event(new ICAL.Component(ICAL.parse(await f.text())).getFirstSubcomponent("vevent")!)));
+    expect(a.uid).toBe(b.uid);
+    expect(a.uid).toBe(`event-${path.split("/").pop()}@localhost:3000`);
+    expect(a.startDate.zone?.tzid).toBe("UTC");
+    expect(a.summary).toBe("Hill repeats in the park");
+  });
+
+  it("refuses RSVPs to a cancelled event; the host cancels, going members are mailed", { timeout: 60_000 }, async () => {
+    const host = await joinAs("Cara Canceller");
+    await makeAdvisor(host.id);
+    const path = (await web.http.post("/events/new", eventForm({ capacity: "5" }), { cookie: host.cookie })).headers.get("location")!;
+    const goer = await joinAs("Gus Goer");
+    await web.http.post(path, { intent: "going" }, { cookie: goer.cookie });
+    const stranger = await joinAs("Stan Stranger");
+    // Times: signed out in the event's own zone; a member (on UTC) in theirs, with the event's beside it.
+    const signedOut = await readable(await web.http.get(path));
+    expect(signedOut).toMatch(/07:00 (CET|GMT\+1)/);
+    expect(signedOut).not.toContain("where it is set");
+    const asMember = await readable(await web.http.get(path, { cookie: goer.cookie }));
+    expect(asMember).toContain("06:00 UTC");
+    expect(asMember).toMatch(/07:00 (CET|GMT\+1) – .+ in Europe\/Berlin, where it is set/);
+
+    // Only the host (or an admin) edits; going members hear of the change.
+    expect((await web.http.get(`${path}/edit`, { cookie: stranger.cookie })).status).toBe(403);
+    const { submissionKey: _unused, ...fields } = eventForm({ capacity: "6", place: "Treptower Park, Berlin" });
+    expect((await web.http.post(`${path}/edit`, { intent: "edit", ...fields }, { cookie: stranger.cookie })).status).toBe(403);
+    const badEdit = await web.http.post(`${path}/edit`, { intent: "edit", ...fields, timeZone: "Europe/Nowhere" }, { cookie: host.cookie });
+    expect(badEdit.status).toBe(400);
+    expect((await web.http.post(`${path}/edit`, { intent: "edit", ...fields }, { cookie: host.cookie })).status).toBe(302);
+    expect(await readable(await web.http.get(path))).toContain("Treptower Park, Berlin");
+
+    expect((await web.http.post(`${path}/edit`, { intent: "cancel" }, { cookie: stranger.cookie })).status).toBe(403);
+    expect((await web.http.post(`${path}/edit`, { intent: "cancel" }, { cookie: host.cookie })).status).toBe(302);
+    const late = await web.http.post(path, { intent: "going" }, { cookie: stranger.cookie });
+    expect(late.status).toBe(409);
+    expect(await readable(late)).toContain("This event was cancelled.");
+    const kinds = await web.site.services.db.selectFrom("mail_outbox").select("kind").where("to_address", "=", goer.email).execute();
+    expect(kinds).toEqual([{ kind: "event-changed" }, { kind: "event-cancelled" }]);
+    // Still readable, marked so.
+    expect(await readable(await web.http.get(path))).toContain("This event was cancelled.");
+  });
+
+  it("50 simultaneous RSVPs over HTTP for 10 places: exactly 10 going, 40 waitlisted in order", async () => {
+    const host = await joinAs("Rae Racer");
+    await makeAdvisor(host.id);
+    const path = (await web.http.post("/events/new", eventForm({ capacity: "10" }), { cookie: host.cookie })).headers.get("location")!;
+    const members = [];
+    for (let batch = 0; batch < 5; batch++) members.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => joinAs(`Racer ${batch * 10 + i}`)))));
+    const answers = await Promise.all(members.map((m) => web.http.post(path, { intent: "going" }, { cookie: m.cookie })));
+    expect(answers.map((r) => r.status)).toEqual(Array(50).fill(302));
+    const id = Number(path.split("/").pop());
+    const rows = await web.site.services.db.selectFrom("event_rsvp").select(["status", "waitlist_position"]).where("event_id", "=", id).execute();
+    expect(rows.filter((r) => r.status === "going")).toHaveLength(10);
+    expect(
+      rows
+        .filter((r) => r.status === "waitlisted")
+        .map((r) => Number(r.waitlist_position))
+        .sort((x, y) => x - y),
+    ).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+  }, 120_000);
+});
