@@ -14,6 +14,7 @@ import { Footer } from "~/components/layout/footer";
 import { NavigationBar } from "~/components/layout/navigation-bar";
 import { useNonce } from "~/components/layout/nonce";
 import { servicesContext, viewerContext } from "~/.server/context";
+import { noticeRankUp } from "~/.server/domain/progression/rank-up";
 import { clearFlashCookie, FLASHES, readFlash } from "~/.server/flash";
 import { loadViewer } from "~/.server/session";
 import stylesheet from "./app.css?url";
@@ -48,9 +49,15 @@ export const middleware: Route.MiddlewareFunction[] = [session];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const flash = readFlash(request);
+  // A rank-up shows once, on the member's next page after it (ADR 0022).
+  const rankUp = viewer && !flash ? await noticeRankUp(context.get(servicesContext).db, viewer.id) : null;
   return {
     viewer: viewer ? { name: viewer.name, handle: viewer.handle, role: viewer.role } : null,
-    toast: flash ? { id: `${flash}-${Date.now()}`, ...FLASHES[flash] } : null,
+    toast: flash
+      ? { id: `${flash}-${Date.now()}`, ...FLASHES[flash] }
+      : rankUp
+        ? { id: `rank-up-${rankUp.id}`, title: `You are now ${rankUp.label}!`, description: `${rankUp.description}. Your rank rose with your XP and virtues.` }
+        : null,
   };
 }
 

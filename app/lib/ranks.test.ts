@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RANKS, isRankAtLeast, rankFor, rankProgress } from "./ranks";
+import { RANKS, isRankAtLeast, nextRankNeeds, rankFor, rankProgress } from "./ranks";
 
 const allVirtuesAt = (level: number) => ({
   discipline: level,
@@ -79,5 +79,22 @@ describe("isRankAtLeast", () => {
   it("orders ranks", () => {
     expect(isRankAtLeast("disciple", "acolyte")).toBe(true);
     expect(isRankAtLeast("initiate", "disciple")).toBe(false);
+  });
+});
+
+describe("what the next rank needs", () => {
+  it("names the XP still to earn below master", () => {
+    expect(nextRankNeeds(30)).toMatchObject({ next: { id: "acolyte" }, xp: 20, virtues: [] });
+  });
+  it("names XP and every virtue under level 2 on the way to master", () => {
+    const needs = nextRankNeeds(2900, { wisdom: 2, courage: 1, honor: 3 });
+    expect(needs.next?.id).toBe("master");
+    expect(needs.xp).toBe(100);
+    expect(needs.virtues).toEqual(["discipline", "courage", "resilience", "compassion"]);
+  });
+  it("past 3000 XP only the virtues are missing; at master nothing is", () => {
+    expect(nextRankNeeds(3200, { wisdom: 2 })).toMatchObject({ next: { id: "master" }, xp: 0 });
+    const all = { discipline: 2, courage: 2, wisdom: 2, honor: 2, resilience: 2, compassion: 2 };
+    expect(nextRankNeeds(3200, all)).toEqual({ next: null, xp: 0, virtues: [] });
   });
 });

@@ -17,6 +17,7 @@ const STATIC_PAGES = [
   "/forge",
   "/forge?type=writing",
   "/council",
+  "/challenges",
   "/join",
   "/signin",
   ...CONTENT_PAGES.map((p) => p.path),

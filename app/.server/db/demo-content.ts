@@ -8,7 +8,7 @@ import type { Database } from "./schema";
 /**
  * Demo content for a first start (PRODUCT.md §6): enough real rows to fill every seed screen: six
  * topics per section, featured discussions, four Forge categories, five creations, three advisors,
- * five questions, four upcoming events (two per path, dated from the moment of insertion), written
+ * five questions, eight challenges, four upcoming events (two per path, dated from the moment of insertion), written
  * by demo members of various ranks. Demo members have no password, so
  * nobody can sign in as them. Counts are computed from the rows, never written as constants.
  */
@@ -228,6 +228,118 @@ const EVENTS: {
   },
 ];
 
+/**
+ * Eight challenges, four per path, published by the advisors, with members on them: running
+ * attempts with their recent check-ins (`days`: how many days ago each was) and a few completed
+ * ones. Completions here add no XP (the members' history already holds it), only virtues.
+ */
+const CHALLENGES: {
+  title: string;
+  description: string;
+  path: "monk" | "warrior";
+  virtues: string[];
+  length: number;
+  required: number;
+  by: string;
+  running: { member: string; startedDaysAgo: number; days: number[] }[];
+  completedBy: string[];
+}[] = [
+  {
+    title: "Thirty Mornings of Silence",
+    description: "Sit for ten minutes each morning before you touch your phone. Count breaths; when you lose count, begin again.",
+    path: "monk",
+    virtues: ["discipline", "wisdom"],
+    length: 30,
+    required: 25,
+    by: "mei",
+    running: [
+      { member: "kenji", startedDaysAgo: 6, days: [6, 5, 4, 2, 1] },
+      { member: "priya", startedDaysAgo: 3, days: [3, 2, 1] },
+    ],
+    completedBy: ["theo"],
+  },
+  {
+    title: "A Week of Gratitude Letters",
+    description: "Write a short letter of thanks each day to someone who shaped you. Send it or keep it; the writing is the practice.",
+    path: "monk",
+    virtues: ["compassion"],
+    length: 7,
+    required: 6,
+    by: "amara",
+    running: [{ member: "sofia", startedDaysAgo: 2, days: [2, 1] }],
+    completedBy: ["theo", "priya"],
+  },
+  {
+    title: "The Stoic Evening Review",
+    description: "Each night, three questions in a notebook: what did I do well, where did I fall short, what will I do tomorrow?",
+    path: "monk",
+    virtues: ["wisdom"],
+    length: 14,
+    required: 12,
+    by: "amara",
+    running: [{ member: "jonas", startedDaysAgo: 4, days: [4, 3, 1] }],
+    completedBy: ["amara"],
+  },
+  {
+    title: "Digital Sunset",
+    description: "Screens off an hour before bed for three weeks. Read, stretch, talk, or sit with the quiet.",
+    path: "monk",
+    virtues: ["discipline"],
+    length: 21,
+    required: 18,
+    by: "mei",
+    running: [{ member: "theo", startedDaysAgo: 5, days: [5, 4, 3, 2, 1] }],
+    completedBy: [],
+  },
+  {
+    title: "One Hundred Push-ups a Day",
+    description: "One hundred push-ups every day, in as many sets as you need. Strict form; rest when the body asks.",
+    path: "warrior",
+    virtues: ["resilience", "discipline"],
+    length: 30,
+    required: 25,
+    by: "marcus",
+    running: [
+      { member: "jonas", startedDaysAgo: 8, days: [8, 7, 6, 5, 3, 2, 1] },
+      { member: "priya", startedDaysAgo: 2, days: [2, 1] },
+    ],
+    completedBy: ["marcus"],
+  },
+  {
+    title: "Cold Water at Dawn",
+    description: "End each morning shower with sixty seconds of cold water. Breathe slowly through the shock.",
+    path: "warrior",
+    virtues: ["courage", "resilience"],
+    length: 14,
+    required: 12,
+    by: "marcus",
+    running: [{ member: "kenji", startedDaysAgo: 1, days: [1] }],
+    completedBy: ["amara"],
+  },
+  {
+    title: "Keep Your Word for Two Weeks",
+    description: "Make one small promise each morning, to yourself or someone else, and keep it before night falls.",
+    path: "warrior",
+    virtues: ["honor"],
+    length: 14,
+    required: 14,
+    by: "marcus",
+    running: [{ member: "sofia", startedDaysAgo: 3, days: [3, 2, 1] }],
+    completedBy: [],
+  },
+  {
+    title: "Face One Fear a Day",
+    description: "Each day, do one thing you have been avoiding: the call, the question, the first step. Note what happened.",
+    path: "warrior",
+    virtues: ["courage"],
+    length: 7,
+    required: 6,
+    by: "marcus",
+    running: [],
+    completedBy: ["jonas", "marcus"],
+  },
+];
+
 export async function hasContent(db: Kysely<Database>): Promise<boolean> {
   const row = await db.selectFrom("topic").select("id").limit(1).executeTakeFirst();
   return row !== undefined;
@@ -282,6 +394,62 @@ async function fill(trx: Transaction<Database>, now: Date) {
 
   for (const a of ADVISORS) {
     await trx.insertInto("advisor").values({ member_id: member(a.key), path: a.path, specialty: a.specialty, granted_at: joined }).execute();
+  }
+
+  const day = (daysAgo: number) => at(daysAgo).slice(0, 10);
+  for (const [index, c] of CHALLENGES.entries()) {
+    const published = at(45, index);
+    const challenge = await trx
+      .insertInto("challenge")
+      .values({
+        title: c.title,
+        description: c.description,
+        path: c.path,
+        length_days: c.length,
+        check_ins_required: c.required,
+        status: "published",
+        created_by: member(c.by),
+        created_at: published,
+        published_at: published,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx.insertInto("challenge_virtue").values(c.virtues.map((virtue) => ({ challenge_id: challenge.id, virtue }))).execute();
+    for (const r of c.running) {
+      const attempt = await trx
+        .insertInto("challenge_attempt")
+        .values({
+          challenge_id: challenge.id,
+          member_id: member(r.member),
+          status: "active",
+          starts_on: day(r.startedDaysAgo),
+          ends_on: day(r.startedDaysAgo - c.length + 1),
+          check_in_count: r.days.length,
+          created_at: at(r.startedDaysAgo),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("challenge_check_in")
+        .values(r.days.map((d) => ({ attempt_id: attempt.id, day: day(d), created_at: at(d) })))
+        .execute();
+    }
+    for (const [i, key] of c.completedBy.entries()) {
+      const started = 40 - i * 2;
+      await trx
+        .insertInto("challenge_attempt")
+        .values({
+          challenge_id: challenge.id,
+          member_id: member(key),
+          status: "completed",
+          starts_on: day(started),
+          ends_on: day(started - c.length + 1),
+          check_in_count: c.required,
+          created_at: at(started),
+          completed_at: at(started - c.required + 1),
+        })
+        .execute();
+    }
   }
 
   for (const [index, t] of TOPICS.entries()) {

@@ -1,36 +1,94 @@
-import { Link } from "react-router";
+import { CheckCircle2, Flame } from "lucide-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/dashboard";
-import { RankBadge } from "~/components/community/badges";
+import { RankBadge, VirtueBadge } from "~/components/community/badges";
+import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { FormAlert } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
-import { progressOf } from "~/.server/domain/progression/progression-service";
+import { activeChallengesOf } from "~/.server/domain/challenges/challenge-read-model";
+import { checkIn } from "~/.server/domain/challenges/challenge-service";
+import { standingsOf } from "~/.server/domain/progression/progression-service";
+import { recentXpEvents } from "~/.server/domain/progression/xp-repository";
 import { requireViewer } from "~/.server/session";
-import { formatCount } from "~/lib/utils";
+import { ProgressBar } from "~/features/challenges/progress-bar";
+import { formatDay } from "~/lib/calendar-days";
+import { formatDate } from "~/lib/dates";
+import { parseId } from "~/lib/params";
+import { MASTER_VIRTUE_LEVEL, nextRankNeeds, rankProgress } from "~/lib/ranks";
+import { VIRTUES, virtueById } from "~/lib/virtues";
+import { formatCount, plural } from "~/lib/utils";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard · Inner Peace. Outer Strength." }];
 
+/** What each ledger entry reads as in recent activity. */
+const ACTIVITY: Record<string, string> = {
+  "discussion.started": "Started a discussion",
+  "reply.posted": "Replied in a discussion",
+  "question.asked": "Asked a question",
+  "answer.posted": "Answered a question",
+  "answer.accepted": "Your answer was accepted",
+  "answer.helpful": "Your answer was marked helpful",
+  "creation.shared": "Shared a creation",
+  "creation.liked": "Your creation was liked",
+  "challenge.check-in": "Checked in to a challenge",
+  "challenge.completed": "Completed a challenge",
+};
+
+const RECENT_ACTIVITY = 10;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, request);
-  const progress = await progressOf(context.get(servicesContext).db, viewer.id);
+  const { db } = context.get(servicesContext);
+  const [standings, active, recent] = await Promise.all([
+    standingsOf(db, [viewer.id]),
+    activeChallengesOf(db, viewer.id),
+    recentXpEvents(db, viewer.id, RECENT_ACTIVITY),
+  ]);
+  const { xp, virtueLevels } = standings.get(viewer.id)!;
+  const progress = rankProgress(xp, virtueLevels);
+  const needs = nextRankNeeds(xp, virtueLevels);
   return {
     name: viewer.name,
     rank: progress.rank.id,
     rankDescription: progress.rank.description,
-    xp: progress.xp,
+    xp,
     rankMinXp: progress.rank.minXp,
     next: progress.next ? { id: progress.next.id, label: progress.next.label, minXp: progress.next.minXp } : null,
-    xpToNext: progress.xpToNext,
-    percent: progress.percent,
-    needsVirtues: progress.needsVirtues,
+    needs: { xp: needs.xp, virtues: needs.virtues.map((v) => ({ id: v, level: virtueLevels[v] ?? 0 })) },
+    virtues: VIRTUES.filter((v) => (virtueLevels[v.id] ?? 0) > 0).map((v) => ({ id: v.id, level: virtueLevels[v.id]! })),
+    active,
+    recent: recent.map((e) => ({
+      id: e.id,
+      what: ACTIVITY[e.kind] ?? "Earned XP",
+      points: Number(e.points),
+      at: formatDate(e.created_at),
+    })),
   };
 }
 
-export default function Dashboard({ loaderData }: Route.ComponentProps) {
+/** The check-in button on each active challenge posts here and comes back. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = requireViewer(context, request);
+  let challengeId: number | null;
+  try {
+    challengeId = parseId((await request.formData()).get("challengeId"));
+  } catch {
+    throw data("The form could not be read.", { status: 400 });
+  }
+  if (!challengeId) return data({ errors: { form: "Unknown challenge" } }, { status: 400 });
+  const result = await checkIn(context.get(servicesContext), viewer, challengeId);
+  if (!result.ok) return data({ errors: result.errors }, { status: result.status });
+  return redirect("/dashboard");
+}
+
+export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
+  const busy = useNavigation().state === "submitting";
   // Progress within the current rank, as a game shows it: "12 / 50 XP to Acolyte" above a bar.
   const band = d.next ? { done: Math.min(d.xp, d.next.minXp) - d.rankMinXp, size: d.next.minXp - d.rankMinXp } : null;
   return (
-    <div className="mx-auto max-w-4xl px-4 py-12">
+    <div className="mx-auto max-w-5xl px-4 py-12">
       <h1 className="font-serif text-4xl font-bold">Welcome, {d.name}</h1>
       <p className="mt-2 text-stone-700">Your path so far.</p>
       <div className="mt-8 grid gap-6 md:grid-cols-2">
@@ -53,29 +111,19 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <CardTitle>Next rank</CardTitle>
           </CardHeader>
           <CardContent className="flex flex-col gap-3">
-            {d.next ? (
+            {d.next && band ? (
               <>
                 <p className="text-sm text-stone-700" data-testid="xp-progress">
-                  {d.needsVirtues
-                    ? `${d.next.label} also needs every virtue at level 2. Complete challenges to train them.`
-                    : `${formatCount(band!.done)} / ${formatCount(band!.size)} XP to ${d.next.label}`}
+                  {formatCount(band.done)} / {formatCount(band.size)} XP to {d.next.label}
                 </p>
-                <div
-                  role="progressbar"
-                  aria-label={`Progress to ${d.next.label}`}
-                  aria-valuemin={0}
-                  aria-valuemax={100}
-                  aria-valuenow={d.percent}
-                  aria-valuetext={`${formatCount(band!.done)} of ${formatCount(band!.size)} XP`}
-                  className="h-3 overflow-hidden rounded-full bg-stone-200"
-                >
-                  <div className="h-full rounded-full bg-monk" style={{ width: `${d.percent}%` }} />
-                </div>
-                {d.needsVirtues ? null : (
-                  <p className="text-xs text-muted">
-                    {formatCount(d.xpToNext)} XP to go
+                <ProgressBar label={`Progress to ${d.next.label}`} done={band.done} total={band.size} unit="XP" />
+                {d.needs.xp > 0 ? <p className="text-xs text-muted">{formatCount(d.needs.xp)} XP to go</p> : null}
+                {d.needs.virtues.length > 0 ? (
+                  <p className="text-sm text-stone-700" data-testid="virtues-needed">
+                    {d.next.label} also needs every virtue at level {MASTER_VIRTUE_LEVEL}. Still below it:{" "}
+                    {d.needs.virtues.map((v) => `${virtueById(v.id)!.label} (level ${v.level})`).join(", ")}. Complete challenges that train them.
                   </p>
-                )}
+                ) : null}
               </>
             ) : (
               <p className="text-sm text-stone-700">You have reached the highest rank. Balance both paths.</p>
@@ -85,7 +133,102 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             </Link>
           </CardContent>
         </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Virtues</CardTitle>
+          </CardHeader>
+          <CardContent>
+            {d.virtues.length === 0 ? (
+              <p className="text-sm text-stone-700">
+                No virtues trained yet. Complete a{" "}
+                <Link to="/challenges" className="font-semibold text-monk-strong underline">
+                  challenge
+                </Link>{" "}
+                to earn your first.
+              </p>
+            ) : (
+              <ul className="flex flex-wrap gap-2" data-testid="virtues">
+                {d.virtues.map((v) => (
+                  <li key={v.id}>
+                    <VirtueBadge virtue={v.id} level={v.level} className="px-3 py-1 text-sm" />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Recent activity</CardTitle>
+          </CardHeader>
+          <CardContent>
+            {d.recent.length === 0 ? (
+              <p className="text-sm text-stone-700">Nothing yet. Every reply, answer and check-in earns XP.</p>
+            ) : (
+              <ul className="flex flex-col gap-2 text-sm" data-testid="recent-activity">
+                {d.recent.map((e) => (
+                  <li key={e.id} className="flex justify-between gap-3">
+                    <span>{e.what}</span>
+                    <span className="whitespace-nowrap text-muted">
+                      {e.points > 0 ? `+${e.points}` : e.points} XP · {e.at}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
       </div>
+
+      <section aria-labelledby="active-challenges" className="mt-10">
+        <h2 id="active-challenges" className="mb-4 font-serif text-2xl font-bold">
+          Active challenges
+        </h2>
+        <FormAlert>{actionData?.errors ? Object.values(actionData.errors)[0] : null}</FormAlert>
+        {d.active.length === 0 ? (
+          <p className="text-stone-700">
+            You are on no challenge.{" "}
+            <Link to="/challenges" className="font-semibold text-monk-strong underline">
+              Browse challenges
+            </Link>
+          </p>
+        ) : (
+          <ul className="grid gap-4 md:grid-cols-2">
+            {d.active.map((c) => (
+              <li key={c.id}>
+                <Card className="flex flex-col gap-3 p-6" data-testid="active-challenge">
+                  <h3 className="text-lg font-semibold">
+                    <Link to={`/challenges/${c.id}`} className="underline-offset-4 hover:underline">
+                      {c.title}
+                    </Link>
+                  </h3>
+                  <p className="text-sm text-stone-700">
+                    {c.checkIns} of {c.required} check-ins · {plural(c.daysLeft, "day")} left (until {formatDay(c.endsOn)})
+                  </p>
+                  <ProgressBar label={`Check-ins for ${c.title}`} done={c.checkIns} total={c.required} unit="check-ins" tone={c.path} />
+                  <p className="flex items-center gap-1 text-sm">
+                    <Flame aria-hidden="true" className="size-4 text-monk" />
+                    Streak: {plural(c.streak, "day")}
+                  </p>
+                  {c.checkedInToday ? (
+                    <p className="flex items-center gap-1 text-sm font-semibold">
+                      <CheckCircle2 aria-hidden="true" className="size-4" />
+                      Checked in today
+                    </p>
+                  ) : (
+                    <Form method="post">
+                      <input type="hidden" name="challengeId" value={c.id} />
+                      <Button type="submit" variant={c.path} size="sm" disabled={busy}>
+                        Check In
+                      </Button>
+                    </Form>
+                  )}
+                </Card>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
     </div>
   );
 }

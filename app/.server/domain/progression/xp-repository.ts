@@ -65,3 +65,15 @@ export async function pointsSince(db: Executor, memberId: string, kinds: readonl
 export async function lockMember(db: Executor, memberId: string) {
   await db.selectFrom("member").select("id").where("id", "=", memberId).forUpdate().execute();
 }
+
+/** A member's latest awards, newest first (the dashboard's recent activity). */
+export async function recentXpEvents(db: Executor, memberId: string, limit: number) {
+  return db
+    .selectFrom("xp_event")
+    .select(["id", "kind", "points", "created_at"])
+    .where("member_id", "=", memberId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}

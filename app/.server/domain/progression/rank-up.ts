@@ -1,0 +1,30 @@
+import type { Db } from "../../db/connect";
+import { RANKS, type Rank } from "~/lib/ranks";
+import { standingsOf } from "./progression-service";
+
+const indexOf = (id: string | null) => RANKS.findIndex((r) => r.id === id);
+
+/**
+ * The rank the member rose to since they were last shown their rank, once: the member row keeps
+ * the rank last shown (`seen_rank`), and a compare-and-set moves it, so two pages loading at once
+ * toast once. XP changes in many places (others' likes and votes too), so the check is made when
+ * the member next loads a page rather than where the XP moved (ADR 0022). A first look, or a rank
+ * that went down (content removed), is recorded without a toast.
+ */
+export async function noticeRankUp(db: Db, memberId: string): Promise<Rank | null> {
+  const [row, standing] = await Promise.all([
+    db.selectFrom("member").select("seen_rank").where("id", "=", memberId).executeTakeFirst(),
+    standingsOf(db, [memberId]).then((s) => s.get(memberId)!),
+  ]);
+  if (!row) return null;
+  const rank = standing.rank;
+  if (row.seen_rank === rank.id) return null;
+  const moved = await db
+    .updateTable("member")
+    .set({ seen_rank: rank.id })
+    .where("id", "=", memberId)
+    .where((eb) => (row.seen_rank === null ? eb("seen_rank", "is", null) : eb("seen_rank", "=", row.seen_rank)))
+    .executeTakeFirst();
+  const won = Number(moved.numUpdatedRows) > 0;
+  return won && row.seen_rank !== null && indexOf(rank.id) > indexOf(row.seen_rank) ? rank : null;
+}

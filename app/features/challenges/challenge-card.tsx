@@ -1,0 +1,80 @@
+import { CalendarDays, CheckCircle2, Trophy, Users } from "lucide-react";
+import { Link } from "react-router";
+import { VirtueBadge } from "~/components/community/badges";
+import { Badge } from "~/components/ui/badge";
+import { Card } from "~/components/ui/card";
+import type { PathId } from "~/lib/domain-values";
+import { formatCount, plural } from "~/lib/utils";
+
+export interface ChallengeSummary {
+  id: number;
+  title: string;
+  description: string;
+  path: PathId;
+  virtues: string[];
+  lengthDays: number;
+  checkInsRequired: number;
+  xpReward: number;
+  members: number;
+  completed: number;
+  yours: "active" | "completed" | "failed" | null;
+}
+
+export const PATH_LABELS: Record<PathId, string> = { monk: "Monk path", warrior: "Warrior path" };
+
+const YOURS: Record<NonNullable<ChallengeSummary["yours"]>, string> = {
+  active: "You are on it",
+  completed: "You completed it",
+  failed: "Your last attempt ran out",
+};
+
+/** The facts of a challenge: length, check-ins, reward, members on it and completions. */
+export function ChallengeFacts({ challenge }: { challenge: ChallengeSummary }) {
+  return (
+    <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm text-stone-700">
+      <div className="flex items-center gap-1.5">
+        <CalendarDays aria-hidden="true" className="size-4" />
+        <dt className="sr-only">Length</dt>
+        <dd>{plural(challenge.lengthDays, "day")}</dd>
+      </div>
+      <div className="flex items-center gap-1.5">
+        <CheckCircle2 aria-hidden="true" className="size-4" />
+        <dt className="sr-only">Check-ins required</dt>
+        <dd>{plural(challenge.checkInsRequired, "check-in")} required</dd>
+      </div>
+      <div className="flex items-center gap-1.5">
+        <Trophy aria-hidden="true" className="size-4" />
+        <dt className="sr-only">Reward</dt>
+        <dd>{formatCount(challenge.xpReward)} XP</dd>
+      </div>
+      <div className="flex items-center gap-1.5">
+        <Users aria-hidden="true" className="size-4" />
+        <dt className="sr-only">Members</dt>
+        <dd>
+          {formatCount(challenge.members)} on it · {formatCount(challenge.completed)} completed
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+export function ChallengeCard({ challenge }: { challenge: ChallengeSummary }) {
+  return (
+    <Card className="flex flex-col gap-4 p-6" data-testid="challenge-card">
+      <div className="flex flex-wrap items-center gap-2">
+        <Badge tone={challenge.path}>{PATH_LABELS[challenge.path]}</Badge>
+        {challenge.virtues.map((v) => (
+          <VirtueBadge key={v} virtue={v} />
+        ))}
+      </div>
+      <h3 className="text-lg font-semibold">
+        <Link to={`/challenges/${challenge.id}`} className="underline-offset-4 hover:underline">
+          {challenge.title}
+        </Link>
+      </h3>
+      <p className="flex-1 text-sm text-muted">{challenge.description}</p>
+      <ChallengeFacts challenge={challenge} />
+      {challenge.yours ? <p className="text-sm font-semibold text-stone-800">{YOURS[challenge.yours]}</p> : null}
+    </Card>
+  );
+}
