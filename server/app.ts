@@ -10,7 +10,8 @@ import { requestContext, servicesContext, type AppServices } from "~/.server/con
 import { loadEnv, type Env } from "~/.server/env";
 import { createServices } from "~/.server/services";
 import { sql } from "kysely";
-import { bodyLimit, closeWhileDraining, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { routeBodyLimit } from "./route-limits";
+import { bodyLimit, closeWhileDraining, MAX_BODY_BYTES, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
 import { migrateToLatest } from "../database/migrate";
 
@@ -49,7 +50,7 @@ export function createApp({ env, logger, services, assets, build, draining = () 
     }
   });
 
-  app.use(bodyLimit());
+  app.use(bodyLimit(MAX_BODY_BYTES, async (req) => routeBodyLimit(await build(), req.path)));
   app.use(sameOriginWrites(() => [new URL(env.BASE_URL).origin]));
   assets(app);
 

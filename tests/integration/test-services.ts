@@ -10,6 +10,7 @@ import type { AppServices } from "~/.server/context";
 import { createDatabase, type Engine } from "~/.server/db/connect";
 import { loadEnv } from "~/.server/env";
 import { createMailer } from "~/.server/mail/mailer";
+import { databaseMediaStore } from "~/.server/media/media-store-database";
 import { resetPasswordMail } from "~/.server/domain/accounts/password-reset";
 
 /** Which engine this run tests: `npm test` uses SQLite, `npm run test:pg` PostgreSQL. */
@@ -61,7 +62,7 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
       baseURL: env.BASE_URL,
       sendResetPassword: (to, token) => mailer.send(resetPasswordMail(env.BASE_URL, to, token)),
     });
-    const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger, mailer };
+    const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger, mailer, media: databaseMediaStore(db) };
     return {
       services,
       reopen: async () => {
