@@ -26,6 +26,7 @@ export interface ProcessedImage {
 
 const IMAGE_KINDS = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
 export const IMAGE_REFUSED = "Choose a PNG, JPEG, WebP or GIF image.";
+export const TOO_MANY_PIXELS = "The image has too many pixels (at most 40 megapixels).";
 export const AUDIO_REFUSED = "Choose an MP3, OGG or WAV audio file.";
 
 export async function processImage(bytes: Buffer): Promise<Processed<ProcessedImage>> {
@@ -35,7 +36,7 @@ export async function processImage(bytes: Buffer): Promise<Processed<ProcessedIm
   try {
     // The header alone says how large the image would be, before any pixel is decoded.
     const { width = 0, height = 0 } = await sharp(bytes, options).metadata();
-    if (width * height > MAX_IMAGE_PIXELS) return { ok: false, message: "The image has too many pixels (at most 40 megapixels)." };
+    if (width * height > MAX_IMAGE_PIXELS) return { ok: false, message: TOO_MANY_PIXELS };
     const base = mediaName("image/webp").slice(0, 32);
     // rotate() applies the EXIF orientation before the EXIF goes; nothing asks sharp to keep metadata.
     const encode = async (side: number, fit: "inside" | "width", quality: number, variant: "full" | "display" | "thumb") => {
@@ -51,8 +52,9 @@ export async function processImage(bytes: Buffer): Promise<Processed<ProcessedIm
     const display = await encode(DISPLAY_WIDTH, "width", 82, "display");
     const thumb = await encode(THUMB_WIDTH, "width", 75, "thumb");
     return { ok: true, value: { full, display, thumb } };
-  } catch {
-    // Truncated or corrupt data, or a pixel count sharp refuses on decode.
+  } catch (error) {
+    // sharp checks limitInputPixels as it reads the header; anything else is truncated or corrupt data.
+    if (error instanceof Error && /pixel limit/i.test(error.message)) return { ok: false, message: TOO_MANY_PIXELS };
     return { ok: false, message: "The image could not be read. It may be damaged or incomplete." };
   }
 }
