@@ -1,4 +1,3 @@
-import { data, redirect } from "react-router";
 import * as z from "zod/mini";
 import { firstErrors, type FieldErrors } from "~/schemas/form-data";
 import { AUDIO_MAX_BYTES, IMAGE_MAX_BYTES } from "~/schemas/forge";
@@ -27,21 +26,4 @@ export async function parseCreationForm<S extends z.core.$ZodType>(request: Requ
   const files: Record<string, UploadedFile | undefined> = read.files;
   if (!result.success) return { ok: false as const, status: 400 as const, errors: firstErrors(result.error.issues) };
   return { ok: true as const, values: result.data as z.infer<S>, files };
-}
-
-/**
- * How an upload route answers: the form's own XMLHttpRequest (which shows upload progress) asks
- * for JSON and follows `location` itself; a form posted without JavaScript gets the page again with
- * its messages, or a redirect.
- */
-export function respondToUpload(request: Request) {
-  const json = request.headers.get("accept") === "application/json";
-  return {
-    errors(errors: FieldErrors, status: number) {
-      return json ? Response.json({ errors }, { status }) : data({ errors }, { status });
-    },
-    done(location: string) {
-      return json ? Response.json({ location }) : redirect(location);
-    },
-  };
 }

@@ -59,6 +59,8 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
   const source = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
   const parser = busboy({
     headers: { "content-type": type },
+    // The raw name as sent, so a name with path parts is refused rather than silently cut.
+    preservePath: true,
     limits: {
       // One byte past the largest limit tells "at the limit" from "over it".
       fileSize: largest + 1,
@@ -115,9 +117,10 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
       source.pipe(parser);
     });
   } catch (error) {
-    // Stop reading: the rest of the body is never taken in.
+    // Stop parsing: the rest of the body (bounded by Content-Length) is discarded as it arrives,
+    // never held, and the answer goes out at once.
     source.unpipe(parser);
-    source.destroy();
+    source.resume();
     if (error instanceof Refused) return { ok: false, status: error.status, field: error.field, message: error.message };
     return { ok: false, status: 400, field: "form", message: "The form could not be read. Please try again." };
   }

@@ -15,7 +15,7 @@ export async function serveMedia(store: MediaStore, name: string | undefined, re
   const etag = `"${info.sha256}"`;
   const headers = new Headers({
     "Content-Type": info.contentType,
-    "X-Content-Type-Options": "nosniff",
+    // X-Content-Type-Options: nosniff comes with every response (server/http.ts securityHeaders).
     "Content-Disposition": `inline; filename="${info.name}"`,
     "Cache-Control": "public, max-age=31536000, immutable",
     ETag: etag,
@@ -53,7 +53,7 @@ async function whole(store: MediaStore, info: MediaInfo, headers: Headers, head:
 const body = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
 
 const notFound = () =>
-  new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" } });
+  new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
 function matches(header: string | null, etag: string) {
   if (!header) return false;

@@ -23,6 +23,16 @@ export interface CreationDefaults {
 
 const noSubscription = () => () => {};
 
+/** The messages on a page the server answered with: each field's, and the form's alert. */
+function messagesIn(page: Document | null, status: number): FieldErrors {
+  const found: FieldErrors = {};
+  for (const el of page?.querySelectorAll<HTMLElement>("form [data-slot=field-error]") ?? []) found[el.id.replace(/-error$/, "")] = el.textContent ?? "";
+  const alert = page?.querySelector("form [data-slot=form-alert]")?.textContent;
+  if (alert) found.form = alert;
+  if (Object.keys(found).length === 0) found.form = status === 413 ? "The upload is too large." : "Something went wrong. Please try again.";
+  return found;
+}
+
 const EMPTY: CreationDefaults = { title: "", description: "", type: "writing", body: "", linkUrl: "" };
 const TYPES = Object.keys(CREATION_LABELS) as CreationType[];
 
@@ -30,7 +40,7 @@ const TYPES = Object.keys(CREATION_LABELS) as CreationType[];
  * The share and edit form. Without JavaScript it is a plain multipart form post showing every field
  * (each says which type it is for). With JavaScript it shows the fields of the chosen type, a
  * preview of the chosen image, and sends the same form with XMLHttpRequest for its upload progress
- * (fetch cannot report it); the server answers that request in JSON (the `accept` header).
+ * (fetch cannot report it).
  */
 export function CreationForm({
   schema,
@@ -96,18 +106,14 @@ export function CreationForm({
     if (type !== "music") body.delete("audio");
     const xhr = new XMLHttpRequest();
     xhr.open("POST", form.action);
-    xhr.setRequestHeader("accept", "application/json");
+    // The server answers this request as it answers the form without JavaScript: a redirect to the
+    // creation (followed here), or the form's page again with its messages, read from that page.
+    xhr.responseType = "document";
     xhr.upload.onprogress = (e) => e.lengthComputable && setProgress(Math.round((e.loaded / e.total) * 100));
     xhr.onload = () => {
-      let answer: { location?: string; errors?: FieldErrors };
-      try {
-        answer = JSON.parse(xhr.responseText);
-      } catch {
-        answer = { errors: { form: xhr.status === 413 ? "The upload is too large." : "Something went wrong. Please try again." } };
-      }
-      if (answer.location) return window.location.assign(answer.location);
+      if (xhr.status === 200 && new URL(xhr.responseURL).pathname !== new URL(form.action).pathname) return window.location.assign(xhr.responseURL);
       setProgress(null);
-      setErrors(answer.errors ?? { form: "Something went wrong. Please try again." });
+      setErrors(messagesIn(xhr.response as Document | null, xhr.status));
     };
     xhr.onerror = () => {
       setProgress(null);

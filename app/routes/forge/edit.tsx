@@ -1,10 +1,10 @@
-import { data, Link } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/edit";
 import { Card } from "~/components/ui/card";
 import { servicesContext } from "~/.server/context";
 import { creationForEdit, editCreation } from "~/.server/domain/forge/creation-service";
 import { requireViewer } from "~/.server/session";
-import { parseCreationForm, respondToUpload, UPLOAD_BODY_LIMIT } from "~/.server/upload-forms";
+import { parseCreationForm, UPLOAD_BODY_LIMIT } from "~/.server/upload-forms";
 import { CreationForm } from "~/features/forge/creation-form";
 import { parseId } from "~/lib/params";
 import { editCreationSchema } from "~/schemas/forge";
@@ -30,15 +30,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = requireViewer(context, request);
   const id = parseId(params.creationId);
   if (!id) throw data("Not found", { status: 404 });
-  const respond = respondToUpload(request);
   const parsed = await parseCreationForm(request, editCreationSchema);
-  if (!parsed.ok) return respond.errors(parsed.errors, parsed.status);
+  if (!parsed.ok) return data({ errors: parsed.errors }, { status: parsed.status });
   const result = await editCreation(context.get(servicesContext), viewer, id, parsed.values, {
     image: parsed.files.image?.bytes,
     audio: parsed.files.audio?.bytes,
   });
-  if (!result.ok) return respond.errors(result.errors, result.status);
-  return respond.done(`/forge/${id}`);
+  if (!result.ok) return data({ errors: result.errors }, { status: result.status });
+  return redirect(`/forge/${id}`);
 }
 
 export default function Edit({ loaderData, actionData }: Route.ComponentProps) {

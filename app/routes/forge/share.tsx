@@ -1,10 +1,10 @@
-import { Link } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/share";
 import { Card } from "~/components/ui/card";
 import { servicesContext } from "~/.server/context";
 import { shareCreation } from "~/.server/domain/forge/creation-service";
 import { requireViewer } from "~/.server/session";
-import { parseCreationForm, respondToUpload, UPLOAD_BODY_LIMIT } from "~/.server/upload-forms";
+import { parseCreationForm, UPLOAD_BODY_LIMIT } from "~/.server/upload-forms";
 import { CreationForm } from "~/features/forge/creation-form";
 import { creationSchema } from "~/schemas/forge";
 
@@ -24,14 +24,13 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context, request);
   const parsed = await parseCreationForm(request, creationSchema);
-  const respond = respondToUpload(request);
-  if (!parsed.ok) return respond.errors(parsed.errors, parsed.status);
+  if (!parsed.ok) return data({ errors: parsed.errors }, { status: parsed.status });
   const result = await shareCreation(context.get(servicesContext), viewer, parsed.values, {
     image: parsed.files.image?.bytes,
     audio: parsed.files.audio?.bytes,
   });
-  if (!result.ok) return respond.errors(result.errors, result.status);
-  return respond.done(`/forge/${result.value.id}`);
+  if (!result.ok) return data({ errors: result.errors }, { status: result.status });
+  return redirect(`/forge/${result.value.id}`);
 }
 
 export default function Share({ loaderData, actionData }: Route.ComponentProps) {
