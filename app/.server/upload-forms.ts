@@ -1,14 +1,7 @@
 import * as z from "zod/mini";
 import { firstErrors, type FieldErrors } from "~/schemas/form-data";
-import { AUDIO_MAX_BYTES, IMAGE_MAX_BYTES } from "~/schemas/forge";
+import { AUDIO_MAX_BYTES, IMAGE_MAX_BYTES, UPLOAD_BODY_LIMIT } from "~/schemas/forge";
 import { readMultipart, type UploadedFile } from "./media/multipart";
-
-/**
- * The largest body an upload route takes (ADR 0020): one audio file at its limit and the text
- * fields. Routes declare it in their `handle` (server/http.ts reads it for the route a request
- * matches); every other route keeps the global 1 MB.
- */
-export const UPLOAD_BODY_LIMIT = 21 * 1024 * 1024;
 
 const CREATION_FILES = {
   image: { maxBytes: IMAGE_MAX_BYTES, tooLarge: "The image is larger than 5 MB." },

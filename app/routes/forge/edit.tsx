@@ -4,10 +4,10 @@ import { Card } from "~/components/ui/card";
 import { servicesContext } from "~/.server/context";
 import { creationForEdit, editCreation } from "~/.server/domain/forge/creation-service";
 import { requireViewer } from "~/.server/session";
-import { parseCreationForm, UPLOAD_BODY_LIMIT } from "~/.server/upload-forms";
+import { parseCreationForm } from "~/.server/upload-forms";
 import { CreationForm } from "~/features/forge/creation-form";
 import { parseId } from "~/lib/params";
-import { editCreationSchema } from "~/schemas/forge";
+import { editCreationSchema, UPLOAD_BODY_LIMIT } from "~/schemas/forge";
 
 /** This route takes uploads: server/http.ts lets its posts be larger than the global 1 MB. */
 export const handle = { maxBodyBytes: UPLOAD_BODY_LIMIT };
