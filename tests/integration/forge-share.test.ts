@@ -5,6 +5,7 @@ import { editCreation, shareCreation, type CreationFiles } from "~/.server/domai
 import { deletePost, setPostHidden } from "~/.server/domain/posts/pipeline";
 import { xpTotals } from "~/.server/domain/progression/xp-repository";
 import type { CreationInput } from "~/schemas/forge";
+import { insertDemoContent } from "~/.server/db/demo-content";
 import { member as newMember } from "../factories";
 import { htmlAsPng, jpegWithMetadata, pdf, pixelBomb, png, svg, truncatedJpeg, wav } from "../factories/media";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
@@ -111,6 +112,26 @@ describe(`sharing creations on ${ENGINE}`, () => {
     expect(await xpOf(author)).toBe(70);
   });
 
+  it("50 parallel submits of one form make one creation and one set of files", async () => {
+    const author = await member();
+    const media = await mediaCount();
+    const once = input("art");
+    const image = await png(40, 40);
+    const results = await Promise.all(Array.from({ length: 50 }, () => shareCreation(site.services, author, once, { image })));
+    const ids = new Set(results.map((r) => (r.ok ? r.value.id : 0)));
+    expect([...ids].length).toBe(1);
+    expect(ids.has(0)).toBe(false);
+    expect(await mediaCount()).toBe(media + 3);
+    expect(await xpOf(author)).toBe(70);
+  });
+
+  it("50 parallel shares by an initiate: exactly three pass the daily limit", async () => {
+    const initiate = await member(0);
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => share(initiate, "writing", {}, { title: `Parallel piece ${i}` })));
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+    expect(results.filter((r) => !r.ok && r.status === 429)).toHaveLength(47);
+  });
+
   it("counts creations in the initiate's daily limit shared with discussions and questions", async () => {
     const initiate = await member(0);
     for (let i = 0; i < 3; i++) expect((await share(initiate, "writing")).ok).toBe(true);
@@ -185,5 +206,16 @@ describe(`editing, deleting and hiding creations on ${ENGINE}`, () => {
     const name = (await row(shared.ok ? shared.value.id : 0)).audio_name!;
     const part = await site.services.media.getRange(name, 40, 49);
     expect(Buffer.from(part!).equals(wav().subarray(40, 50))).toBe(true);
+  });
+});
+
+describe(`the demo content on ${ENGINE}`, () => {
+  it("gives its Visual Art a real image, stored as an upload is", async () => {
+    expect(await insertDemoContent(site.services.db)).toBe(true);
+    const art = await site.services.db.selectFrom("creation").selectAll().where("title", "=", "Enso Series: Twelve Circles").executeTakeFirstOrThrow();
+    const display = await site.services.media.get(art.image_display_name!);
+    expect([display?.contentType, display?.width, display?.height]).toEqual(["image/webp", 1200, 800]);
+    expect((await sharp(display!.data).metadata()).format).toBe("webp");
+    expect((await site.services.media.head(art.image_thumb_name!))?.width).toBe(480);
   });
 });
