@@ -9,6 +9,7 @@ import type { ViteDevServer } from "vite";
 import { requestContext, servicesContext, type AppServices } from "~/.server/context";
 import { loadEnv, type Env } from "~/.server/env";
 import { createServices } from "~/.server/services";
+import { startOutboxWorker } from "~/.server/mail/outbox-worker";
 import { sql } from "kysely";
 import { routeBodyLimit } from "./route-limits";
 import { bodyLimit, closeWhileDraining, MAX_BODY_BYTES, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
@@ -51,6 +52,14 @@ export function createApp({ env, logger, services, assets, build, draining = () 
   });
 
   app.use(bodyLimit(MAX_BODY_BYTES, async (req) => routeBodyLimit(await build(), req.path)));
+  // RFC 8058 one-click unsubscribe: the mail provider may post from its own origin. The token in
+  // the address is the only authority this route uses (no cookie), so a forged post gains nothing:
+  // it alone is let through the origin checks (ours and React Router's).
+  app.post("/newsletter/unsubscribe", (req, _res, next) => {
+    delete req.headers.origin;
+    delete req.headers["sec-fetch-site"];
+    next();
+  });
   app.use(sameOriginWrites(() => [new URL(env.BASE_URL).origin]));
   assets(app);
 
@@ -84,6 +93,8 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, base: { service: "inner-peace-outer-strength" } });
   const services = await createServices(env, logger, migrateToLatest);
+  // Sends the mail outbox (ADR 0025). Periodic jobs that queue mail (reminders) go in `jobs`.
+  const stopOutbox = startOutboxWorker(services, { jobs: [] });
   let draining = false;
   const app = createApp({
     env,
@@ -121,6 +132,9 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
     if (draining) return;
     draining = true;
     logger.info({ signal, drainSeconds: env.SHUTDOWN_DRAIN_SECONDS }, "draining before shutdown");
+    // No new outbox round starts; the one in flight finishes before the database closes (mail not
+    // sent yet stays queued for the next start).
+    const outboxStopped = stopOutbox();
     const force = setTimeout(() => {
       logger.warn("shutdown bound reached; closing the connections still open");
       server.closeAllConnections();
@@ -134,6 +148,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
         logger.info("no longer accepting connections");
         server.close(async () => {
           clearInterval(sweep);
+          await outboxStopped.catch(() => {});
           await services.db.destroy().catch(() => {});
           await vite?.close();
           logger.info("stopped");

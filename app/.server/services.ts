@@ -7,6 +7,7 @@ import { describeDatabaseUrl, isDatabaseUnavailable, unavailableReason } from ".
 import type { Env } from "./env";
 import { createMailer } from "./mail/mailer";
 import { databaseMediaStore } from "./media/media-store-database";
+import { enqueueMail } from "./mail/outbox";
 import { resetPasswordMail } from "./domain/accounts/password-reset";
 import path from "node:path";
 
@@ -37,7 +38,8 @@ export async function createServices(env: Env, logger: Logger, migrateToLatest: 
     engine: env.DATABASE_ENGINE,
     secret: env.AUTH_SECRET,
     baseURL: env.BASE_URL,
-    sendResetPassword: (to, token) => mailer.send(resetPasswordMail(env.BASE_URL, to, token)),
+    // Queued, not sent: Better Auth's request succeeds whether or not SMTP is up (ADR 0025).
+    sendResetPassword: async (to, token) => void (await enqueueMail(db, resetPasswordMail(env.BASE_URL, to, token))),
   });
   // The one MediaStore so far; an S3-compatible one would be chosen here by configuration.
   const media = databaseMediaStore(db);

@@ -1,4 +1,5 @@
 import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, oldestQuestionLink, test } from "./support/fixtures";
+import { grantXp } from "./support/database";
 import { CONTENT_PAGES } from "./support/site";
 
 /*
@@ -131,6 +132,25 @@ test.describe("axe, the forum", () => {
     await createMember(page.request, newMember("Axe Topic"));
     expect((await page.goto("/battlefield/new"))?.status()).toBe(200);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create New Topic");
+    await expectNoSeriousViolations(page);
+  });
+});
+
+test.describe("axe, the Forge", () => {
+  test("a creation page with the like button and the comment form showing an error, signed in", async ({ page }) => {
+    const member = await createMember(page.request, newMember("Axe Liker"));
+    await grantXp(member.email, 60);
+    await page.goto("/forge");
+    const href = await page.getByRole("link", { name: /^View Creation: / }).first().getAttribute("href");
+    await gotoHydrated(page, href!);
+    await expect(page.getByRole("main").getByRole("button", { name: /^(Like|Unlike)$/ })).toBeVisible();
+    await page.getByRole("main").getByRole("button", { name: "Post Comment", exact: true }).click();
+    await expect(page.getByText("Write something before posting", { exact: true })).toBeVisible();
+    await expectNoSeriousViolations(page);
+  });
+
+  test("/forge?type=music", async ({ page }) => {
+    expect((await page.goto("/forge?type=music"))?.status()).toBe(200);
     await expectNoSeriousViolations(page);
   });
 });

@@ -9,7 +9,7 @@ import {
   unsubscribe,
 } from "~/.server/domain/newsletter/newsletter-service";
 import { mailText, siteWithSmtp } from "./smtp";
-import { createTestSite, ENGINE } from "./test-services";
+import { createTestSite, deliverQueuedMail, ENGINE } from "./test-services";
 
 const web = siteWithSmtp();
 
@@ -27,6 +27,7 @@ describe(`newsletter double opt-in on ${ENGINE}, through a real SMTP server`, ()
     const result = await subscribe(web.site.services, "Seeker@Example.org");
     expect(result).toEqual({ ok: true, message: SUBSCRIBE_MESSAGE });
     expect(await statusOf("seeker@example.org")).toBe("pending");
+    await web.deliver();
 
     const mail = web.smtp.received.find((m) => m.to.includes("seeker@example.org"))!;
     const headers = mail.raw.replace(/\r?\n[ \t]+/g, " "); // unfold long header lines
@@ -42,10 +43,12 @@ describe(`newsletter double opt-in on ${ENGINE}, through a real SMTP server`, ()
 
   it("answers the same for a subscribed address and sends it nothing", async () => {
     await subscribe(web.site.services, "twice@example.org");
+    await web.deliver();
     const mail = web.smtp.received.find((m) => m.to.includes("twice@example.org"))!;
     await confirmSubscription(web.site.services, tokenFrom(mail.raw, "confirm"));
     const before = web.smtp.received.length;
     expect(await subscribe(web.site.services, "twice@example.org")).toEqual({ ok: true, message: SUBSCRIBE_MESSAGE });
+    await web.deliver();
     expect(web.smtp.received.length).toBe(before);
   });
 
@@ -53,8 +56,10 @@ describe(`newsletter double opt-in on ${ENGINE}, through a real SMTP server`, ()
     const t0 = new Date();
     await subscribe(web.site.services, "hammer@example.org", t0);
     await subscribe(web.site.services, "hammer@example.org", new Date(t0.getTime() + 60_000));
+    await web.deliver(new Date(t0.getTime() + 60_000));
     expect(web.smtp.received.filter((m) => m.to.includes("hammer@example.org"))).toHaveLength(1);
     await subscribe(web.site.services, "hammer@example.org", new Date(t0.getTime() + RESEND_AFTER_MS + 1));
+    await web.deliver(new Date(t0.getTime() + RESEND_AFTER_MS + 1));
     expect(web.smtp.received.filter((m) => m.to.includes("hammer@example.org"))).toHaveLength(2);
   });
 
@@ -69,12 +74,18 @@ describe("without SMTP_URL, mails go to the outbox as .eml files", () => {
     const local = await createTestSite();
     try {
       await subscribe(local.services, "outbox@example.org");
+      await deliverQueuedMail(local.services);
       const outbox = path.join(local.services.env.DATA_DIR, "outbox");
       const files = fs.readdirSync(outbox).filter((f) => f.endsWith(".eml"));
       expect(files).toHaveLength(1);
       const raw = fs.readFileSync(path.join(outbox, files[0]), "utf8");
       expect(raw).toMatch(/^To: outbox@example.org/m);
       expect(mailText(raw)).toContain("/newsletter/confirm?token=");
+      // Both parts, from the one template: plain text and HTML.
+      expect(raw).toMatch(/^Content-Type: multipart\/alternative/m);
+      expect(raw).toMatch(/^Content-Type: text\/plain/m);
+      expect(raw).toMatch(/^Content-Type: text\/html/m);
+      expect(mailText(raw)).toContain('<a href="http://localhost:3000/newsletter/confirm?token=');
     } finally {
       await local.destroy();
     }

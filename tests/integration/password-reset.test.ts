@@ -31,6 +31,7 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
     const oldSession = cookieHeader(joined.headers);
 
     expect(await requestPasswordReset(web.site.services, "Reset@Example.org", "10.9.0.1")).toEqual({ ok: true, message: RESET_REQUESTED_MESSAGE });
+    await web.deliver();
     const mail = web.smtp.received.find((m) => m.to.includes("reset@example.org"))!;
     const token = mailText(mail.raw).match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1];
 
@@ -68,6 +69,7 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
         .map((m) => mailText(m.raw).match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1]);
     await requestPasswordReset(web.site.services, values.email, "10.9.3.1");
     await requestPasswordReset(web.site.services, values.email, "10.9.3.1");
+    await web.deliver();
     const [older, newer] = await tokens();
     expect(older).not.toBe(newer);
 
@@ -80,6 +82,7 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
   it("answers the same for an unknown address and mails nothing", async () => {
     const before = web.smtp.received.length;
     expect(await requestPasswordReset(web.site.services, "nobody@example.org", "10.9.1.1")).toEqual({ ok: true, message: RESET_REQUESTED_MESSAGE });
+    await web.deliver();
     expect(web.smtp.received.length).toBe(before);
   });
 

@@ -13,6 +13,7 @@ async function mailedToken(email: string) {
   const joined = await registerMember(web.site.services, values, { headers: new Headers({ "user-agent": "vitest" }), ip: `10.9.4.${++joins}` });
   if (!joined.ok) throw new Error("join failed");
   await requestPasswordReset(web.site.services, email, "10.9.1.1");
+  await web.deliver();
   const mail = web.smtp.received.find((m) => m.to.includes(email))!;
   return mailText(mail.raw).match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1];
 }

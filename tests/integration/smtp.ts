@@ -1,16 +1,19 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll } from "vitest";
-import { createTestSite, type TestSite } from "./test-services";
+import { createTestSite, deliverQueuedMail, type TestSite } from "./test-services";
 
 export interface ReceivedMail {
   to: string[];
   raw: string;
 }
 
-/** A real SMTP server on a random loopback port that keeps what it receives. */
-export async function startSmtpServer() {
-  const received: ReceivedMail[] = [];
+/**
+ * A real SMTP server on loopback that keeps what it receives: on a random port, or on `port` (to
+ * start it again where a stopped one was). `received` can be shared between such restarts.
+ */
+export async function startSmtpServer(options: { port?: number; received?: ReceivedMail[] } = {}) {
+  const received: ReceivedMail[] = options.received ?? [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -24,9 +27,13 @@ export async function startSmtpServer() {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   const { port } = server.server.address() as AddressInfo;
   return {
+    port,
     url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -43,7 +50,14 @@ export function mailText(raw: string) {
  * file's tests and closed after them.
  */
 export function siteWithSmtp() {
-  const handle = {} as { site: TestSite; smtp: Awaited<ReturnType<typeof startSmtpServer>> };
+  const handle = {
+    /** Sends the queued mail to the SMTP server now (the app's worker does it on its own timer). */
+    deliver: (now?: Date) => deliverQueuedMail(handle.site.services, now),
+  } as {
+    site: TestSite;
+    smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+    deliver: (now?: Date) => ReturnType<typeof deliverQueuedMail>;
+  };
   beforeAll(async () => {
     handle.smtp = await startSmtpServer();
     handle.site = await createTestSite({ smtpUrl: handle.smtp.url });

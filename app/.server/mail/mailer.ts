@@ -24,7 +24,14 @@ export const FROM_ADDRESS = '"Inner Peace. Outer Strength." <hello@innerpeace.in
  */
 export function createMailer(options: { smtpUrl?: string; outboxDir: string; logger: Logger }): Mailer {
   if (options.smtpUrl) {
-    const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
+    // Bounded well inside the outbox worker's 5-minute lease (nodemailer's socket default is 10
+    // minutes), so a hung server fails the attempt instead of letting another instance resend it.
+    const transport: Transporter = nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: 30_000,
+      greetingTimeout: 30_000,
+      socketTimeout: 60_000,
+    });
     return {
       async send(mail) {
         await transport.sendMail({ from: FROM_ADDRESS, ...mail });

@@ -1,3 +1,4 @@
+import * as z from "zod/mini";
 import type { Db } from "../db/connect";
 
 /** A mail as the domain asks for it: both parts always (PRODUCT.md §5). */
@@ -14,19 +15,62 @@ export interface QueuedMail {
 }
 
 /**
+ * A mail that must not be queued: a malformed recipient or header name. Callers validate their
+ * input first (the forms' zod schemas), so reaching this is a bug, never a member's typo.
+ */
+export class InvalidMailError extends Error {
+  override name = "InvalidMailError";
+}
+
+const addressSchema = z.email();
+const CRLF = /[\r\n]/;
+/** RFC 5322 field names: printable ASCII except the colon. */
+const HEADER_NAME = /^[!-9;-~]+$/;
+
+/** A strict recipient check: one plain address, no display name, nothing a header could split on. */
+export function isMailAddress(value: string) {
+  return value.length <= 254 && !CRLF.test(value) && addressSchema.safeParse(value).success;
+}
+
+/** CR and LF would start a new header line (header injection): a header value keeps one line. */
+function oneLine(value: string) {
+  return value.replace(/[\r\n]+/g, " ").trim();
+}
+
+type QueuedListener = () => void;
+const queuedListeners = new Set<QueuedListener>();
+
+/**
+ * Lets this process's outbox worker wake soon after a mail is queued instead of at its next poll.
+ * Returns the function that stops listening.
+ */
+export function onMailQueued(listener: QueuedListener) {
+  queuedListeners.add(listener);
+  return () => void queuedListeners.delete(listener);
+}
+
+/**
  * Queues a mail in the caller's transaction: it goes out only if the change that caused it commits,
  * and the outbox worker sends it, with retries, whether or not SMTP is up right now.
  * Returns false when a mail with the same dedupe key was already queued.
+ * Throws InvalidMailError for a malformed recipient or header name; CR/LF in the subject and in
+ * header values become spaces, so no field can add a header (a Bcc) to the message.
  */
 export async function enqueueMail(db: Db, mail: QueuedMail, now = new Date()): Promise<boolean> {
+  if (!isMailAddress(mail.to)) throw new InvalidMailError(`Not a mail address: ${JSON.stringify(mail.to.slice(0, 80))}`);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(mail.headers ?? {})) {
+    if (!HEADER_NAME.test(name)) throw new InvalidMailError(`Not a header name: ${JSON.stringify(name.slice(0, 80))}`);
+    headers[name] = oneLine(value);
+  }
   const result = await db
     .insertInto("mail_outbox")
     .values({
       to_address: mail.to,
-      subject: mail.subject,
+      subject: oneLine(mail.subject),
       text_body: mail.text,
       html_body: mail.html,
-      headers: JSON.stringify(mail.headers ?? {}),
+      headers: JSON.stringify(headers),
       kind: mail.kind,
       dedupe_key: mail.dedupeKey ?? null,
       next_attempt_at: now.toISOString(),
@@ -37,5 +81,7 @@ export async function enqueueMail(db: Db, mail: QueuedMail, now = new Date()): P
     })
     .onConflict((oc) => oc.column("dedupe_key").doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  const queued = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  if (queued) for (const listener of queuedListeners) listener();
+  return queued;
 }

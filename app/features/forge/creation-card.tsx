@@ -15,11 +15,23 @@ export interface CreationSummary {
   likes: number;
   comments: number;
   author: Author;
+  /** Visual Art: the thumbnail and its stored size, so the card keeps its box while it loads. */
+  thumbnail?: { src: string; width: number; height: number } | null;
 }
 
-export function CreationCard({ creation }: { creation: CreationSummary }) {
+export function CreationCard({ creation, lazy = false }: { creation: CreationSummary; lazy?: boolean }) {
   return (
     <Card className="flex flex-col p-6">
+      {creation.thumbnail ? (
+        <img
+          src={creation.thumbnail.src}
+          width={creation.thumbnail.width}
+          height={creation.thumbnail.height}
+          loading={lazy ? "lazy" : "eager"}
+          alt=""
+          className="mb-4 aspect-[4/3] w-full rounded-md bg-stone-100 object-cover"
+        />
+      ) : null}
       <Badge className="self-start">{CREATION_LABELS[creation.type]}</Badge>
       <h3 className="mt-3 text-lg font-semibold">{creation.title}</h3>
       <p className="mt-2 flex-1 text-sm text-muted">{creation.description}</p>

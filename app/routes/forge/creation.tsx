@@ -1,15 +1,38 @@
-import { ExternalLink, Heart, MessageCircle } from "lucide-react";
-import { data, Link } from "react-router";
+import { ExternalLink, MessageCircle } from "lucide-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/creation";
 import { Byline } from "~/components/community/byline";
+import { DeleteControl, IntentButton } from "~/components/community/post-actions";
+import { SignInPrompt } from "~/components/community/sign-in-prompt";
+import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Badge } from "~/components/ui/badge";
+import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { servicesContext } from "~/.server/context";
+import { FormAlert, TextAreaField } from "~/components/ui/form-controls";
+import { servicesContext, viewerContext } from "~/.server/context";
+import { isModerator } from "~/.server/domain/accounts/roles";
+import {
+  commentOnCreation,
+  deleteComment,
+  deleteCreation,
+  editComment,
+  LIKE_RANK,
+  likeRankMessage,
+  moderateForge,
+  setLiked,
+} from "~/.server/domain/forge/forge-engagement";
 import { creationWithComments } from "~/.server/domain/forge/forge-read-model";
+import type { Outcome } from "~/.server/domain/outcome";
+import { progressOf } from "~/.server/domain/progression/progression-service";
+import { parseForm } from "~/.server/forms";
+import { requireViewer } from "~/.server/session";
 import { CREATION_LABELS } from "~/features/forge/creation-types";
+import { LikeButton } from "~/features/forge/like-button";
 import { formatDate } from "~/lib/dates";
-import { plural } from "~/lib/utils";
 import { parseId } from "~/lib/params";
+import { isRankAtLeast } from "~/lib/ranks";
+import { plural } from "~/lib/utils";
+import { COMMENT_MAX, commentSchema, editCommentSchema } from "~/schemas/creation-comment";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -19,15 +42,146 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
       ]
     : [{ title: "Creation not found" }];
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const id = parseId(params.creationId);
-  const shown = id ? await creationWithComments(context.get(servicesContext).db, id) : null;
+  const services = context.get(servicesContext);
+  const viewer = context.get(viewerContext);
+  const shown = id ? await creationWithComments(services.db, id, viewer) : null;
   if (!shown) throw data("Not found", { status: 404 });
-  return shown;
+  const progress = viewer ? await progressOf(services.db, viewer.id) : null;
+  const edit = new URL(request.url).searchParams.get("edit");
+  return {
+    ...shown,
+    signedIn: viewer !== null,
+    moderator: isModerator(viewer),
+    canLike: progress !== null && isRankAtLeast(progress.rank.id, LIKE_RANK) && !shown.creation.mine,
+    likeRank: likeRankMessage(),
+    editing: edit?.startsWith("comment-") ? edit : null,
+    submissionKey: crypto.randomUUID(),
+  };
 }
 
-export default function Creation({ loaderData }: Route.ComponentProps) {
-  const { creation, comments } = loaderData;
+type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const id = parseId(params.creationId);
+  if (!id) throw data("Not found", { status: 404 });
+  const viewer = requireViewer(context, request);
+  const services = context.get(servicesContext);
+  const form = await request.clone().formData();
+  const intent = String(form.get("intent") ?? "");
+  const here = `/forge/${id}`;
+  const commentId = parseId(form.get("commentId"));
+  const fail = (result: Extract<Outcome<unknown>, { ok: false }>, target?: string) => {
+    if (result.status === 404) throw data("Not found", { status: 404 });
+    return data<ActionResult>({ errors: result.errors, intent, target }, { status: result.status });
+  };
+  const needComment = () => {
+    if (!commentId) throw data("Unknown comment", { status: 400 });
+    return commentId;
+  };
+
+  switch (intent) {
+    case "like":
+    case "unlike": {
+      // No redirect: the fetcher wants the new state, and a plain form post renders the page with it.
+      const result = await setLiked(services, viewer, id, intent === "like");
+      if (!result.ok) return fail(result, "like");
+      return data({ ...result.value, intent });
+    }
+    case "comment": {
+      const parsed = await parseForm(request, commentSchema);
+      if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent }, { status: 400 });
+      const result = await commentOnCreation(services, viewer, id, parsed.values);
+      if (!result.ok) return fail(result);
+      return redirect(`${here}#comment-${result.value.id}`);
+    }
+    case "edit-comment": {
+      const target = needComment();
+      const parsed = await parseForm(request, editCommentSchema);
+      if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent, target: `comment-${target}` }, { status: 400 });
+      const result = await editComment(services, viewer, target, parsed.values);
+      if (!result.ok) return fail(result, `comment-${target}`);
+      return redirect(`/forge/${result.value.creationId}#comment-${target}`);
+    }
+    case "delete-comment": {
+      const target = needComment();
+      const result = await deleteComment(services, viewer, target);
+      if (!result.ok) return fail(result, `comment-${target}`);
+      return redirect(`/forge/${result.value.creationId}#comment-${target}`);
+    }
+    case "delete": {
+      const result = await deleteCreation(services, viewer, id);
+      if (!result.ok) return fail(result);
+      return redirect("/forge");
+    }
+    case "moderate": {
+      const act = String(form.get("action") ?? "");
+      if (act !== "hide" && act !== "restore") throw data("Unknown action", { status: 400 });
+      const kind = form.get("kind") === "comment" ? "comment" : "creation";
+      const target = kind === "comment" ? needComment() : id;
+      const result = await moderateForge(services, viewer, kind, target, act === "hide");
+      if (!result.ok) return fail(result);
+      return redirect(kind === "comment" ? `${here}#comment-${target}` : here);
+    }
+    default:
+      throw data("Unknown action", { status: 400 });
+  }
+}
+
+function CommentForm({
+  intent,
+  commentId,
+  body,
+  submissionKey,
+  errors: serverErrors,
+  cancel,
+}: {
+  intent: "comment" | "edit-comment";
+  commentId?: number;
+  body?: string;
+  submissionKey?: string;
+  errors?: Record<string, string>;
+  cancel?: string;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const { errors, onSubmit, onChange } = useValidatedForm(intent === "comment" ? commentSchema : editCommentSchema, [], serverErrors);
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? commentId}>
+      <input type="hidden" name="intent" value={intent} />
+      {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
+      {commentId ? <input type="hidden" name="commentId" value={commentId} /> : null}
+      <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
+      <TextAreaField
+        name="body"
+        id={intent === "comment" ? "comment-body" : `edit-comment-${commentId}`}
+        label="Your comment"
+        rows={intent === "comment" ? 4 : 5}
+        maxLength={COMMENT_MAX}
+        defaultValue={body}
+        error={errors.body}
+        help={intent === "comment" ? "Up to 2,000 characters. Markdown works: **bold**, *italic*, [links](https://example.org)." : undefined}
+      />
+      <div className="flex gap-2">
+        <Button type="submit" variant="monk" disabled={busy}>
+          {intent === "comment" ? (busy ? "Posting..." : "Post Comment") : "Save Changes"}
+        </Button>
+        {cancel ? (
+          <ButtonLink to={cancel} variant="outline" preventScrollReset>
+            Cancel
+          </ButtonLink>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+export default function Creation({ loaderData, actionData }: Route.ComponentProps) {
+  const { creation, comments, signedIn, moderator, canLike, likeRank, editing, submissionKey } = loaderData;
+  const here = `/forge/${creation.id}`;
+  const failed = actionData && "errors" in actionData ? actionData : null;
+  const errorsFor = (target: string) => (failed?.target === target ? failed.errors : undefined);
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
       <p className="text-sm">
@@ -36,6 +190,11 @@ export default function Creation({ loaderData }: Route.ComponentProps) {
         </Link>
       </p>
       <Badge className="mt-4">{CREATION_LABELS[creation.type]}</Badge>
+      {creation.hidden ? (
+        <Badge tone="warrior" className="ml-2 mt-4">
+          Hidden by a moderator
+        </Badge>
+      ) : null}
       <h1 className="mt-3 font-serif text-4xl font-bold">{creation.title}</h1>
       <p className="mt-3 text-lg text-stone-700">{creation.description}</p>
       {/* The work in a card, as a discussion's opening post is: author, the piece, its reception. */}
@@ -48,6 +207,29 @@ export default function Creation({ loaderData }: Route.ComponentProps) {
             </span>
           </Byline>
         </div>
+        {creation.image ? (
+          <figure className="mt-6">
+            <a href={creation.image.full} aria-label={`Full size image: ${creation.title}`}>
+              <img
+                src={creation.image.src}
+                width={creation.image.width ?? undefined}
+                height={creation.image.height ?? undefined}
+                alt={creation.description}
+                className="h-auto max-w-full rounded-md"
+              />
+            </a>
+            <figcaption className="mt-2 text-sm">
+              <a href={creation.image.full} className="font-semibold text-monk-strong underline">
+                View full size
+              </a>
+            </figcaption>
+          </figure>
+        ) : null}
+        {creation.audio ? (
+          <audio controls preload="metadata" src={creation.audio} className="mt-6 w-full" aria-label={`Listen: ${creation.title}`}>
+            <a href={creation.audio}>Download the audio</a>
+          </audio>
+        ) : null}
         <div className="prose-member mt-6" dangerouslySetInnerHTML={{ __html: creation.html }} />
         {creation.linkUrl ? (
           <p className="mt-6">
@@ -60,14 +242,33 @@ export default function Creation({ loaderData }: Route.ComponentProps) {
             </a>
           </p>
         ) : null}
-        <p className="mt-6 flex gap-6 border-t border-line pt-4 text-sm text-muted">
-          <span className="inline-flex items-center gap-1">
-            <Heart aria-hidden="true" className="size-4" /> {plural(creation.likes, "like")}
-          </span>
-          <span className="inline-flex items-center gap-1">
+        <div className="mt-6 flex flex-wrap items-center gap-6 border-t border-line pt-4">
+          <LikeButton liked={creation.liked} likes={creation.likes} canLike={canLike} error={errorsFor("like")?.form} />
+          <span className="inline-flex items-center gap-1 text-sm text-muted">
             <MessageCircle aria-hidden="true" className="size-4" /> {plural(creation.comments, "comment")}
           </span>
-        </p>
+        </div>
+        {signedIn && !canLike && !creation.mine ? <p className="mt-3 text-sm text-muted">{likeRank}</p> : null}
+        {creation.mine || moderator ? (
+          <div className="mt-4 flex flex-wrap items-center gap-1">
+            {creation.mine ? (
+              <>
+                <ButtonLink to={`${here}/edit`} variant="ghost" size="sm">
+                  Edit
+                </ButtonLink>
+                <DeleteControl intent="delete" fields={{}} prompt="Delete this creation? It will no longer be shown, and its XP goes back." />
+              </>
+            ) : null}
+            {moderator ? (
+              <IntentButton intent="moderate" fields={{ kind: "creation", action: creation.hidden ? "restore" : "hide" }} label={creation.hidden ? "Restore" : "Hide"} />
+            ) : null}
+          </div>
+        ) : null}
+        {failed && !failed.target && failed.intent !== "comment" ? (
+          <div className="mt-4">
+            <FormAlert>{failed.errors.form}</FormAlert>
+          </div>
+        ) : null}
       </Card>
       <section aria-labelledby="comments" className="mt-10">
         <h2 id="comments" className="mb-4 text-2xl font-bold">
@@ -78,20 +279,62 @@ export default function Creation({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="flex flex-col gap-4">
             {comments.map((c) => (
-              <li key={c.id}>
+              <li key={c.id} id={`comment-${c.id}`}>
                 <Card className="p-4">
                   <Byline author={c.author}>
-                    <span>{formatDate(c.createdAt)}</span>
+                    <span>
+                      {formatDate(c.createdAt)}
+                      {c.edited && !c.deleted ? "\u00a0· edited" : ""}
+                      {c.hidden ? (
+                        <Badge tone="warrior" className="ml-2">
+                          Hidden by a moderator
+                        </Badge>
+                      ) : null}
+                    </span>
                   </Byline>
-                  {c.html ? (
+                  {editing === `comment-${c.id}` && c.mine && c.body !== null ? (
+                    <div className="mt-3">
+                      <CommentForm intent="edit-comment" commentId={c.id} body={c.body} errors={errorsFor(`comment-${c.id}`)} cancel={`${here}#comment-${c.id}`} />
+                    </div>
+                  ) : c.html ? (
                     <div className="prose-member mt-2 text-sm" dangerouslySetInnerHTML={{ __html: c.html }} />
                   ) : (
                     <p className="mt-2 text-sm text-muted">[deleted]</p>
                   )}
+                  {!c.deleted && (c.mine || moderator) && editing !== `comment-${c.id}` ? (
+                    <div className="mt-2 flex flex-wrap items-center gap-1">
+                      {c.mine ? (
+                        <>
+                          <ButtonLink to={`${here}?edit=comment-${c.id}#comment-${c.id}`} variant="ghost" size="sm" preventScrollReset>
+                            Edit
+                          </ButtonLink>
+                          <DeleteControl intent="delete-comment" fields={{ commentId: c.id }} prompt="Delete this comment? Its text will show as [deleted]." />
+                        </>
+                      ) : null}
+                      {moderator ? (
+                        <IntentButton intent="moderate" fields={{ kind: "comment", commentId: c.id, action: c.hidden ? "restore" : "hide" }} label={c.hidden ? "Restore" : "Hide"} />
+                      ) : null}
+                    </div>
+                  ) : null}
+                  {errorsFor(`comment-${c.id}`)?.form && editing !== `comment-${c.id}` ? (
+                    <div className="mt-2">
+                      <FormAlert>{errorsFor(`comment-${c.id}`)?.form}</FormAlert>
+                    </div>
+                  ) : null}
                 </Card>
               </li>
             ))}
           </ul>
+        )}
+      </section>
+      <section aria-labelledby="comment-heading" className="mt-10">
+        <h2 id="comment-heading" className="mb-4 text-xl font-bold">
+          Leave a Comment
+        </h2>
+        {signedIn ? (
+          <CommentForm intent="comment" submissionKey={submissionKey} errors={failed?.intent === "comment" ? failed.errors : undefined} />
+        ) : (
+          <SignInPrompt returnTo={here} action="comment" />
         )}
       </section>
     </article>

@@ -4,7 +4,10 @@ import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { useViewer } from "~/components/layout/use-viewer";
 import { servicesContext } from "~/.server/context";
-import { creationSummaries, listCategories } from "~/.server/domain/forge/forge-read-model";
+import { creationFeed, listCategories } from "~/.server/domain/forge/forge-read-model";
+import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
+import { Pager } from "~/components/community/pager";
+import { data } from "react-router";
 import { CategoryTile } from "~/features/forge/category-tile";
 import { CreationCard } from "~/features/forge/creation-card";
 import type { CreationType } from "~/lib/domain-values";
@@ -21,15 +24,21 @@ function isType(value: string | null): value is CreationType {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
-  const requested = new URL(request.url).searchParams.get("type");
+  const params = new URL(request.url).searchParams;
+  const requested = params.get("type");
   // An unknown category shows everything rather than an error: it is only a filter.
   const type = isType(requested) ? requested : undefined;
-  const [categories, creations] = await Promise.all([listCategories(db), creationSummaries(db, { limit: 5, type })]);
-  return { categories, creations, type: type ?? null };
+  // A page link that is not one (a cursor edited by hand) is refused, never guessed at.
+  const pageAsked = pageRequest(params, decodeActivityCursor);
+  if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
+  const [categories, feed] = await Promise.all([listCategories(db), creationFeed(db, type, pageAsked.value)]);
+  // Page links keep the filter.
+  const href = (cursor: string | null) => (cursor ? `/forge?${[type ? `type=${type}` : null, cursor].filter(Boolean).join("&")}#creations` : null);
+  return { categories, creations: feed.creations, newer: href(feed.newer), older: href(feed.older), type: type ?? null };
 }
 
 export default function Forge({ loaderData }: Route.ComponentProps) {
-  const { categories, creations, type } = loaderData;
+  const { categories, creations, newer, older, type } = loaderData;
   const member = useViewer() !== null;
   return (
     <>
@@ -61,11 +70,13 @@ export default function Forge({ loaderData }: Route.ComponentProps) {
           <p className="text-muted">No creations here yet.</p>
         ) : (
           <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-            {creations.map((c) => (
-              <CreationCard key={c.id} creation={c} />
+            {creations.map((c, i) => (
+              // The first row is on screen as the page opens; the rest wait until scrolled to.
+              <CreationCard key={c.id} creation={c} lazy={i >= 3} />
             ))}
           </div>
         )}
+        <Pager label="Creation pages" links={{ first: null, previous: newer, next: older, last: null }} names={["", "Newer creations", "Older creations", ""]} />
       </section>
     </>
   );

@@ -20,5 +20,5 @@ export async function action({ request, context }: Route.ActionArgs) {
   ]);
   if (!limited.ok) return data({ error: tryAgainMessage(limited.retryMinutes) }, { status: 429 });
   const result = await subscribe(services, parsed.values.email);
-  return result.ok ? { message: result.message } : data({ error: result.message }, { status: 503 });
+  return { message: result.message };
 }

@@ -10,7 +10,7 @@ import { grantXp as grantXpTo, memberIdByEmail } from "../../factories/member";
  * E2E_DATA_DIR and E2E_DATABASE_URL, which the workers inherit). No SQL is written here, so the same
  * set-up works on SQLite and PostgreSQL (ADR 0018). The server reads roles and XP per request.
  */
-async function withSiteDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
+export async function withSiteDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run through playwright.config.ts");
   const env = loadEnv({ DATA_DIR: dataDir, DATABASE_URL: process.env.E2E_DATABASE_URL, LOG_LEVEL: "silent" });

@@ -1,6 +1,7 @@
 import { APIError } from "better-auth/api";
 import type { AppServices } from "../../context";
-import type { OutgoingMail } from "../../mail/mailer";
+import type { QueuedMail } from "../../mail/outbox";
+import { passwordResetMail } from "../../mail/templates/password-reset";
 import { hit, tryAgainMessage } from "../../rate-limit";
 import { RESET_EMAIL_LIMIT, RESET_IP_LIMIT } from "~/lib/limits";
 
@@ -8,21 +9,10 @@ export const RESET_REQUESTED_MESSAGE =
   "If an account exists for that address, we have sent it a link to reset the password. The link works once, for one hour.";
 export const RESET_LINK_INVALID = "This reset link is invalid or has expired. Ask for a new one.";
 
-export function resetPasswordMail(baseUrl: string, to: { email: string; name: string }, token: string): OutgoingMail {
+/** The reset mail Better Auth asks for, as the outbox queues it (both parts, from the template). */
+export function resetPasswordMail(baseUrl: string, to: { email: string; name: string }, token: string): QueuedMail {
   const link = `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
-  return {
-    to: to.email,
-    subject: "Reset your password",
-    text: [
-      `Hello ${to.name},`,
-      "",
-      "Someone asked to reset the password of your Inner Peace. Outer Strength. account.",
-      "Choose a new password here (the link works once, for one hour):",
-      link,
-      "",
-      "If this was not you, ignore this mail; your password stays as it is.",
-    ].join("\n"),
-  };
+  return { ...passwordResetMail(to.name, link), to: to.email, kind: "password-reset" };
 }
 
 /** Mails a reset link if the address has an account; the answer never says whether it has one. */

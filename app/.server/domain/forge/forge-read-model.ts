@@ -1,14 +1,21 @@
+import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { CreationType } from "~/lib/domain-values";
 import { toIso } from "~/lib/dates";
+import { mediaUrl } from "~/lib/media";
+import { isModerator } from "../accounts/roles";
 import { postHtml } from "../../markdown";
+import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { withAuthors } from "../progression/authors";
-import { findCreation, listCategories, listCreationComments, recentCreations } from "./forge-repository";
+import { creationPageRows, findCreation, hasLiked, listCategories, listCreationComments, recentCreations } from "./forge-repository";
 
 export { listCategories };
 
-export async function creationSummaries(db: Db, options: { limit?: number; type?: CreationType } = {}) {
-  const rows = await withAuthors(db, await recentCreations(db, options));
+type CreationRow = Awaited<ReturnType<typeof recentCreations>>[number];
+
+/** Creation cards: authors with ranks in one query for all the rows, and the thumbnail if any. */
+async function summarise(db: Db, creationRows: CreationRow[]) {
+  const rows = await withAuthors(db, creationRows);
   return rows.map((c) => ({
     id: c.id,
     title: c.title,
@@ -17,15 +24,45 @@ export async function creationSummaries(db: Db, options: { limit?: number; type?
     likes: Number(c.like_count),
     comments: Number(c.comment_count),
     author: c.author,
+    createdAt: toIso(c.created_at),
+    thumbnail:
+      c.image_thumb_name && c.thumb_width && c.thumb_height
+        ? { src: mediaUrl(c.image_thumb_name), width: Number(c.thumb_width), height: Number(c.thumb_height) }
+        : null,
   }));
 }
 
-export async function creationWithComments(db: Db, id: number) {
-  const row = await findCreation(db, id);
+export async function creationSummaries(db: Db, options: { limit?: number; type?: CreationType } = {}) {
+  return summarise(db, await recentCreations(db, options));
+}
+
+export const CREATIONS_PER_PAGE = 12;
+
+/** The Forge's list, newest first, one keyset page at a time (cursor on created_at and id). */
+export async function creationFeed(db: Db, type: CreationType | undefined, request: PageRequest<ActivityCursor>, limit = CREATIONS_PER_PAGE) {
+  const page = await creationPageRows(db, type, request, limit);
+  const creations = await summarise(db, page.rows);
+  const cursorOf = (c: { id: number; createdAt: string }) => encodeActivityCursor({ at: c.createdAt, id: c.id });
+  return {
+    creations,
+    newer: page.hasNewer && creations.length ? `before=${cursorOf(creations[0])}` : null,
+    older: page.hasOlder && creations.length ? `after=${cursorOf(creations[creations.length - 1])}` : null,
+  };
+}
+
+/**
+ * A creation's page: the work with its media, the author, and the comments; for a member, whether
+ * they liked it and which comments are theirs. A moderator also sees (and may restore) a hidden one.
+ */
+export async function creationWithComments(db: Db, id: number, viewer: Viewer | null = null) {
+  const moderator = viewer !== null && isModerator(viewer);
+  const row = await findCreation(db, id, { includeHidden: moderator });
   if (!row) return null;
-  const comments = await listCreationComments(db, id);
-  const [creation] = await withAuthors(db, [row]);
-  const withCommentAuthors = await withAuthors(db, comments);
+  const [[creation], comments, liked] = await Promise.all([
+    withAuthors(db, [row]),
+    listCreationComments(db, id, { includeHidden: moderator }).then((rows) => withAuthors(db, rows)),
+    viewer ? hasLiked(db, id, viewer.id) : Promise.resolve(false),
+  ]);
   return {
     creation: {
       id: creation.id,
@@ -34,16 +71,34 @@ export async function creationWithComments(db: Db, id: number) {
       type: creation.type,
       html: postHtml(creation),
       linkUrl: creation.link_url,
+      image:
+        creation.image_display_name && creation.image_name
+          ? {
+              src: mediaUrl(creation.image_display_name),
+              full: mediaUrl(creation.image_name),
+              width: creation.display_width === null ? null : Number(creation.display_width),
+              height: creation.display_height === null ? null : Number(creation.display_height),
+            }
+          : null,
+      audio: creation.audio_name ? mediaUrl(creation.audio_name) : null,
       likes: Number(creation.like_count),
       comments: Number(creation.comment_count),
       createdAt: toIso(creation.created_at),
       edited: creation.edited_at !== null,
+      hidden: creation.hidden_at !== null,
       author: creation.author,
+      mine: viewer?.id === creation.author_id,
+      liked,
     },
-    comments: withCommentAuthors.map((c) => ({
+    comments: comments.map((c) => ({
       id: c.id,
       html: c.deleted_at ? null : postHtml(c),
+      body: c.deleted_at || viewer?.id !== c.author_id ? null : c.body,
       createdAt: toIso(c.created_at),
+      edited: c.edited_at !== null,
+      deleted: c.deleted_at !== null,
+      hidden: c.hidden_at !== null,
+      mine: viewer?.id === c.author_id,
       author: c.author,
     })),
   };

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/connect";
 import type { CreationType } from "~/lib/domain-values";
+import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
 
 export const CREATION_TYPES: { id: CreationType; label: string }[] = [
   { id: "writing", label: "Writing" },
@@ -25,9 +26,11 @@ export async function listCategories(db: Db) {
   return CREATION_TYPES.map((t) => ({ ...t, count: counts.get(t.id) ?? 0 }));
 }
 
-export async function recentCreations(db: Db, { limit = 5, type }: { limit?: number; type?: CreationType } = {}) {
+function creationRows(db: Db, type?: CreationType) {
   let query = visibleCreations(db)
     .innerJoin("member", "member.id", "creation.author_id")
+    // The thumbnail's size, so the list reserves its box before the image arrives.
+    .leftJoin("media as thumb", "thumb.name", "creation.image_thumb_name")
     .select([
       "creation.id",
       "creation.title",
@@ -37,16 +40,45 @@ export async function recentCreations(db: Db, { limit = 5, type }: { limit?: num
       "creation.comment_count",
       "creation.created_at",
       "creation.author_id",
+      "creation.image_thumb_name",
+      "thumb.width as thumb_width",
+      "thumb.height as thumb_height",
       "member.name as author_name",
       "member.handle as author_handle",
     ]);
   if (type) query = query.where("creation.type", "=", type);
-  return query.orderBy("creation.created_at", "desc").orderBy("creation.id", "desc").limit(limit).execute();
+  return query;
 }
 
-export async function findCreation(db: Db, id: number) {
-  return visibleCreations(db)
+export async function recentCreations(db: Db, { limit = 5, type }: { limit?: number; type?: CreationType } = {}) {
+  return creationRows(db, type).orderBy("creation.created_at", "desc").orderBy("creation.id", "desc").limit(limit).execute();
+}
+
+/** A keyset page of creations, newest first: (created_at, id) below or above the cursor. */
+export async function creationPageRows(db: Db, type: CreationType | undefined, request: PageRequest<ActivityCursor>, limit: number) {
+  let query = creationRows(db, type);
+  if (request.kind === "after" || request.kind === "before") {
+    const { at, id } = request.cursor;
+    const op = request.kind === "after" ? "<" : ">";
+    query = query.where((eb) =>
+      eb.or([eb("creation.created_at", op, at), eb.and([eb("creation.created_at", "=", at), eb("creation.id", op, id)])]),
+    );
+  }
+  const direction = walksForward(request) ? "desc" : "asc";
+  const rows = await query.orderBy("creation.created_at", direction).orderBy("creation.id", direction).limit(limit + 1).execute();
+  const page = slicePage(rows, limit, request);
+  return { rows: page.rows, hasNewer: page.hasPrevious, hasOlder: page.hasNext };
+}
+
+/**
+ * One creation with its media: what shows to everyone, and a hidden one to a moderator (who may
+ * restore it). Deleted creations are gone for all.
+ */
+export async function findCreation(db: Db, id: number, { includeHidden = false } = {}) {
+  let query = db
+    .selectFrom("creation")
     .innerJoin("member", "member.id", "creation.author_id")
+    .leftJoin("media as display", "display.name", "creation.image_display_name")
     .select([
       "creation.id",
       "creation.title",
@@ -55,20 +87,29 @@ export async function findCreation(db: Db, id: number) {
       "creation.body",
       "creation.body_html",
       "creation.link_url",
+      "creation.image_name",
+      "creation.image_display_name",
+      "display.width as display_width",
+      "display.height as display_height",
+      "creation.audio_name",
       "creation.like_count",
       "creation.comment_count",
       "creation.created_at",
       "creation.edited_at",
+      "creation.hidden_at",
       "creation.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
     ])
     .where("creation.id", "=", id)
-    .executeTakeFirst();
+    .where("creation.deleted_at", "is", null);
+  if (!includeHidden) query = query.where("creation.hidden_at", "is", null);
+  return query.executeTakeFirst();
 }
 
-export async function listCreationComments(db: Db, creationId: number, limit = 100) {
-  return db
+/** A creation's comments, oldest first; hidden ones only for a moderator, who may restore them. */
+export async function listCreationComments(db: Db, creationId: number, { includeHidden = false, limit = 100 } = {}) {
+  let query = db
     .selectFrom("creation_comment")
     .innerJoin("member", "member.id", "creation_comment.author_id")
     .select([
@@ -76,14 +117,49 @@ export async function listCreationComments(db: Db, creationId: number, limit = 1
       "creation_comment.body",
       "creation_comment.body_html",
       "creation_comment.created_at",
+      "creation_comment.edited_at",
       "creation_comment.deleted_at",
+      "creation_comment.hidden_at",
       "creation_comment.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
     ])
-    .where("creation_comment.creation_id", "=", creationId)
-    .where("creation_comment.hidden_at", "is", null)
-    .orderBy("creation_comment.id", "asc")
-    .limit(limit)
-    .execute();
+    .where("creation_comment.creation_id", "=", creationId);
+  if (!includeHidden) query = query.where("creation_comment.hidden_at", "is", null);
+  return query.orderBy("creation_comment.id", "asc").limit(limit).execute();
+}
+
+/** A creation that may be liked and commented on: it shows (neither deleted nor hidden). */
+export async function findOpenCreation(db: Db, id: number) {
+  return visibleCreations(db).select(["creation.id", "creation.author_id"]).where("creation.id", "=", id).executeTakeFirst();
+}
+
+/** Records a like; false when this member liked it already (the primary key lets one in). */
+export async function insertLike(db: Db, creationId: number, memberId: string, at: string) {
+  const inserted = await db
+    .insertInto("creation_like")
+    .values({ creation_id: creationId, member_id: memberId, created_at: at })
+    .onConflict((oc) => oc.columns(["creation_id", "member_id"]).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Removes a like; false when there was none. */
+export async function deleteLike(db: Db, creationId: number, memberId: string) {
+  const removed = await db.deleteFrom("creation_like").where("creation_id", "=", creationId).where("member_id", "=", memberId).executeTakeFirst();
+  return Number(removed.numDeletedRows) > 0;
+}
+
+export async function moveLikeCount(db: Db, creationId: number, delta: number) {
+  await db.updateTable("creation").set((eb) => ({ like_count: eb("like_count", "+", delta) })).where("id", "=", creationId).execute();
+}
+
+export async function likeCountOf(db: Db, creationId: number) {
+  const row = await db.selectFrom("creation").select("like_count").where("id", "=", creationId).executeTakeFirstOrThrow();
+  return Number(row.like_count);
+}
+
+export async function hasLiked(db: Db, creationId: number, memberId: string) {
+  const row = await db.selectFrom("creation_like").select("member_id").where("creation_id", "=", creationId).where("member_id", "=", memberId).executeTakeFirst();
+  return row !== undefined;
 }

@@ -8,13 +8,17 @@ export async function findSubscriptionByEmail(db: Db, email: string) {
     .executeTakeFirst();
 }
 
-/** A new pending subscription; a parallel one for the same address wins and this does nothing. */
+/**
+ * A new pending subscription; a parallel one for the same address wins and this does nothing
+ * (returns false: the winner queues the mail with its own token).
+ */
 export async function insertPendingSubscription(db: Db, email: string, token: string, at: string) {
-  await db
+  const result = await db
     .insertInto("newsletter_subscription")
     .values({ email, token, status: "pending", created_at: at, confirmation_sent_at: at })
     .onConflict((oc) => oc.column("email").doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 /** Makes a subscription pending again, with the token its next mail carries. */

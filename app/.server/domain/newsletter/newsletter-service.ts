@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { AppServices } from "../../context";
+import { enqueueMail } from "../../mail/outbox";
+import { newsletterConfirmMail } from "../../mail/templates/newsletter-confirm";
 import {
   findSubscriptionByEmail,
   findSubscriptionByToken,
@@ -13,7 +15,6 @@ import {
 export const SUBSCRIBE_MESSAGE = "Thank you! Check your inbox for a link to confirm your subscription.";
 /** A confirm or unsubscribe link whose token matches no subscription (replaced, or mistyped). */
 export const INVALID_LINK_MESSAGE = "This link is not valid. It may have been replaced by a newer one.";
-export const SEND_FAILED_MESSAGE = "We could not send the confirmation mail. Please try again later.";
 /** A pending address gets at most one confirmation mail in this time, so the form cannot spam it. */
 export const RESEND_AFTER_MS = 10 * 60 * 1000;
 
@@ -28,49 +29,38 @@ export function unsubscribeUrl(baseUrl: string, token: string) {
 
 /**
  * Double opt-in (PRODUCT.md §2): a new or returning address becomes pending and gets a
- * confirmation mail; only confirmed addresses receive the newsletter.
+ * confirmation mail; only confirmed addresses receive the newsletter. The mail is queued in the
+ * same transaction (ADR 0025): an SMTP outage delays it, never loses it, so the answer is always
+ * the same.
  */
 export async function subscribe(services: AppServices, rawEmail: string, now = new Date()) {
   const email = rawEmail.trim().toLowerCase();
-  const toSend = await services.db.transaction().execute(async (trx) => {
-    const existing = await findSubscriptionByEmail(trx, email);
-    if (!existing) {
-      const token = newToken();
-      await insertPendingSubscription(trx, email, token, now.toISOString());
-      return token;
-    }
-    if (existing.status === "confirmed") return null;
-    const lastSent = existing.confirmation_sent_at ? new Date(existing.confirmation_sent_at).getTime() : 0;
-    if (existing.status === "pending" && now.getTime() - lastSent < RESEND_AFTER_MS) return null;
-    const token = existing.status === "unsubscribed" ? newToken() : existing.token;
-    await markPending(trx, existing.id, token, now.toISOString());
-    return token;
-  });
-  if (!toSend) return { ok: true as const, message: SUBSCRIBE_MESSAGE };
   const base = services.env.BASE_URL;
-  try {
-    await services.mailer.send({
-      to: email,
-      subject: "Confirm your subscription to Inner Peace. Outer Strength.",
-      text: [
-        "Welcome, seeker.",
-        "",
-        "Someone (we hope you) asked to receive the Inner Peace. Outer Strength. newsletter at this address.",
-        "Confirm your subscription here:",
-        confirmUrl(base, toSend),
-        "",
-        "If this was not you, ignore this mail: you will receive nothing more.",
-        `Unsubscribe at any time: ${unsubscribeUrl(base, toSend)}`,
-      ].join("\n"),
-      headers: {
-        "List-Unsubscribe": `<${unsubscribeUrl(base, toSend)}>`,
-        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  await services.db.transaction().execute(async (trx) => {
+    const existing = await findSubscriptionByEmail(trx, email);
+    let token: string;
+    if (!existing) {
+      token = newToken();
+      if (!(await insertPendingSubscription(trx, email, token, now.toISOString()))) return;
+    } else {
+      if (existing.status === "confirmed") return;
+      const lastSent = existing.confirmation_sent_at ? new Date(existing.confirmation_sent_at).getTime() : 0;
+      if (existing.status === "pending" && now.getTime() - lastSent < RESEND_AFTER_MS) return;
+      token = existing.status === "unsubscribed" ? newToken() : existing.token;
+      await markPending(trx, existing.id, token, now.toISOString());
+    }
+    const unsubscribe = unsubscribeUrl(base, token);
+    await enqueueMail(
+      trx,
+      {
+        ...newsletterConfirmMail({ confirmUrl: confirmUrl(base, token), unsubscribeUrl: unsubscribe }),
+        to: email,
+        kind: "newsletter-confirm",
+        headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
       },
-    });
-  } catch (error) {
-    services.logger.error({ err: error }, "newsletter confirmation mail failed");
-    return { ok: false as const, message: SEND_FAILED_MESSAGE };
-  }
+      now,
+    );
+  });
   return { ok: true as const, message: SUBSCRIBE_MESSAGE };
 }
 

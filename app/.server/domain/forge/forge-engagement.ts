@@ -1,0 +1,114 @@
+import type { AppServices, Viewer } from "../../context";
+import { HELPFUL_RANK } from "~/lib/privileges";
+import { isRankAtLeast, rankById } from "~/lib/ranks";
+import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
+import { createPost, deletePost, editPost, setPostHidden } from "../posts/pipeline";
+import { fail, type Outcome } from "../outcome";
+import { deleteLike, findOpenCreation, insertLike, likeCountOf, moveLikeCount } from "./forge-repository";
+
+/**
+ * What members do with a creation once it is shared (issue 10): like it, comment on it; its author
+ * deletes it, a moderator hides or restores it. Comments, deleting and hiding go through the
+ * posting pipeline (ADR 0017); likes are the Forge's own toggle (ADR 0021).
+ */
+
+/** The rank that likes unlock at, as the page and the refusal both say it. */
+export const LIKE_RANK = HELPFUL_RANK;
+export function likeRankMessage() {
+  const rank = rankById(LIKE_RANK);
+  return `Liking creations unlocks at the ${rank.label} rank (${rank.minXp} XP).`;
+}
+export const OWN_LIKE_MESSAGE = "You cannot like your own creation.";
+export const CREATION_MISSING = "Creation not found";
+
+/**
+ * One like per member and creation, from acolyte on, never on one's own; undoable. The like, the
+ * stored count and the author's XP change in one transaction, and only when the like row itself
+ * was inserted or removed: a second like (or 50 at once from one member) meets the primary key and
+ * changes nothing, an unlike of what was never liked changes nothing. XP is keyed per like
+ * (`<creation>:<member>`) and capped per day with the helpful votes (awardXp), so unliking takes
+ * back exactly what the like gave, and deleting the creation takes back all of it (post-kinds.ts).
+ */
+export async function setLiked(
+  services: AppServices,
+  viewer: Viewer,
+  creationId: number,
+  liked: boolean,
+  now = new Date(),
+): Promise<Outcome<{ liked: boolean; likes: number }>> {
+  const { db } = services;
+  const creation = await findOpenCreation(db, creationId);
+  if (!creation) return fail(404, CREATION_MISSING);
+  if (creation.author_id === viewer.id) return fail(403, OWN_LIKE_MESSAGE);
+  const progress = await progressOf(db, viewer.id);
+  if (!isRankAtLeast(progress.rank.id, LIKE_RANK)) return fail(403, likeRankMessage());
+  const subject = `${creationId}:${viewer.id}`;
+  return db.transaction().execute(async (trx) => {
+    // Read again inside the transaction: a creation hidden or deleted a moment ago takes no like.
+    if (liked && !(await findOpenCreation(trx, creationId))) return fail(404, CREATION_MISSING);
+    if (liked) {
+      if (await insertLike(trx, creationId, viewer.id, now.toISOString())) {
+        await moveLikeCount(trx, creationId, 1);
+        await awardXp(trx, creation.author_id, "creation.liked", subject, now);
+      }
+    } else if (await deleteLike(trx, creationId, viewer.id)) {
+      await moveLikeCount(trx, creationId, -1);
+      await revokeXp(trx, creation.author_id, "creation.liked", subject);
+    }
+    return { ok: true as const, value: { liked, likes: await likeCountOf(trx, creationId) } };
+  });
+}
+
+/** A comment (1 to 2,000 characters, checked by the shared schema) on a creation that shows. */
+export async function commentOnCreation(
+  services: AppServices,
+  viewer: Viewer,
+  creationId: number,
+  input: { body: string; submissionKey: string },
+  now = new Date(),
+): Promise<Outcome<{ id: number }>> {
+  if (!(await findOpenCreation(services.db, creationId))) return fail(404, CREATION_MISSING);
+  const posted = await createPost(
+    services,
+    viewer,
+    {
+      kind: "comment",
+      parentId: creationId,
+      values: { body: input.body },
+      submissionKey: input.submissionKey,
+      recheck: async (trx) => ((await findOpenCreation(trx, creationId)) ? { ok: true, value: null } : fail(404, CREATION_MISSING)),
+    },
+    now,
+  );
+  return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
+}
+
+/** The author edits their comment; the answer names the creation it belongs to. */
+export async function editComment(services: AppServices, viewer: Viewer, commentId: number, input: { body: string }, now = new Date()): Promise<Outcome<{ creationId: number }>> {
+  const edited = await editPost(services, viewer, "comment", commentId, { values: () => ({ body: input.body }) }, now);
+  return edited.ok ? { ok: true, value: { creationId: Number(edited.value.parent_id) } } : edited;
+}
+
+/** The author deletes their comment: it shows as [deleted] and leaves the creation's count. */
+export async function deleteComment(services: AppServices, viewer: Viewer, commentId: number, now = new Date()): Promise<Outcome<{ creationId: number }>> {
+  const deleted = await deletePost(services, viewer, "comment", commentId, now);
+  return deleted.ok ? { ok: true, value: { creationId: Number(deleted.value.parent_id) } } : deleted;
+}
+
+/** The author deletes their creation; its 10 XP and the XP its likes gave go back (post-kinds.ts). */
+export async function deleteCreation(services: AppServices, viewer: Viewer, creationId: number, now = new Date()): Promise<Outcome<{ id: number }>> {
+  const deleted = await deletePost(services, viewer, "creation", creationId, now);
+  return deleted.ok ? { ok: true, value: { id: creationId } } : deleted;
+}
+
+/** A moderator hides or restores a creation or a comment (logged, as the Forum and Council do). */
+export async function moderateForge(
+  services: AppServices,
+  viewer: Viewer,
+  kind: "creation" | "comment",
+  id: number,
+  hidden: boolean,
+  now = new Date(),
+): Promise<Outcome<{ id: number }>> {
+  return setPostHidden(services, viewer, kind, id, hidden, now);
+}
