@@ -66,8 +66,10 @@ test.describe("sharing a creation", () => {
     await page.waitForURL(/\/forge\/\d+$/);
     await page.unrouteAll();
     await expect(page.getByRole("heading", { name: art, level: 1 })).toBeVisible();
-    // The creation page shows the image once the Forge's page does; the author's edit form (this
-    // issue's) shows it already, served from /media under its generated name.
+    // The creation page shows the display size and links the full image, both from /media.
+    await expect(main.getByRole("img", { name: "Made on the path." })).toHaveAttribute("src", /^\/media\/[0-9a-f]{32}-display\.webp$/);
+    await expect(main.getByRole("link", { name: "View full size" })).toHaveAttribute("href", /^\/media\/[0-9a-f]{32}-full\.webp$/);
+    // The author's edit form shows the current image too.
     await page.goto(`${new URL(page.url()).pathname}/edit`);
     const src = await main.getByRole("img", { name: "The current image" }).getAttribute("src");
     expect(src).toMatch(/^\/media\/[0-9a-f]{32}-display\.webp$/);
@@ -81,6 +83,7 @@ test.describe("sharing a creation", () => {
     await main.getByLabel("Audio file", { exact: true }).setInputFiles({ name: "bell.wav", mimeType: "audio/wav", buffer: wav() });
     await share(page);
     await expect(page.getByRole("heading", { name: music, level: 1 })).toBeVisible();
+    await expect(page.locator("main audio")).toHaveAttribute("src", /^\/media\/[0-9a-f]{32}\.wav$/);
 
     await gotoHydrated(page, "/forge/new");
     const project = uniqueTitle("Garage dojo");
