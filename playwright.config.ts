@@ -35,7 +35,16 @@ export default defineConfig({
     { name: "newsletter", testMatch: ["newsletter.spec.ts"], use: { ...devices["Desktop Chrome"], channel: undefined } },
     {
       name: "content",
-      testMatch: ["forum.spec.ts", "council.spec.ts", "accessibility.spec.ts", "newcomer.spec.ts", "forge-engage.spec.ts", "events.spec.ts", "challenges.spec.ts"],
+      testMatch: [
+        "forum.spec.ts",
+        "council.spec.ts",
+        "accessibility.spec.ts",
+        "newcomer.spec.ts",
+        "forge-engage.spec.ts",
+        "forge-share.spec.ts",
+        "events.spec.ts",
+        "challenges.spec.ts",
+      ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },
     },

@@ -3,7 +3,10 @@ import { index, route, type RouteConfig } from "@react-router/dev/routes";
 export default [
   index("routes/home/home.tsx"),
   route("forge", "routes/forge/forge.tsx"),
+  route("forge/new", "routes/forge/share.tsx"),
   route("forge/:creationId", "routes/forge/creation.tsx"),
+  route("forge/:creationId/edit", "routes/forge/edit.tsx"),
+  route("media/:name", "routes/resources/media.tsx"),
   route("council", "routes/council/council.tsx"),
   route("council/ask", "routes/council/ask.tsx"),
   route("council/:questionId", "routes/council/question.tsx"),

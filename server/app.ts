@@ -12,7 +12,8 @@ import { createServices } from "~/.server/services";
 import { startOutboxWorker } from "~/.server/mail/outbox-worker";
 import { reminderJob } from "~/.server/domain/events/reminders";
 import { sql } from "kysely";
-import { bodyLimit, closeWhileDraining, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { routeBodyLimit } from "./route-limits";
+import { bodyLimit, closeWhileDraining, MAX_BODY_BYTES, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
 import { migrateToLatest } from "../database/migrate";
 
@@ -51,7 +52,7 @@ export function createApp({ env, logger, services, assets, build, draining = () 
     }
   });
 
-  app.use(bodyLimit());
+  app.use(bodyLimit(MAX_BODY_BYTES, async (req) => routeBodyLimit(await build(), req.path)));
   // RFC 8058 one-click unsubscribe: the mail provider may post from its own origin. The token in
   // the address is the only authority this route uses (no cookie), so a forged post gains nothing:
   // it alone is let through the origin checks (ours and React Router's).

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 
-/** One megabyte: PRODUCT.md §7 limits texts well under it; uploads will get their own routes. */
+/** One megabyte: PRODUCT.md §7 limits texts well under it; upload routes declare their own (ADR 0020). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 declare global {
@@ -80,16 +80,19 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Refuses a body over the limit before anything reads it. Browsers always send Content-Length for
  * form posts; a streamed body without one is refused too, since we could not bound it up front.
+ * `routeLimit` names a larger bound for the routes that take uploads (decided by the route the
+ * request matches); their own parser still counts every byte as it streams in.
  */
-export function bodyLimit(maxBytes = MAX_BODY_BYTES) {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function bodyLimit(maxBytes = MAX_BODY_BYTES, routeLimit?: (req: Request) => Promise<number | undefined>) {
+  return async (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
+    const limit = (await routeLimit?.(req)) ?? maxBytes;
     const length = req.get("content-length");
     if (length === undefined) {
       if (req.get("transfer-encoding")) return void res.status(411).type("text/plain").send("Length Required");
       return next();
     }
-    if (!/^\d+$/.test(length) || Number(length) > maxBytes) {
+    if (!/^\d+$/.test(length) || Number(length) > limit) {
       return void res.status(413).type("text/plain").send("Request body too large");
     }
     next();

@@ -5,6 +5,7 @@ import type { Db, Engine } from "./db/connect";
 import type { MemberRole } from "~/lib/domain-values";
 import type { Env } from "./env";
 import type { Mailer } from "./mail/mailer";
+import type { MediaStore } from "./media/media-store";
 
 /** What the whole process shares: built once at start and handed to every request (STYLE.md). */
 export interface AppServices {
@@ -14,6 +15,8 @@ export interface AppServices {
   env: Env;
   logger: Logger;
   mailer: Mailer;
+  /** Uploaded files (ADR 0020). */
+  media: MediaStore;
 }
 
 /** What belongs to one request. */

@@ -6,6 +6,7 @@ import { insertDemoContent } from "./db/demo-content";
 import { describeDatabaseUrl, isDatabaseUnavailable, unavailableReason } from "./db/unavailable";
 import type { Env } from "./env";
 import { createMailer } from "./mail/mailer";
+import { databaseMediaStore } from "./media/media-store-database";
 import { enqueueMail } from "./mail/outbox";
 import { resetPasswordMail } from "./domain/accounts/password-reset";
 import path from "node:path";
@@ -40,7 +41,9 @@ export async function createServices(env: Env, logger: Logger, migrateToLatest: 
     // Queued, not sent: Better Auth's request succeeds whether or not SMTP is up (ADR 0025).
     sendResetPassword: async (to, token) => void (await enqueueMail(db, resetPasswordMail(env.BASE_URL, to, token))),
   });
-  return { db, engine: env.DATABASE_ENGINE, auth, env, logger, mailer };
+  // The one MediaStore so far; an S3-compatible one would be chosen here by configuration.
+  const media = databaseMediaStore(db);
+  return { db, engine: env.DATABASE_ENGINE, auth, env, logger, mailer, media };
 }
 
 /** Raised when the database stayed unreachable for the whole retry bound; its message is the line to print. */

@@ -94,6 +94,13 @@ test.describe("axe, signed in", () => {
     await expect(page.getByRole("button", { name: "Sign Out", exact: true })).toBeVisible();
     await expectNoSeriousViolations(page);
   });
+
+  test("/forge/new, the share form", async ({ page }) => {
+    await createMember(page.request, newMember("Ada Lovelace"));
+    await gotoHydrated(page, "/forge/new");
+    await expect(page.getByRole("heading", { name: "Share Your Creation", level: 1 })).toBeVisible();
+    await expectNoSeriousViolations(page);
+  });
 });
 
 test.describe("axe, the forum", () => {

@@ -65,7 +65,7 @@ test.describe("3. every internal link leads somewhere", () => {
 
   test("from a member's pages, signed in", async ({ page, baseURL }) => {
     await createMember(page.request, newMember("Link Walker"));
-    const { broken, visited } = await walk(page.request, baseURL!, [...START, "/dashboard", "/council/ask"]);
+    const { broken, visited } = await walk(page.request, baseURL!, [...START, "/dashboard", "/council/ask", "/forge/new"]);
     expect(visited).toBeGreaterThan(30);
     expect(broken, "links that 404").toEqual([]);
   });

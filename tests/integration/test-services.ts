@@ -10,6 +10,7 @@ import type { AppServices } from "~/.server/context";
 import { createDatabase, type Engine } from "~/.server/db/connect";
 import { loadEnv } from "~/.server/env";
 import { createMailer } from "~/.server/mail/mailer";
+import { databaseMediaStore } from "~/.server/media/media-store-database";
 import { enqueueMail } from "~/.server/mail/outbox";
 import { createOutboxWorker } from "~/.server/mail/outbox-worker";
 import { resetPasswordMail } from "~/.server/domain/accounts/password-reset";
@@ -66,7 +67,7 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
       // Queued, not sent: Better Auth's request succeeds whether or not SMTP is up (ADR 0025).
     sendResetPassword: async (to, token) => void (await enqueueMail(db, resetPasswordMail(env.BASE_URL, to, token))),
     });
-    const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger, mailer };
+    const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger, mailer, media: databaseMediaStore(db) };
     return {
       services,
       reopen: async () => {

@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import { slugify } from "~/lib/slug";
 import { excerptOf } from "~/lib/text";
+import sharp from "sharp";
+import { databaseMediaStore } from "../media/media-store-database";
+import { processImage } from "../media/process-upload";
 import { utcToZoned, zonedToUtc } from "~/lib/time-zones";
 import type { Database } from "./schema";
 
@@ -340,6 +343,24 @@ const CHALLENGES: {
   },
 ];
 
+/**
+ * The demo's Visual Art gets a real image, drawn here (an ink circle on paper, rendered by sharp
+ * from SVG) and stored the way an upload is, so the Forge shows images out of the box.
+ */
+async function demoImage(trx: Transaction<Database>, creationId: number, ownerId: string) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800"><defs><linearGradient id="p" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#f5efe3"/><stop offset="1" stop-color="#e4d8c2"/></linearGradient></defs><rect width="1200" height="800" fill="url(#p)"/><circle cx="600" cy="400" r="250" fill="none" stroke="#1c1917" stroke-width="46" stroke-linecap="round" stroke-dasharray="1460 110" transform="rotate(-70 600 400)"/></svg>`;
+  const image = await processImage(await sharp(Buffer.from(svg)).png().toBuffer());
+  if (!image.ok) throw new Error(`demo image: ${image.message}`);
+  const store = databaseMediaStore(trx);
+  const { full, display, thumb } = image.value;
+  for (const file of [full, display, thumb]) await store.put(trx, { ...file, ownerId });
+  await trx
+    .updateTable("creation")
+    .set({ image_name: full.name, image_display_name: display.name, image_thumb_name: thumb.name })
+    .where("id", "=", creationId)
+    .execute();
+}
+
 export async function hasContent(db: Kysely<Database>): Promise<boolean> {
   const row = await db.selectFrom("topic").select("id").limit(1).executeTakeFirst();
   return row !== undefined;
@@ -515,6 +536,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
       .returning("id")
       .executeTakeFirstOrThrow();
     await award(c.author, "creation.shared", creation.id, 10, created);
+    if (c.type === "art") await demoImage(trx, creation.id, member(c.author));
     for (const liker of c.likes) {
       await trx.insertInto("creation_like").values({ creation_id: creation.id, member_id: member(liker), created_at: created }).execute();
       await award(c.author, "creation.liked", `${creation.id}:${member(liker)}`, 1, created);

@@ -15,6 +15,7 @@ import {
   markDeleted,
   moveCounts,
   setHiddenAt,
+  unlinkMedia,
   updateEdited,
   type PostRow,
 } from "./post-repository";
@@ -69,6 +70,17 @@ export async function takeBackPostXp(trx: Executor, kind: PostKind, authorId: st
   const { xp, earned } = POST_KINDS[kind];
   await deleteXpEventsOf(trx, authorId, [...(xp ? [xp] : []), ...earned.byId], String(id));
   await deleteVoteXpEvents(trx, authorId, earned.byVote, id);
+}
+
+/**
+ * media: a deleted post's stored files go with it, in the same transaction (ADR 0020). The row
+ * stays (as "[deleted]"), the member's image or recording does not. Hiding keeps them, since a
+ * moderator may restore the post.
+ */
+export async function deletePostMedia(services: AppServices, trx: Executor, kind: PostKind, id: number) {
+  const { media } = POST_KINDS[kind];
+  if (media.length === 0) return;
+  await services.media.delete(trx, await unlinkMedia(trx, kind, id, media));
 }
 
 /** log: every moderation action on every kind of post is recorded. */
@@ -179,6 +191,7 @@ export async function deletePost(
     await markDeleted(trx, kind, id, now.toISOString());
     if (post.hidden_at === null) await countPost(trx, kind, post.parent_id, -1);
     await alsoWrite?.(trx);
+    await deletePostMedia(services, trx, kind, id);
     await takeBackPostXp(trx, kind, post.author_id, id);
   });
   return own;

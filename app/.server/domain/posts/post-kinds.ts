@@ -36,7 +36,11 @@ export interface PostModel {
    * Council's never did, and this refactor keeps behaviour as it was (ADR 0017).
    */
   editsLimited: boolean;
+  /** Columns naming the post's stored files (ADR 0020); they go with the post when its author deletes it. */
+  media: readonly MediaColumn[];
 }
+
+export type MediaColumn = "image_name" | "image_display_name" | "image_thumb_name" | "audio_name";
 
 const none = { byId: [], byVote: [] } as const;
 
@@ -49,6 +53,7 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     earned: none,
     daily: true,
     editsLimited: true,
+    media: [],
   },
   reply: {
     table: "reply",
@@ -58,6 +63,7 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     earned: none,
     daily: false,
     editsLimited: true,
+    media: [],
   },
   question: {
     table: "question",
@@ -67,6 +73,7 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     earned: none,
     daily: true,
     editsLimited: false,
+    media: [],
   },
   answer: {
     table: "answer",
@@ -76,6 +83,7 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     earned: { byId: ["answer.accepted"], byVote: ["answer.helpful"] },
     daily: false,
     editsLimited: false,
+    media: [],
   },
   creation: {
     table: "creation",
@@ -85,6 +93,7 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     earned: { byId: [], byVote: ["creation.liked"] },
     daily: true,
     editsLimited: true,
+    media: ["image_name", "image_display_name", "image_thumb_name", "audio_name"],
   },
   comment: {
     table: "creation_comment",
@@ -94,6 +103,7 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     earned: none,
     daily: false,
     editsLimited: true,
+    media: [],
   },
 };
 

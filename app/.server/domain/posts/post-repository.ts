@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Db } from "../../db/connect";
 import type { ModerationActionKind } from "../../db/schema";
-import { COUNTED_IN, POST_KINDS, type PostKind } from "./post-kinds";
+import { COUNTED_IN, POST_KINDS, type MediaColumn, type PostKind } from "./post-kinds";
 
 type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom">;
 
@@ -133,4 +133,18 @@ export async function insertModerationAction(
   row: { actor_id: string; action: ModerationActionKind; subject_type: PostKind; subject_id: number; created_at: string },
 ) {
   await db.insertInto("moderation_action").values(row).execute();
+}
+
+/** Unlinks a post's stored files and returns their names, so the caller deletes them in the same transaction. */
+export async function unlinkMedia(db: Executor, kind: PostKind, id: number, columns: readonly MediaColumn[]): Promise<string[]> {
+  const { table } = POST_KINDS[kind];
+  const row = (await any(db).selectFrom(table).select(columns).where("id", "=", id).executeTakeFirst()) as Record<string, string | null> | undefined;
+  const names = columns.map((c) => row?.[c]).filter((name): name is string => typeof name === "string");
+  if (names.length === 0) return [];
+  await any(db)
+    .updateTable(table)
+    .set(Object.fromEntries(columns.map((c) => [c, null])))
+    .where("id", "=", id)
+    .execute();
+  return names;
 }

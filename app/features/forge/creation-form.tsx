@@ -1,0 +1,199 @@
+import { useEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent } from "react";
+import { safeParse, type core } from "zod/mini";
+import { Button } from "~/components/ui/button";
+import { CardContent, CardFooter } from "~/components/ui/card";
+import { FieldError, FormAlert, Label, TextAreaField, TextField } from "~/components/ui/form-controls";
+import type { CreationType } from "~/lib/domain-values";
+import { mediaUrl } from "~/lib/media";
+import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data";
+import { AUDIO_MAX_BYTES, CREATION_TITLE_MAX, DESCRIPTION_MAX, IMAGE_MAX_BYTES, LINK_MAX } from "~/schemas/forge";
+import { BODY_MAX } from "~/schemas/forum";
+import { CREATION_LABELS } from "./creation-types";
+
+export interface CreationDefaults {
+  title: string;
+  description: string;
+  type: CreationType;
+  body: string;
+  linkUrl: string;
+  /** The stored image or audio, when editing. */
+  imageName?: string | null;
+  audioName?: string | null;
+}
+
+const noSubscription = () => () => {};
+
+/** The messages on a page the server answered with: each field's, and the form's alert. */
+function messagesIn(page: Document | null, status: number): FieldErrors {
+  const found: FieldErrors = {};
+  for (const el of page?.querySelectorAll<HTMLElement>("form [data-slot=field-error]") ?? []) found[el.id.replace(/-error$/, "")] = el.textContent ?? "";
+  const alert = page?.querySelector("form [data-slot=form-alert]")?.textContent;
+  if (alert) found.form = alert;
+  if (Object.keys(found).length === 0) found.form = status === 413 ? "The upload is too large." : "Something went wrong. Please try again.";
+  return found;
+}
+
+const EMPTY: CreationDefaults = { title: "", description: "", type: "writing", body: "", linkUrl: "" };
+const TYPES = Object.keys(CREATION_LABELS) as CreationType[];
+
+/**
+ * The share and edit form. Without JavaScript it is a plain multipart form post showing every field
+ * (each says which type it is for). With JavaScript it shows the fields of the chosen type, a
+ * preview of the chosen image, and sends the same form with XMLHttpRequest for its upload progress
+ * (fetch cannot report it).
+ */
+export function CreationForm({
+  schema,
+  submissionKey,
+  defaults = EMPTY,
+  serverErrors,
+  submitLabel,
+}: {
+  schema: core.$ZodType;
+  submissionKey?: string;
+  defaults?: CreationDefaults;
+  serverErrors?: FieldErrors;
+  submitLabel: string;
+}) {
+  // False in the server's HTML (every field shows, for browsers without JavaScript), true once hydrated.
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const [type, setType] = useState<CreationType>(defaults.type);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>(serverErrors ?? {});
+  const validated = useRef(false);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+
+  const shows = (which: CreationType) => !hydrated || type === which;
+
+  const check = (form: HTMLFormElement): FieldErrors => {
+    const result = safeParse(schema, formToObject(form));
+    const found: FieldErrors = result.success ? {} : firstErrors(result.error.issues);
+    const file = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)?.files?.[0];
+    const image = file("image");
+    const audio = file("audio");
+    if (type === "art" && image && image.size > IMAGE_MAX_BYTES) found.image = "The image is larger than 5 MB.";
+    if (type === "art" && !image && !defaults.imageName) found.image = "Choose an image for Visual Art";
+    if (type === "music" && audio && audio.size > AUDIO_MAX_BYTES) found.audio = "The audio file is larger than 20 MB.";
+    if (type === "music" && !audio && !defaults.audioName) found.audio = "Choose an audio file for Music";
+    return found;
+  };
+
+  const onChange = (event: ChangeEvent<HTMLFormElement>) => {
+    if (validated.current) setErrors(check(event.currentTarget));
+  };
+
+  const onImage = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.currentTarget.files?.[0];
+    setPreview(file && file.type.startsWith("image/") ? URL.createObjectURL(file) : null);
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    validated.current = true;
+    const found = check(form);
+    setErrors(found);
+    const first = Object.keys(found)[0];
+    if (first) {
+      const field = form.elements.namedItem(first);
+      if (field instanceof HTMLElement) field.focus();
+      return;
+    }
+    const body = new FormData(form);
+    // Files of the other types stay home (the server would refuse them).
+    if (type !== "art") body.delete("image");
+    if (type !== "music") body.delete("audio");
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", form.action);
+    // The server answers this request as it answers the form without JavaScript: a redirect to the
+    // creation (followed here), or the form's page again with its messages, read from that page.
+    xhr.responseType = "document";
+    xhr.upload.onprogress = (e) => e.lengthComputable && setProgress(Math.round((e.loaded / e.total) * 100));
+    xhr.onload = () => {
+      if (xhr.status === 200 && new URL(xhr.responseURL).pathname !== new URL(form.action).pathname) return window.location.assign(xhr.responseURL);
+      setProgress(null);
+      setErrors(messagesIn(xhr.response as Document | null, xhr.status));
+    };
+    xhr.onerror = () => {
+      setProgress(null);
+      setErrors({ form: "The upload failed. Check your connection and try again." });
+    };
+    setProgress(0);
+    xhr.send(body);
+  };
+
+  const busy = progress !== null;
+  const described = (name: string, help?: boolean) => [errors[name] ? `${name}-error` : null, help ? `${name}-help` : null].filter(Boolean).join(" ") || undefined;
+
+  return (
+    <form method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} onChange={onChange}>
+      {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
+      <CardContent className="flex flex-col gap-5 pt-6">
+        <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
+        <TextField name="title" label="Title" error={errors.title} maxLength={CREATION_TITLE_MAX} defaultValue={defaults.title} />
+        <TextAreaField name="description" label="Description" rows={3} maxLength={DESCRIPTION_MAX} error={errors.description} defaultValue={defaults.description} help="A sentence or two for the Forge list (optional, up to 500 characters)." />
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="type">Type</Label>
+          <select
+            id="type"
+            name="type"
+            value={type}
+            onChange={(e) => setType(e.currentTarget.value as CreationType)}
+            aria-invalid={errors.type ? true : undefined}
+            aria-describedby={described("type")}
+            className="h-10 w-full rounded-md border border-stone-300 bg-white px-3 text-base text-ink focus-visible:outline-3 focus-visible:outline-offset-1"
+          >
+            {TYPES.map((t) => (
+              <option key={t} value={t}>
+                {CREATION_LABELS[t]}
+              </option>
+            ))}
+          </select>
+          <FieldError id="type-error">{errors.type}</FieldError>
+        </div>
+        <TextAreaField name="body" label="Your work" rows={10} maxLength={BODY_MAX} error={errors.body} defaultValue={defaults.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
+        {shows("art") ? (
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="image">Image{hydrated ? "" : " (Visual Art)"}</Label>
+            <input id="image" name="image" type="file" accept="image/png,image/jpeg,image/webp,image/gif" onChange={onImage} aria-invalid={errors.image ? true : undefined} aria-describedby={described("image", true)} className="text-sm" />
+            <p id="image-help" className="text-xs text-muted">
+              PNG, JPEG, WebP or GIF, at most 5 MB. Location and camera details are removed.
+              {defaults.imageName ? " Leave empty to keep the current image." : ""}
+            </p>
+            <FieldError id="image-error">{errors.image}</FieldError>
+            {preview ? (
+              <img src={preview} alt="Preview of the chosen image" className="mt-2 max-h-64 w-auto rounded-md border border-line object-contain" />
+            ) : defaults.imageName ? (
+              <img src={mediaUrl(defaults.imageName)} alt="The current image" className="mt-2 max-h-64 w-auto rounded-md border border-line object-contain" />
+            ) : null}
+          </div>
+        ) : null}
+        {shows("music") ? (
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="audio">Audio file{hydrated ? "" : " (Music)"}</Label>
+            <input id="audio" name="audio" type="file" accept="audio/mpeg,audio/ogg,audio/wav,.mp3,.ogg,.wav" aria-invalid={errors.audio ? true : undefined} aria-describedby={described("audio", true)} className="text-sm" />
+            <p id="audio-help" className="text-xs text-muted">
+              MP3, OGG or WAV, at most 20 MB.{defaults.audioName ? " Leave empty to keep the current recording." : ""}
+            </p>
+            <FieldError id="audio-error">{errors.audio}</FieldError>
+          </div>
+        ) : null}
+        {shows("projects") ? (
+          <TextField name="linkUrl" type="url" label={hydrated ? "Project link" : "Project link (Projects)"} placeholder="https://" maxLength={LINK_MAX} error={errors.linkUrl} defaultValue={defaults.linkUrl} />
+        ) : null}
+        {busy ? (
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="upload-progress">Uploading… {progress}%</Label>
+            <progress id="upload-progress" max={100} value={progress} className="w-full" />
+          </div>
+        ) : null}
+      </CardContent>
+      <CardFooter>
+        <Button type="submit" variant="monk" disabled={busy}>
+          {busy ? "Uploading..." : submitLabel}
+        </Button>
+      </CardFooter>
+    </form>
+  );
+}
