@@ -9,6 +9,8 @@ import { Checkbox, FieldError, FormAlert, Label, TextField, Textarea } from "~/c
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
 import { registerMember } from "~/.server/domain/accounts/account-service";
 import { parseForm } from "~/.server/forms";
+import { useNonce } from "~/components/layout/nonce";
+import { DEFAULT_TIME_ZONE } from "~/lib/time-zones";
 import { INTERESTS, JOIN_CHECKBOXES, joinSchema } from "~/schemas/account";
 import type { FieldErrors } from "~/schemas/form-data";
 
@@ -75,6 +77,32 @@ function RegistrationSuccessful() {
   );
 }
 
+const TIME_ZONE_INPUT = "join-time-zone";
+const FILL_TIME_ZONE = `try{document.getElementById("${TIME_ZONE_INPUT}").value=Intl.DateTimeFormat().resolvedOptions().timeZone}catch(e){}`;
+
+/**
+ * The member's time zone as the browser knows it (issue 11): a tiny inline script fills the hidden
+ * field as soon as it is parsed, before hydration; the effect covers a join page reached by client
+ * navigation, where no inline script runs. Without JavaScript the field stays "UTC".
+ */
+function BrowserTimeZone() {
+  const nonce = useNonce();
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    try {
+      if (input.current) input.current.value = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    } catch {
+      // An old browser without Intl time zones: UTC it is.
+    }
+  }, []);
+  return (
+    <>
+      <input ref={input} type="hidden" id={TIME_ZONE_INPUT} name="timeZone" defaultValue={DEFAULT_TIME_ZONE} />
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: FILL_TIME_ZONE }} />
+    </>
+  );
+}
+
 function JoinForm({ serverErrors, values }: { serverErrors?: FieldErrors; values?: Echo }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formAction === "/join";
@@ -87,6 +115,7 @@ function JoinForm({ serverErrors, values }: { serverErrors?: FieldErrors; values
       <Form method="post" action="/join" noValidate onSubmit={onSubmit} onChange={onChange}>
         <CardContent className="flex flex-col gap-5">
           <FormAlert>{errors.form}</FormAlert>
+          <BrowserTimeZone />
           <TextField
             name="fullName"
             label="Full Name"
