@@ -70,3 +70,18 @@ export function rankProgress(xp: number, virtueLevels: VirtueLevels = {}): RankP
 export function isRankAtLeast(rank: RankId, floor: RankId): boolean {
   return RANKS.findIndex((r) => r.id === rank) >= RANKS.findIndex((r) => r.id === floor);
 }
+
+/** What stands between a member and the next rank: XP still to earn and virtues below the level asked. */
+export interface NextRankNeeds {
+  next: Rank | null;
+  xp: number;
+  /** Virtues (ids) still under MASTER_VIRTUE_LEVEL when the next rank is master; otherwise empty. */
+  virtues: Virtue[];
+}
+
+export function nextRankNeeds(xp: number, virtueLevels: VirtueLevels = {}): NextRankNeeds {
+  const { next } = rankProgress(xp, virtueLevels);
+  if (!next) return { next: null, xp: 0, virtues: [] };
+  const virtues = next.id === "master" ? VIRTUES.filter((v) => (virtueLevels[v.id] ?? 0) < MASTER_VIRTUE_LEVEL).map((v) => v.id) : [];
+  return { next, xp: Math.max(next.minXp - xp, 0), virtues };
+}

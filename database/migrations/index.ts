@@ -11,6 +11,7 @@ import * as renderedBodies from "./2026-11-22-0005-rendered-bodies";
 import * as memberTimeZone from "./2026-11-22-0006-member-time-zone";
 import * as media from "./2026-11-22-0007-media";
 import * as mailOutbox from "./2026-11-22-0008-mail-outbox";
+import * as challenges from "./2026-11-22-0030-challenges";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-0006-member-time-zone": memberTimeZone,
   "2026-11-22-0007-media": media,
   "2026-11-22-0008-mail-outbox": mailOutbox,
+  "2026-11-22-0030-challenges": challenges,
 };

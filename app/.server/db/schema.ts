@@ -26,6 +26,8 @@ export interface MemberTable {
   role: MemberRole;
   /** IANA time zone name; calendar days (check-ins) and event times are shown in it. */
   time_zone: ColumnType<string, string | undefined, string>;
+  /** The rank the member was last shown; a higher rank now means a rank-up toast (ADR 0022). */
+  seen_rank: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionTable {
@@ -301,7 +303,55 @@ export interface ModerationActionTable {
   created_at: Timestamp;
 }
 
+export type ChallengeStatus = "published" | "proposed" | "declined";
+export type AttemptStatus = "active" | "completed" | "failed";
+
+/** A challenge (ADR 0022): published by an advisor or admin, or proposed by a sage for review. */
+export interface ChallengeTable {
+  id: Generated<number>;
+  title: string;
+  description: string;
+  path: PathId;
+  length_days: number;
+  check_ins_required: number;
+  status: ChallengeStatus;
+  created_by: string | null;
+  reviewed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
+  published_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  submission_key: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface ChallengeVirtueTable {
+  challenge_id: number;
+  virtue: string;
+}
+
+/** One member's try at a challenge; days are YYYY-MM-DD in the member's time zone. */
+export interface ChallengeAttemptTable {
+  id: Generated<number>;
+  challenge_id: number;
+  member_id: string;
+  status: AttemptStatus;
+  starts_on: string;
+  ends_on: string;
+  check_in_count: ColumnType<number, number | undefined, number>;
+  created_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
+  completed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+export interface ChallengeCheckInTable {
+  attempt_id: number;
+  /** YYYY-MM-DD in the member's time zone when they checked in. */
+  day: string;
+  created_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
+}
+
 export interface Database {
+  challenge: ChallengeTable;
+  challenge_virtue: ChallengeVirtueTable;
+  challenge_attempt: ChallengeAttemptTable;
+  challenge_check_in: ChallengeCheckInTable;
   member: MemberTable;
   session: SessionTable;
   account: AccountTable;

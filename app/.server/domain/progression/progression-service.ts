@@ -1,18 +1,45 @@
 import { engineOf, type Db } from "../../db/connect";
 import { startOfUtcDay } from "~/lib/dates";
-import { rankFor, rankProgress, type Rank, type RankProgress } from "~/lib/ranks";
+import { rankFor, rankProgress, type Rank, type RankProgress, type VirtueLevels } from "~/lib/ranks";
 import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
+import { virtueLevelsFor } from "./virtue-levels";
 import { deleteXpEvent, insertXpEvent, lockMember, pointsSince, xpTotals } from "./xp-repository";
 
-/** Ranks of many members, from the ledger, in one query. Virtues come with the challenges. */
+export interface Standing {
+  xp: number;
+  virtueLevels: VirtueLevels;
+  rank: Rank;
+}
+
+/**
+ * XP and virtue levels of many members, two queries whatever their number, and the rank that the
+ * one rank function (`rankFor`, app/lib/ranks.ts) gives them.
+ */
+export async function standingsOf(db: Db, memberIds: readonly string[]): Promise<Map<string, Standing>> {
+  const [totals, levels] = await Promise.all([xpTotals(db, memberIds), virtueLevelsFor(db, memberIds)]);
+  return new Map(
+    memberIds.map((id) => {
+      const xp = totals.get(id) ?? 0;
+      const virtueLevels = levels.get(id) ?? {};
+      return [id, { xp, virtueLevels, rank: rankFor(xp, virtueLevels) }];
+    }),
+  );
+}
+
+/** Ranks of many members (lists of authors): no query per member. */
 export async function ranksOf(db: Db, memberIds: readonly string[]): Promise<Map<string, Rank>> {
-  const totals = await xpTotals(db, memberIds);
-  return new Map(memberIds.map((id) => [id, rankFor(totals.get(id) ?? 0)]));
+  const standings = await standingsOf(db, memberIds);
+  return new Map([...standings].map(([id, s]) => [id, s.rank]));
+}
+
+/** One member's rank, from XP and virtues. */
+export async function memberRank(db: Db, memberId: string): Promise<Rank> {
+  return (await ranksOf(db, [memberId])).get(memberId)!;
 }
 
 export async function progressOf(db: Db, memberId: string): Promise<RankProgress> {
-  const totals = await xpTotals(db, [memberId]);
-  return rankProgress(totals.get(memberId) ?? 0);
+  const standing = (await standingsOf(db, [memberId])).get(memberId)!;
+  return rankProgress(standing.xp, standing.virtueLevels);
 }
 
 /**

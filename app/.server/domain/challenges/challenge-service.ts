@@ -1,0 +1,206 @@
+import type { AppServices, Viewer } from "../../context";
+import { engineOf, type Db } from "../../db/connect";
+import type { PathId } from "~/lib/domain-values";
+import { addDays, formatDay, localDay } from "~/lib/calendar-days";
+import { CHALLENGE_RANK } from "~/lib/privileges";
+import { isRankAtLeast, rankById } from "~/lib/ranks";
+import type { Virtue } from "~/lib/virtues";
+import { awardXp, memberRank } from "../progression/progression-service";
+import { fail, writeAllowed, type Outcome } from "../outcome";
+import {
+  completeAttempt,
+  failAttempt,
+  findBySubmissionKey,
+  findChallenge,
+  findOpenAttempt,
+  insertAttempt,
+  insertChallenge,
+  insertCheckIn,
+  insertVirtues,
+  isAdvisor,
+  lockAttempt,
+  memberTimeZone,
+  reviewChallenge,
+} from "./challenge-repository";
+
+export type { Outcome };
+
+/**
+ * Challenges (issue 11, ADR 0022): joining, daily check-ins on the member's own calendar,
+ * completing (25 XP, and the virtues it trains advance), failing when the length runs out, and
+ * creating, proposing and reviewing challenges. Every rule is checked here, on the server, whatever
+ * the page showed.
+ */
+
+export const CHALLENGE_MESSAGES = {
+  notFound: "Challenge not found",
+  alreadyOn: "You are already on this challenge.",
+  alreadyCompleted: "You have already completed this challenge.",
+  notOn: "Join this challenge before checking in.",
+  alreadyCheckedIn: "You have already checked in to this challenge today. Come back tomorrow.",
+  reviewOnly: "Only advisors and admins review proposed challenges.",
+  notProposal: "This challenge is no longer waiting for review.",
+} as const;
+
+export const ranOutMessage = (endsOn: string) =>
+  `This attempt ran out on ${formatDay(endsOn)} before reaching its check-ins. Join the challenge again to start over.`;
+
+export const proposeRankMessage = () => {
+  const rank = rankById(CHALLENGE_RANK);
+  return `Proposing challenges unlocks at the ${rank.label} rank (${rank.minXp} XP).`;
+};
+
+/** Advisors and admins publish challenges directly and review what sages propose. */
+export async function mayPublish(db: Db, viewer: Viewer): Promise<boolean> {
+  return viewer.role === "admin" || (await isAdvisor(db, viewer.id));
+}
+
+// ---------------------------------------------------------------- joining and checking in
+
+export async function joinChallenge(
+  services: AppServices,
+  viewer: Viewer,
+  challengeId: number,
+  now = new Date(),
+): Promise<Outcome<{ attemptId: number; startsOn: string; endsOn: string }>> {
+  const { db } = services;
+  const challenge = await findChallenge(db, challengeId);
+  if (!challenge || challenge.status !== "published") return fail(404, CHALLENGE_MESSAGES.notFound);
+  const today = localDay(now, await memberTimeZone(db, viewer.id));
+  return db.transaction().execute(async (trx) => {
+    const open = await findOpenAttempt(trx, challengeId, viewer.id);
+    if (open?.status === "completed") return fail(409, CHALLENGE_MESSAGES.alreadyCompleted);
+    if (open && open.ends_on >= today) return fail(409, CHALLENGE_MESSAGES.alreadyOn);
+    // An attempt past its last day failed; the member starts over.
+    if (open) await failAttempt(trx, open.id);
+    const endsOn = addDays(today, challenge.length_days - 1);
+    const id = await insertAttempt(trx, {
+      challenge_id: challengeId,
+      member_id: viewer.id,
+      starts_on: today,
+      ends_on: endsOn,
+      created_at: now.toISOString(),
+    });
+    // Another join of the same member won the race (the partial unique index).
+    if (id === null) return fail(409, CHALLENGE_MESSAGES.alreadyOn);
+    return { ok: true as const, value: { attemptId: id, startsOn: today, endsOn } };
+  });
+}
+
+export interface CheckInResult {
+  day: string;
+  checkIns: number;
+  required: number;
+  completed: boolean;
+}
+
+/**
+ * One check-in per attempt per calendar day in the member's zone; 1 XP once a day however many
+ * challenges (the ledger's subject is the day); on reaching the required check-ins within the
+ * length the attempt completes and pays 25 XP once (the subject is the attempt).
+ */
+export async function checkIn(
+  services: AppServices,
+  viewer: Viewer,
+  challengeId: number,
+  now = new Date(),
+): Promise<Outcome<CheckInResult>> {
+  const { db } = services;
+  const challenge = await findChallenge(db, challengeId);
+  if (!challenge || challenge.status !== "published") return fail(404, CHALLENGE_MESSAGES.notFound);
+  const today = localDay(now, await memberTimeZone(db, viewer.id));
+  const at = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const found = await findOpenAttempt(trx, challengeId, viewer.id);
+    if (!found) return fail(403, CHALLENGE_MESSAGES.notOn);
+    // Two tabs checking in at once queue here; the second then finds the day taken.
+    if (engineOf(trx) === "postgres") await lockAttempt(trx, found.id);
+    const attempt = (await findOpenAttempt(trx, challengeId, viewer.id))!;
+    if (attempt.status === "completed") return fail(409, CHALLENGE_MESSAGES.alreadyCompleted);
+    if (today > attempt.ends_on) {
+      await failAttempt(trx, attempt.id);
+      return fail(409, ranOutMessage(attempt.ends_on));
+    }
+    const checkIns = await insertCheckIn(trx, attempt.id, today, at);
+    if (checkIns === null) return fail(409, CHALLENGE_MESSAGES.alreadyCheckedIn);
+    await awardXp(trx, viewer.id, "challenge.check-in", today, now);
+    let completed = false;
+    if (checkIns >= challenge.check_ins_required && (await completeAttempt(trx, attempt.id, at))) {
+      await awardXp(trx, viewer.id, "challenge.completed", attempt.id, now);
+      completed = true;
+    }
+    return { ok: true as const, value: { day: today, checkIns, required: challenge.check_ins_required, completed } };
+  });
+}
+
+// ---------------------------------------------------------------- creating, proposing, reviewing
+
+export interface ChallengeInput {
+  title: string;
+  description: string;
+  path: PathId;
+  virtues: Virtue[];
+  lengthDays: number;
+  checkInsRequired: number;
+  submissionKey: string;
+}
+
+/**
+ * Advisors and admins publish at once; sages and above propose, for an advisor to publish. A double
+ * submit (same key) finds the challenge the first one made.
+ */
+export async function createChallenge(
+  services: AppServices,
+  viewer: Viewer,
+  input: ChallengeInput,
+  now = new Date(),
+): Promise<Outcome<{ id: number; status: "published" | "proposed" }>> {
+  const { db } = services;
+  const publishes = await mayPublish(db, viewer);
+  if (!publishes && !isRankAtLeast((await memberRank(db, viewer.id)).id, CHALLENGE_RANK)) return fail(403, proposeRankMessage());
+  if (input.checkInsRequired > input.lengthDays || input.lengthDays < 1 || input.checkInsRequired < 1) {
+    return fail(400, "Check-ins required cannot exceed the length in days", "checkInsRequired");
+  }
+  const earlier = await findBySubmissionKey(db, viewer.id, input.submissionKey);
+  if (earlier) return { ok: true, value: { id: earlier.id, status: earlier.status === "published" ? "published" : "proposed" } };
+  const allowed = await writeAllowed(services, viewer);
+  if (!allowed.ok) return allowed;
+  const status = publishes ? "published" : "proposed";
+  const at = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const id = await insertChallenge(trx, {
+      title: input.title,
+      description: input.description,
+      path: input.path,
+      length_days: input.lengthDays,
+      check_ins_required: input.checkInsRequired,
+      status,
+      created_by: viewer.id,
+      created_at: at,
+      published_at: status === "published" ? at : null,
+      submission_key: input.submissionKey,
+    });
+    if (id === null) {
+      const same = (await findBySubmissionKey(trx, viewer.id, input.submissionKey))!;
+      return { ok: true as const, value: { id: same.id, status } };
+    }
+    await insertVirtues(trx, id, input.virtues);
+    return { ok: true as const, value: { id, status } };
+  });
+}
+
+export async function reviewProposal(
+  services: AppServices,
+  viewer: Viewer,
+  challengeId: number,
+  decision: "publish" | "decline",
+  now = new Date(),
+): Promise<Outcome<{ id: number }>> {
+  const { db } = services;
+  if (!(await mayPublish(db, viewer))) return fail(403, CHALLENGE_MESSAGES.reviewOnly);
+  const challenge = await findChallenge(db, challengeId);
+  if (!challenge) return fail(404, CHALLENGE_MESSAGES.notFound);
+  const done = await reviewChallenge(db, challengeId, decision === "publish" ? "published" : "declined", viewer.id, now.toISOString());
+  if (!done) return fail(409, CHALLENGE_MESSAGES.notProposal);
+  return { ok: true, value: { id: challengeId } };
+}
