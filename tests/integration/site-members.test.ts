@@ -4,7 +4,7 @@ import { confirmEmailChange, EMAIL_CHANGE_LINK_MS, requestEmailChange } from "~/
 import { subscribe } from "~/.server/domain/newsletter/newsletter-service";
 import type { Viewer } from "~/.server/context";
 import { joinSchema } from "~/schemas/account";
-import { answer, creation, discussion, member, question } from "../factories";
+import { answer, attempt, challenge, creation, discussion, grantXp, member, question } from "../factories";
 import { readable, siteOverHttp } from "./site-server";
 import { cookieHeader, ENGINE } from "./test-services";
 
@@ -70,6 +70,28 @@ describe(`member profiles on ${ENGINE}`, () => {
     expect(html).toContain("What does courage cost?");
     expect(html).toContain(`href="/forge/${c.id}"`);
     expect(html).toContain("A poem about iron");
+    // The first page of the file compiles the app's modules: slow on a busy machine.
+  }, 90_000);
+
+  it("shows the virtues trained by completed challenges with their levels, and the rank they allow", async () => {
+    const { viewer } = await joined();
+    await grantXp(db(), viewer.id, 3000);
+    const before = await readable(await web.http.get(`/members/${viewer.handle}`));
+    expect(before).toContain("Warlord");
+    expect(before).toContain("No virtues trained yet.");
+    const days = { startsOn: "2026-01-01", endsOn: "2026-01-07", days: ["2026-01-01"], status: "completed" as const };
+    for (let i = 0; i < 3; i++) {
+      const c = await challenge(db(), { virtues: ["discipline", "wisdom", "compassion"] });
+      await attempt(db(), viewer.id, c.id, days);
+      const d = await challenge(db(), { virtues: ["courage", "honor", "resilience"], path: "warrior" });
+      await attempt(db(), viewer.id, d.id, days);
+    }
+    const html = await readable(await web.http.get(`/members/${viewer.handle}`));
+    expect(html).toContain("Master");
+    expect(html).not.toContain("No virtues trained yet.");
+    for (const label of ["Discipline", "Wisdom", "Compassion", "Courage", "Honor", "Resilience"]) {
+      expect(html).toMatch(new RegExp(`${label}<span class="font-normal">· Level 2</span>`));
+    }
   });
 
   it("answers an unknown handle, odd characters and a deleted account's handle with 404, never 500", async () => {
@@ -283,6 +305,9 @@ describe(`data export on ${ENGINE}`, () => {
     const q = await question(web.site.services, { asker: stranger, title: "A stranger's question" });
     await answer(web.site.services, q.id, { author: viewer, body: "My answer to it" });
     await subscribe(web.site.services, viewer.email);
+    const c = await challenge(db(), { title: "Thirty cold mornings" });
+    await attempt(db(), viewer.id, c.id, { startsOn: "2026-01-01", endsOn: "2026-01-07", days: ["2026-01-01", "2026-01-02"] });
+    await attempt(db(), stranger.id, c.id, { startsOn: "2026-01-01", endsOn: "2026-01-07", days: ["2026-01-03"] });
 
     const res = await web.http.get("/settings/export", { cookie });
     expect(res.status).toBe(200);
@@ -295,7 +320,9 @@ describe(`data export on ${ENGINE}`, () => {
     expect(body.answers.map((x: { body: string }) => x.body)).toEqual(["My answer to it"]);
     expect(body.xp.length).toBeGreaterThan(0);
     expect(body.newsletter).toMatchObject({ status: "pending" });
-    for (const key of ["discussions", "replies", "questions", "answers", "creations", "creationComments", "likes", "helpfulVotes", "xp", "topicMemberships"]) {
+    expect(body.challengeAttempts).toMatchObject([{ challenge_id: c.id, title: "Thirty cold mornings", status: "active", check_in_count: 2 }]);
+    expect(body.checkIns.map((x: { day: string }) => x.day)).toEqual(["2026-01-01", "2026-01-02"]);
+    for (const key of ["discussions", "replies", "questions", "answers", "creations", "creationComments", "likes", "helpfulVotes", "xp", "topicMemberships", "challengeAttempts", "checkIns"]) {
       expect(Array.isArray(body[key]), key).toBe(true);
     }
     const account = await db().selectFrom("account").select("password").where("member_id", "=", viewer.id).executeTakeFirstOrThrow();

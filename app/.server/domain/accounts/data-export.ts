@@ -27,6 +27,8 @@ export async function exportMemberData(db: Db, memberId: string, now = new Date(
     xp,
     topics,
     newsletter,
+    attempts,
+    checkIns,
   ] = await Promise.all([
     db
       .selectFrom("discussion")
@@ -104,6 +106,31 @@ export async function exportMemberData(db: Db, memberId: string, now = new Date(
       .select(["status", "created_at", "confirmed_at", "unsubscribed_at"])
       .where("email", "=", member.email)
       .executeTakeFirst(),
+    db
+      .selectFrom("challenge_attempt")
+      .innerJoin("challenge", "challenge.id", "challenge_attempt.challenge_id")
+      .select([
+        "challenge_attempt.id",
+        "challenge_attempt.challenge_id",
+        "challenge.title",
+        "challenge_attempt.status",
+        "challenge_attempt.starts_on",
+        "challenge_attempt.ends_on",
+        "challenge_attempt.check_in_count",
+        "challenge_attempt.created_at",
+        "challenge_attempt.completed_at",
+      ])
+      .where("challenge_attempt.member_id", "=", memberId)
+      .orderBy("challenge_attempt.id")
+      .execute(),
+    db
+      .selectFrom("challenge_check_in")
+      .innerJoin("challenge_attempt", "challenge_attempt.id", "challenge_check_in.attempt_id")
+      .select(["challenge_check_in.attempt_id", "challenge_check_in.day", "challenge_check_in.created_at"])
+      .where("challenge_attempt.member_id", "=", memberId)
+      .orderBy("challenge_check_in.attempt_id")
+      .orderBy("challenge_check_in.day")
+      .execute(),
   ]);
   const virtuesOf = new Map<number, string[]>();
   for (const v of virtues) virtuesOf.set(v.question_id, [...(virtuesOf.get(v.question_id) ?? []), v.virtue]);
@@ -140,6 +167,13 @@ export async function exportMemberData(db: Db, memberId: string, now = new Date(
     helpfulVotes: helpfulVotes.map((v) => ({ answer_id: v.answer_id, created_at: iso(v.created_at) })),
     xp: xp.map((e) => ({ kind: e.kind, subject_id: e.subject_id, points: Number(e.points), created_at: iso(e.created_at) })),
     topicMemberships: topics.map((t) => ({ topic_id: t.id, section: t.section, title: t.title, joined_at: iso(t.joined_at) })),
+    challengeAttempts: attempts.map((a) => ({
+      ...a,
+      check_in_count: Number(a.check_in_count),
+      created_at: iso(a.created_at),
+      completed_at: iso(a.completed_at),
+    })),
+    checkIns: checkIns.map((c) => ({ attempt_id: c.attempt_id, day: c.day, created_at: iso(c.created_at) })),
     newsletter: newsletter
       ? {
           status: newsletter.status,

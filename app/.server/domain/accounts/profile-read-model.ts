@@ -1,8 +1,9 @@
 import type { Db } from "../../db/connect";
 import { discussionPath } from "../forum/section-read-model";
-import { ranksOf } from "../progression/progression-service";
+import { standingsOf } from "../progression/progression-service";
 import { INTERESTS } from "~/schemas/account";
 import { toIso } from "~/lib/dates";
+import { VIRTUES } from "~/lib/virtues";
 import { findProfileByHandle } from "./member-repository";
 import { countContributions, recentAnswers, recentCreations, recentDiscussions, recentQuestions } from "./profile-repository";
 
@@ -28,14 +29,15 @@ function interestLabels(json: string): string[] {
 export async function memberProfile(db: Db, handle: string) {
   const member = await findProfileByHandle(db, handle);
   if (!member) return null;
-  const [ranks, counts, discussions, questions, answers, creations] = await Promise.all([
-    ranksOf(db, [member.id]),
+  const [standings, counts, discussions, questions, answers, creations] = await Promise.all([
+    standingsOf(db, [member.id]),
     countContributions(db, member.id),
     recentDiscussions(db, member.id, PROFILE_LIST_SIZE),
     recentQuestions(db, member.id, PROFILE_LIST_SIZE),
     recentAnswers(db, member.id, PROFILE_LIST_SIZE),
     recentCreations(db, member.id, PROFILE_LIST_SIZE),
   ]);
+  const standing = standings.get(member.id)!;
   return {
     id: member.id,
     name: member.name,
@@ -43,9 +45,12 @@ export async function memberProfile(db: Db, handle: string) {
     bio: member.bio,
     interests: interestLabels(member.interests),
     joinedAt: toIso(member.created_at),
-    rank: ranks.get(member.id)!.id,
-    /** Filled from the challenges' virtue levels (issue 11); a virtue not yet trained is not shown. */
-    virtues: [] as { virtue: string; level: number }[],
+    rank: standing.rank.id,
+    // In the seed's order; a virtue not yet trained has no badge (PRODUCT.md §3).
+    virtues: VIRTUES.flatMap((v) => {
+      const level = standing.virtueLevels[v.id];
+      return level ? [{ virtue: v.id, level }] : [];
+    }),
     counts,
     discussions: discussions.map((d) => ({
       id: d.id,
