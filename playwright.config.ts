@@ -35,7 +35,7 @@ export default defineConfig({
     { name: "newsletter", testMatch: ["newsletter.spec.ts"], use: { ...devices["Desktop Chrome"], channel: undefined } },
     {
       name: "content",
-      testMatch: ["forum.spec.ts", "council.spec.ts", "accessibility.spec.ts", "newcomer.spec.ts"],
+      testMatch: ["forum.spec.ts", "council.spec.ts", "accessibility.spec.ts", "newcomer.spec.ts", "members.spec.ts"],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },
     },
