@@ -10,35 +10,35 @@ import { queuedMailTo } from "./support/database";
 /** Every byline on the page: its author name must sit inside a link to /members/<handle>. */
 async function expectAuthorNamesLinked(page: Page) {
   const names = page.locator('[data-slot="byline"] [data-slot="author-name"]');
-  const count = await names.count();
-  const hrefs = await names.evaluateAll((all) => all.map((n) => n.closest("a")?.getAttribute("href") ?? null));
-  for (const [i, href] of hrefs.entries()) {
-    const text = await names.nth(i).textContent();
+  const found = await names.evaluateAll((all) => all.map((n) => [n.textContent, n.closest("a")?.getAttribute("href") ?? null] as const));
+  for (const [text, href] of found) {
     if (text === "[deleted member]") expect(href, `${page.url()}: a deleted member has no profile link`).toBeNull();
     else expect(href, `${page.url()}: author "${text}"`).toMatch(/^\/members\/[a-z0-9-]+$/);
   }
-  return count;
+  return found.length;
 }
 
 test.describe("author names link to profiles", () => {
+  test.describe.configure({ timeout: 90_000 });
   test("on every page that shows authors, each name and rank badge is a link to /members/…", async ({ page }) => {
     let checked = 0;
     for (const path of ["/", "/monastery", "/battlefield", "/forge", "/council"]) {
       await page.goto(path);
       checked += await expectAuthorNamesLinked(page);
     }
-    // A topic, a discussion, a question and a creation: the detail pages.
-    await page.goto("/monastery");
-    await page.getByRole("link", { name: "Explore" }).first().click();
-    checked += await expectAuthorNamesLinked(page);
-    await page.locator("main h3 a, main h2 a").first().click();
-    checked += await expectAuthorNamesLinked(page);
-    await page.goto("/council");
-    await page.getByRole("link", { name: /^View Question: / }).last().click();
-    checked += await expectAuthorNamesLinked(page);
-    await page.goto("/forge");
-    await page.getByRole("link", { name: /^View Creation: / }).first().click();
-    checked += await expectAuthorNamesLinked(page);
+    // A topic, a discussion, a question and a creation: the detail pages, opened by their links.
+    const hrefOf = async (path: string, link: ReturnType<Page["locator"]>) => {
+      await page.goto(path);
+      return (await link.first().getAttribute("href"))!;
+    };
+    const topicPath = await hrefOf("/monastery", page.getByRole("link", { name: "Explore" }));
+    const discussionPath = await hrefOf(topicPath, page.locator(`main a[href^="${topicPath}/"]`).filter({ hasNotText: /new/i }));
+    const questionPath = await hrefOf("/council", page.getByRole("link", { name: /^View Question: / }));
+    const creationPath = await hrefOf("/forge", page.getByRole("link", { name: /^View Creation: / }));
+    for (const path of [topicPath, discussionPath, questionPath, creationPath]) {
+      await page.goto(path);
+      checked += await expectAuthorNamesLinked(page);
+    }
     expect(checked).toBeGreaterThan(20);
 
     // Advisor cards: the name is a link too.
@@ -72,6 +72,8 @@ test.describe("author names link to profiles", () => {
 
 test.describe("a member's own profile and settings", () => {
   test.use({ timezoneId: "Asia/Tokyo" });
+  // A whole journey of page loads: more than the default on a machine shared with other suites.
+  test.describe.configure({ timeout: 90_000 });
 
   test("joins with the browser's time zone, finds Profile and Settings in the menu, edits the profile", async ({ page }) => {
     const email = uniqueEmail("tz");
@@ -125,6 +127,7 @@ test.describe("a member's own profile and settings", () => {
 });
 
 test.describe("settings: password, email, export, deletion", () => {
+  test.describe.configure({ timeout: 90_000 });
   test("changing the password needs the current one and signs out every other session", async ({ page, browser }) => {
     const member = await createMember(page.request, newMember("Hojo Masako"));
     const other = await browser.newContext();
@@ -136,7 +139,7 @@ test.describe("settings: password, email, export, deletion", () => {
     await gotoHydrated(page, "/settings");
     const form = page.getByRole("form", { name: "Password" });
     await form.getByLabel("Current password").fill("Wrong-password-1");
-    await form.getByLabel("New password").fill("Newer-Path-77");
+    await form.getByLabel("New password", { exact: true }).fill("Newer-Path-77");
     await form.getByLabel("Confirm new password").fill("Newer-Path-77");
     await form.getByRole("button", { name: "Change password" }).click();
     await expect(form.getByText("The password is not correct")).toBeVisible();

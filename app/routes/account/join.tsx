@@ -1,5 +1,5 @@
 import { CheckCircle2 } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/join";
 import { useValidatedForm } from "~/components/community/use-validated-form";
@@ -87,17 +87,19 @@ const FILL_TIME_ZONE = `try{document.getElementById("${TIME_ZONE_INPUT}").value=
  */
 function BrowserTimeZone() {
   const nonce = useNonce();
-  const input = useRef<HTMLInputElement>(null);
+  // React owns the value once it hydrates (it would otherwise put the server's "UTC" back), so the
+  // browser's zone goes through state.
+  const [zone, setZone] = useState(DEFAULT_TIME_ZONE);
   useEffect(() => {
     try {
-      if (input.current) input.current.value = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      setZone(Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE);
     } catch {
       // An old browser without Intl time zones: UTC it is.
     }
   }, []);
   return (
     <>
-      <input ref={input} type="hidden" id={TIME_ZONE_INPUT} name="timeZone" defaultValue={DEFAULT_TIME_ZONE} />
+      <input type="hidden" id={TIME_ZONE_INPUT} name="timeZone" value={zone} />
       <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: FILL_TIME_ZONE }} />
     </>
   );
