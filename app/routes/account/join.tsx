@@ -1,5 +1,5 @@
 import { CheckCircle2 } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/join";
 import { useValidatedForm } from "~/components/community/use-validated-form";
@@ -80,23 +80,26 @@ function RegistrationSuccessful() {
 const TIME_ZONE_INPUT = "join-time-zone";
 const FILL_TIME_ZONE = `try{document.getElementById("${TIME_ZONE_INPUT}").value=Intl.DateTimeFormat().resolvedOptions().timeZone}catch(e){}`;
 
+const noSubscription = () => () => {};
+function browserZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE;
+  } catch {
+    return DEFAULT_TIME_ZONE; // an old browser without Intl time zones
+  }
+}
+
 /**
  * The member's time zone as the browser knows it (issue 11): a tiny inline script fills the hidden
- * field as soon as it is parsed, before hydration; the effect covers a join page reached by client
- * navigation, where no inline script runs. Without JavaScript the field stays "UTC".
+ * field as soon as it is parsed (a join posted before hydration has it); once React hydrates, or on
+ * a join page reached by client navigation, the browser's snapshot keeps it. Without JavaScript
+ * the field stays "UTC".
  */
 function BrowserTimeZone() {
   const nonce = useNonce();
-  // React owns the value once it hydrates (it would otherwise put the server's "UTC" back), so the
-  // browser's zone goes through state.
-  const [zone, setZone] = useState(DEFAULT_TIME_ZONE);
-  useEffect(() => {
-    try {
-      setZone(Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE);
-    } catch {
-      // An old browser without Intl time zones: UTC it is.
-    }
-  }, []);
+  // React owns the value once it hydrates (it would otherwise put the server's "UTC" back): the
+  // server renders UTC, the browser its own zone.
+  const zone = useSyncExternalStore(noSubscription, browserZone, () => DEFAULT_TIME_ZONE);
   return (
     <>
       <input type="hidden" id={TIME_ZONE_INPUT} name="timeZone" value={zone} />
