@@ -269,6 +269,19 @@ describe(`email change on ${ENGINE}`, () => {
     expect((await web.http.post("/settings/email", {})).status).toBe(404);
   });
 
+  it("a link for an address someone took in the meantime changes nothing and says so", async () => {
+    const { viewer, cookie } = await joined();
+    const wanted = `wanted-${Date.now()}@example.org`;
+    expect((await settingsPost("email", { email: wanted, currentPassword: PASSWORD }, cookie)).status).toBe(200);
+    const mail = await db().selectFrom("mail_outbox").select("text_body").where("to_address", "=", wanted).executeTakeFirstOrThrow();
+    const token = decodeURIComponent(mail.text_body.match(/token=([^\s]+)/)![1]);
+    await joined({ email: wanted });
+    const res = await web.http.post("/settings/email", { token });
+    expect(res.status).toBe(409);
+    expect(await readable(res)).toContain("An account with this email already exists");
+    expect((await memberRow(viewer.id)).email).toBe(viewer.email);
+  });
+
   it("of 50 parallel confirmations of one link, exactly one changes the address", async () => {
     const { viewer, cookie } = await joined();
     const newAddress = `race-${Date.now()}@example.org`;
