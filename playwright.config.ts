@@ -44,6 +44,7 @@ export default defineConfig({
         "forge-share.spec.ts",
         "events.spec.ts",
         "challenges.spec.ts",
+        "members.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },

@@ -67,6 +67,8 @@ export function createAuth({ db, engine, secret, baseURL, sendResetPassword }: A
         bio: { type: "string", required: false, input: true },
         interests: { type: "string", required: false, input: true, defaultValue: "[]" },
         role: { type: "string", required: false, input: false, defaultValue: "member" },
+        // The browser's IANA zone at join (issue 11); settings change it through our own repository.
+        timeZone: { type: "string", fieldName: "time_zone", required: false, input: true, defaultValue: "UTC" },
       },
     },
     account: {

@@ -7,6 +7,7 @@ export const FLASH_COOKIE = "ipos_flash";
 export const FLASHES = {
   "signed-in": { title: "Welcome back!", description: "You have been signed in successfully." },
   "signed-out": { title: "Signed out", description: "Come back soon." },
+  "account-deleted": { title: "Your account is deleted", description: "What you wrote stays, signed [deleted member]." },
 } as const;
 export type FlashKey = keyof typeof FLASHES;
 

@@ -18,3 +18,9 @@ export const JOIN_WINDOW_MS = 60 * MINUTE;
 /** Password reset mails: 3 an hour per address (no mailbox flooding), 10 an hour per IP. */
 export const RESET_EMAIL_LIMIT = { max: 3, windowMs: 60 * MINUTE };
 export const RESET_IP_LIMIT = { max: 10, windowMs: 60 * MINUTE };
+
+/** Settings forms that ask for the password (email change, password change, deletion): sign-in's numbers, per member. */
+export const PASSWORD_CHECK_LIMIT = { max: SIGN_IN_LIMIT, windowMs: SIGN_IN_WINDOW_MS };
+
+/** Mails confirming a new address: 5 an hour per member (no mailbox flooding through settings). */
+export const EMAIL_CHANGE_LIMIT = { max: 5, windowMs: 60 * MINUTE };

@@ -87,3 +87,13 @@ export function formatInZone(at: Date, zone: string): string {
     timeZoneName: "short",
   }).format(at);
 }
+
+/** Every member starts here until the browser (at join) or the member (in settings) says otherwise. */
+export const DEFAULT_TIME_ZONE = "UTC";
+
+/** The IANA zones this runtime knows, with "UTC" (some runtimes list only "Etc/UTC"), sorted: the settings list. */
+export function timeZoneNames(): string[] {
+  const names = new Set(Intl.supportedValuesOf("timeZone"));
+  names.add(DEFAULT_TIME_ZONE);
+  return [...names].sort();
+}

@@ -31,7 +31,7 @@ export const passwordRulesSchema = z.string(required()).check(
 );
 
 /** 'Passwords do not match' on confirmPassword, as soon as both are typed, even while another field is wrong. */
-const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>(
+export const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>(
   (values) => values.password === values.confirmPassword,
   {
     message: "Passwords do not match",
@@ -45,23 +45,34 @@ const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>(
 
 const checkbox = z.optional(z.boolean(required("boolean")));
 
+export const fullNameSchema = z
+  .string(required())
+  .check(
+    z.trim(),
+    z.minLength(2, "Full name must be at least 2 characters"),
+    z.maxLength(100, "Full name cannot exceed 100 characters"),
+  );
+export const bioSchema = z.optional(
+  z.string(required()).check(z.trim(), z.maxLength(250, "Bio cannot exceed 250 characters")),
+);
+export const interestsSchema = z._default(
+  z.object({ meditation: checkbox, fitness: checkbox, philosophy: checkbox, creativity: checkbox }),
+  {},
+);
+export const INTEREST_CHECKBOXES = INTERESTS.map((i) => `interests.${i.id}`);
+
+/** The browser's zone, filled in by a script on the join page; without JavaScript it is absent. */
+const joinTimeZone = z.optional(z.string(required()).check(z.maxLength(64, "Expected string")));
+
 export const joinSchema = z
   .object({
-    fullName: z
-      .string(required())
-      .check(
-        z.trim(),
-        z.minLength(2, "Full name must be at least 2 characters"),
-        z.maxLength(100, "Full name cannot exceed 100 characters"),
-      ),
+    fullName: fullNameSchema,
     email: emailSchema,
     password: passwordRulesSchema,
     confirmPassword: z.string(required()).check(z.maxLength(128, "Passwords do not match")),
-    bio: z.optional(z.string(required()).check(z.trim(), z.maxLength(250, "Bio cannot exceed 250 characters"))),
-    interests: z._default(
-      z.object({ meditation: checkbox, fitness: checkbox, philosophy: checkbox, creativity: checkbox }),
-      {},
-    ),
+    bio: bioSchema,
+    interests: interestsSchema,
+    timeZone: joinTimeZone,
     termsAccepted: z
       .boolean(required("boolean"))
       .check(z.refine((v) => v === true, "You must accept the terms and conditions")),
@@ -69,7 +80,7 @@ export const joinSchema = z
   .check(passwordsMatch);
 
 export type JoinValues = z.infer<typeof joinSchema>;
-export const JOIN_CHECKBOXES = [...INTERESTS.map((i) => `interests.${i.id}`), "termsAccepted"] as const;
+export const JOIN_CHECKBOXES = [...INTEREST_CHECKBOXES, "termsAccepted"] as const;
 
 export const signInSchema = z.object({
   email: emailSchema,

@@ -87,6 +87,21 @@ test.describe("axe, signed in", () => {
     await expectNoSeriousViolations(page);
   });
 
+  test("/settings", async ({ page }) => {
+    await createMember(page.request, newMember("Ada Lovelace"));
+    expect((await page.goto("/settings"))?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Settings");
+    await expectNoSeriousViolations(page);
+  });
+
+  test("a member profile", async ({ page }) => {
+    await page.goto("/forge");
+    const href = (await page.locator('[data-slot="byline"] a[href^="/members/"]').first().getAttribute("href"))!;
+    expect((await page.goto(href))?.status()).toBe(200);
+    await expect(page.getByRole("heading", { name: "Contributions" })).toBeVisible();
+    await expectNoSeriousViolations(page);
+  });
+
   test("the open account menu", async ({ page }) => {
     const member = await createMember(page.request, newMember("Ada Lovelace"));
     await gotoHydrated(page, "/");

@@ -1,3 +1,6 @@
+import { Link } from "react-router";
+import { profilePath } from "~/lib/members";
+import { cn } from "~/lib/utils";
 import type { RankId } from "~/lib/ranks";
 import { Avatar } from "./avatar";
 import { RankBadge } from "./badges";
@@ -18,11 +21,35 @@ export function Byline({ author, children }: { author: Author; children?: React.
       <Avatar name={author.name} handle={author.handle} />
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
-          <span className="font-medium text-ink">{author.name}</span>
-          <RankBadge rank={author.rank} />
+          <AuthorName author={author} />
         </p>
         {children ? <p className="mt-0.5 text-muted">{children}</p> : null}
       </div>
     </div>
   );
 }
+
+/**
+ * The author's name and rank badge as one link to their profile (issue 11: every author name and
+ * rank badge links there); a deleted account's "[deleted member]" has no profile and stays text.
+ */
+export function AuthorName({ author, className }: { author: Author; className?: string }) {
+  const href = profilePath(author.handle);
+  const content = (
+    <>
+      <span data-slot="author-name" className="font-medium text-ink group-hover:underline">
+        {author.name}
+      </span>
+      {href ? <RankBadge rank={author.rank} /> : null}
+    </>
+  );
+  return href ? (
+    <Link to={href} className={cnAuthor(className)}>
+      {content}
+    </Link>
+  ) : (
+    <span className={cnAuthor(className)}>{content}</span>
+  );
+}
+
+const cnAuthor = (className?: string) => cn("group inline-flex flex-wrap items-center gap-x-2 gap-y-1", className);

@@ -169,6 +169,12 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
               <Link to="/dashboard" className={menuItemClass}>
                 Dashboard
               </Link>
+              <Link to={`/members/${viewer.handle}`} className={menuItemClass}>
+                Profile
+              </Link>
+              <Link to="/settings" className={menuItemClass}>
+                Settings
+              </Link>
               {viewer.role === "admin" ? (
                 <Link to="/admin/advisors" className={menuItemClass}>
                   Advisors

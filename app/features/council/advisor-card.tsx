@@ -1,4 +1,5 @@
 import { ShieldCheck } from "lucide-react";
+import { Link } from "react-router";
 import { Avatar } from "~/components/community/avatar";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { Card } from "~/components/ui/card";
@@ -20,9 +21,15 @@ export function AdvisorCard({ advisor }: { advisor: AdvisorSummary }) {
   return (
     <Card className="flex flex-col items-center p-6 text-center">
       <Avatar name={advisor.name} handle={advisor.handle} size="lg" />
-      <h3 className="mt-3 text-lg font-semibold">{advisor.name}</h3>
+      <h3 className="mt-3 text-lg font-semibold">
+        <Link to={`/members/${advisor.handle}`} className="hover:underline">
+          {advisor.name}
+        </Link>
+      </h3>
       <div className="mt-2 flex items-center gap-2">
-        <RankBadge rank={advisor.rank} />
+        <Link to={`/members/${advisor.handle}`} aria-label={`${advisor.name}'s profile`} tabIndex={-1}>
+          <RankBadge rank={advisor.rank} />
+        </Link>
         <span className="inline-flex items-center gap-1 text-xs font-semibold text-stone-700">
           <ShieldCheck aria-hidden="true" className="size-4" />
           Verified {advisor.path}

@@ -1,5 +1,5 @@
 import { CheckCircle2 } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/join";
 import { useValidatedForm } from "~/components/community/use-validated-form";
@@ -9,6 +9,8 @@ import { Checkbox, FieldError, FormAlert, Label, TextField, Textarea } from "~/c
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
 import { registerMember } from "~/.server/domain/accounts/account-service";
 import { parseForm } from "~/.server/forms";
+import { useNonce } from "~/components/layout/nonce";
+import { DEFAULT_TIME_ZONE } from "~/lib/time-zones";
 import { INTERESTS, JOIN_CHECKBOXES, joinSchema } from "~/schemas/account";
 import type { FieldErrors } from "~/schemas/form-data";
 
@@ -75,6 +77,37 @@ function RegistrationSuccessful() {
   );
 }
 
+const TIME_ZONE_INPUT = "join-time-zone";
+const FILL_TIME_ZONE = `try{document.getElementById("${TIME_ZONE_INPUT}").value=Intl.DateTimeFormat().resolvedOptions().timeZone}catch(e){}`;
+
+const noSubscription = () => () => {};
+function browserZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || DEFAULT_TIME_ZONE;
+  } catch {
+    return DEFAULT_TIME_ZONE; // an old browser without Intl time zones
+  }
+}
+
+/**
+ * The member's time zone as the browser knows it (issue 11): a tiny inline script fills the hidden
+ * field as soon as it is parsed (a join posted before hydration has it); once React hydrates, or on
+ * a join page reached by client navigation, the browser's snapshot keeps it. Without JavaScript
+ * the field stays "UTC".
+ */
+function BrowserTimeZone() {
+  const nonce = useNonce();
+  // React owns the value once it hydrates (it would otherwise put the server's "UTC" back): the
+  // server renders UTC, the browser its own zone.
+  const zone = useSyncExternalStore(noSubscription, browserZone, () => DEFAULT_TIME_ZONE);
+  return (
+    <>
+      <input type="hidden" id={TIME_ZONE_INPUT} name="timeZone" value={zone} />
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: FILL_TIME_ZONE }} />
+    </>
+  );
+}
+
 function JoinForm({ serverErrors, values }: { serverErrors?: FieldErrors; values?: Echo }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formAction === "/join";
@@ -87,6 +120,7 @@ function JoinForm({ serverErrors, values }: { serverErrors?: FieldErrors; values
       <Form method="post" action="/join" noValidate onSubmit={onSubmit} onChange={onChange}>
         <CardContent className="flex flex-col gap-5">
           <FormAlert>{errors.form}</FormAlert>
+          <BrowserTimeZone />
           <TextField
             name="fullName"
             label="Full Name"

@@ -35,3 +35,16 @@ export async function makeAdmin(email: string) {
 export async function grantXp(email: string, points: number) {
   await withSiteDatabase(async (db) => grantXpTo(db, await memberIdByEmail(db, email), points));
 }
+
+/** The newest mail queued in the outbox (mail_outbox) for this address, text part; null when none. */
+export async function queuedMailTo(email: string) {
+  return withSiteDatabase(async (db) => {
+    const row = await db
+      .selectFrom("mail_outbox")
+      .select(["subject", "text_body"])
+      .where("to_address", "=", email)
+      .orderBy("id", "desc")
+      .executeTakeFirst();
+    return row ?? null;
+  });
+}

@@ -3,6 +3,8 @@ import type { AppServices, Viewer } from "../../context";
 import type { JoinValues, SignInValues } from "~/schemas/account";
 import type { FieldErrors } from "~/schemas/form-data";
 import { slugify } from "~/lib/slug";
+import { isDeletedHandle } from "~/lib/members";
+import { DEFAULT_TIME_ZONE, isTimeZone } from "~/lib/time-zones";
 import { findMemberIdByEmail, handleTaken } from "./member-repository";
 import { clearHits, forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
 import { JOIN_LIMIT, JOIN_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from "~/lib/limits";
@@ -17,8 +19,14 @@ export type ServiceResult =
 
 export type JoinResult = { ok: true; headers: Headers; viewer: Viewer } | { ok: false; status: 400 | 429; errors: FieldErrors };
 
-async function uniqueHandle(services: AppServices, name: string): Promise<string> {
+/** A handle from the name; never one in the prefix that marks deleted accounts (app/lib/members.ts). */
+function handleBase(name: string) {
   const base = slugify(name, 30);
+  return isDeletedHandle(base) || base === "deleted" ? `member-${base}`.slice(0, 30) : base;
+}
+
+async function uniqueHandle(services: AppServices, name: string): Promise<string> {
+  const base = handleBase(name);
   for (let n = 1; n < 50; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
     if (!(await handleTaken(services.db, candidate))) return candidate;
@@ -56,6 +64,8 @@ export async function registerMember(
           handle,
           bio: values.bio ? values.bio : undefined,
           interests: JSON.stringify(interests),
+          // A zone the browser made up is no reason to refuse a join: it stays UTC, editable later.
+          timeZone: values.timeZone && isTimeZone(values.timeZone) ? values.timeZone : DEFAULT_TIME_ZONE,
         },
         headers: request.headers,
         returnHeaders: true,
@@ -70,7 +80,7 @@ export async function registerMember(
       // Two joins with one name at the same moment both saw the handle free; the later one takes
       // a handle of its own (a random suffix cannot collide again in practice).
       if (attempt < 3 && (await handleTaken(services.db, handle))) {
-        handle = `${slugify(values.fullName, 30)}-${crypto.randomUUID().slice(0, 8)}`;
+        handle = `${handleBase(values.fullName)}-${crypto.randomUUID().slice(0, 8)}`;
         continue;
       }
       if (error instanceof APIError && error.status === "UNPROCESSABLE_ENTITY") {

@@ -27,3 +27,136 @@ export async function updateRoleByEmail(db: Executor, email: string, role: Membe
   const result = await db.updateTable("member").set({ role, updated_at: at }).where("email", "=", email).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** A living member's public profile row; deleted accounts have no profile (ADR 0023). */
+export async function findProfileByHandle(db: Executor, handle: string) {
+  return db
+    .selectFrom("member")
+    .select(["id", "name", "handle", "bio", "interests", "image", "created_at"])
+    .where("handle", "=", handle)
+    .where("handle", "not like", "deleted-%")
+    .executeTakeFirst();
+}
+
+/** What the settings page edits, and shows back. */
+export async function findSettings(db: Executor, memberId: string) {
+  return db
+    .selectFrom("member")
+    .select(["id", "name", "email", "handle", "bio", "interests", "time_zone"])
+    .where("id", "=", memberId)
+    .executeTakeFirst();
+}
+
+export interface ProfileChange {
+  name: string;
+  bio: string | null;
+  interests: string[];
+  timeZone: string;
+}
+
+export async function updateProfile(db: Executor, memberId: string, change: ProfileChange, at: string) {
+  await db
+    .updateTable("member")
+    .set({
+      name: change.name,
+      bio: change.bio,
+      interests: JSON.stringify(change.interests),
+      time_zone: change.timeZone,
+      updated_at: at,
+    })
+    .where("id", "=", memberId)
+    .execute();
+}
+
+/** Ends every session of a member (a deleted account, or a changed email address). */
+export async function deleteSessions(db: Executor, memberId: string) {
+  await db.deleteFrom("session").where("member_id", "=", memberId).execute();
+}
+
+// An email change waits in Better Auth's verification table until its link is followed (ADR 0023):
+// identifier "change-email:<sha-256 of the token>" (the link itself is never stored), value
+// "<member id> <new address>".
+const EMAIL_CHANGE = "change-email:";
+
+export async function insertEmailChange(db: Executor, tokenHash: string, memberId: string, email: string, expiresAt: string, at: string) {
+  await db
+    .insertInto("verification")
+    .values({
+      id: crypto.randomUUID(),
+      identifier: `${EMAIL_CHANGE}${tokenHash}`,
+      value: `${memberId} ${email}`,
+      expires_at: expiresAt,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+}
+
+function parseEmailChange(row: { value: string; expires_at: string | Date } | undefined) {
+  if (!row) return null;
+  const [memberId, email] = row.value.split(" ");
+  return memberId && email ? { memberId, email, expiresAt: new Date(row.expires_at) } : null;
+}
+
+export async function findEmailChange(db: Executor, tokenHash: string) {
+  const row = await db
+    .selectFrom("verification")
+    .select(["value", "expires_at"])
+    .where("identifier", "=", `${EMAIL_CHANGE}${tokenHash}`)
+    .executeTakeFirst();
+  return parseEmailChange(row);
+}
+
+/** Takes the pending change out of the table: of two requests with one link, only one gets it. */
+export async function consumeEmailChange(db: Executor, tokenHash: string) {
+  const row = await db
+    .deleteFrom("verification")
+    .where("identifier", "=", `${EMAIL_CHANGE}${tokenHash}`)
+    .returning(["value", "expires_at"])
+    .executeTakeFirst();
+  return parseEmailChange(row);
+}
+
+/** Every pending email change of a member: a newer request, a done change or a deleted account ends them. */
+export async function deleteEmailChanges(db: Executor, memberId: string) {
+  await db
+    .deleteFrom("verification")
+    .where("identifier", "like", `${EMAIL_CHANGE}%`)
+    .where("value", "like", `${memberId} %`)
+    .execute();
+}
+
+export async function updateEmail(db: Executor, memberId: string, email: string, at: string) {
+  await db.updateTable("member").set({ email, email_verified: true, updated_at: at }).where("id", "=", memberId).execute();
+}
+
+/**
+ * What a deleted account keeps (ADR 0023): its id, so posts, votes and XP rows stay consistent, under
+ * a name, address and handle that say nothing about the person. The address is unique and can never
+ * receive mail (.invalid, RFC 2606).
+ */
+export async function anonymiseMember(db: Executor, memberId: string, placeholder: { name: string; handle: string; email: string }, at: string) {
+  await db
+    .updateTable("member")
+    .set({
+      name: placeholder.name,
+      handle: placeholder.handle,
+      email: placeholder.email,
+      email_verified: false,
+      image: null,
+      bio: null,
+      interests: "[]",
+      time_zone: "UTC",
+      role: "member",
+      updated_at: at,
+    })
+    .where("id", "=", memberId)
+    .execute();
+}
+
+/** Sign-in methods and every verification row of the member (reset links, email changes). */
+export async function deleteCredentials(db: Executor, memberId: string) {
+  await db.deleteFrom("account").where("member_id", "=", memberId).execute();
+  await deleteResetTokens(db, memberId);
+  await deleteEmailChanges(db, memberId);
+}

@@ -53,3 +53,8 @@ export async function markUnsubscribed(db: Db, token: string, at: string) {
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** A deleted account's address leaves the list entirely (ADR 0023), whatever its state. */
+export async function deleteSubscriptionByEmail(db: Db, email: string) {
+  await db.deleteFrom("newsletter_subscription").where("email", "=", email.toLowerCase()).execute();
+}

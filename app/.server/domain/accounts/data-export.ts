@@ -1,0 +1,188 @@
+import type { Db } from "../../db/connect";
+import { toIso } from "~/lib/dates";
+
+// "Download all my data" (issue 11, item 7): everything the member wrote or did, and nothing of
+// anyone else's beyond the ids and titles of what they answered or liked. No password hash, no
+// session token, no other member's name or address.
+
+const iso = (v: string | Date | null) => (v === null ? null : toIso(v));
+
+export async function exportMemberData(db: Db, memberId: string, now = new Date()) {
+  const member = await db
+    .selectFrom("member")
+    .select(["id", "name", "email", "handle", "bio", "interests", "time_zone", "role", "created_at", "updated_at"])
+    .where("id", "=", memberId)
+    .executeTakeFirst();
+  if (!member) return null;
+  const [
+    discussions,
+    replies,
+    questions,
+    virtues,
+    answers,
+    creations,
+    comments,
+    likes,
+    helpfulVotes,
+    xp,
+    topics,
+    newsletter,
+    attempts,
+    checkIns,
+  ] = await Promise.all([
+    db
+      .selectFrom("discussion")
+      .select(["id", "topic_id", "title", "slug", "body", "created_at", "edited_at", "deleted_at", "hidden_at"])
+      .where("author_id", "=", memberId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("reply")
+      .select(["id", "discussion_id", "body", "created_at", "edited_at", "deleted_at", "hidden_at"])
+      .where("author_id", "=", memberId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("question")
+      .select(["id", "title", "body", "accepted_answer_id", "created_at", "edited_at", "deleted_at", "hidden_at"])
+      .where("author_id", "=", memberId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("question_virtue")
+      .innerJoin("question", "question.id", "question_virtue.question_id")
+      .select(["question_virtue.question_id", "question_virtue.virtue"])
+      .where("question.author_id", "=", memberId)
+      .execute(),
+    db
+      .selectFrom("answer")
+      .select(["id", "question_id", "body", "helpful_count", "created_at", "edited_at", "deleted_at", "hidden_at"])
+      .where("author_id", "=", memberId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("creation")
+      .select([
+        "id",
+        "title",
+        "description",
+        "type",
+        "body",
+        "link_url",
+        "image_name",
+        "audio_name",
+        "like_count",
+        "created_at",
+        "edited_at",
+        "deleted_at",
+        "hidden_at",
+      ])
+      .where("author_id", "=", memberId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("creation_comment")
+      .select(["id", "creation_id", "body", "created_at", "edited_at", "deleted_at", "hidden_at"])
+      .where("author_id", "=", memberId)
+      .orderBy("id")
+      .execute(),
+    db.selectFrom("creation_like").select(["creation_id", "created_at"]).where("member_id", "=", memberId).orderBy("creation_id").execute(),
+    db.selectFrom("helpful_vote").select(["answer_id", "created_at"]).where("member_id", "=", memberId).orderBy("answer_id").execute(),
+    db
+      .selectFrom("xp_event")
+      .select(["kind", "subject_id", "points", "created_at"])
+      .where("member_id", "=", memberId)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("topic_member")
+      .innerJoin("topic", "topic.id", "topic_member.topic_id")
+      .select(["topic.id", "topic.section", "topic.title", "topic_member.joined_at"])
+      .where("topic_member.member_id", "=", memberId)
+      .orderBy("topic.id")
+      .execute(),
+    db
+      .selectFrom("newsletter_subscription")
+      .select(["status", "created_at", "confirmed_at", "unsubscribed_at"])
+      .where("email", "=", member.email)
+      .executeTakeFirst(),
+    db
+      .selectFrom("challenge_attempt")
+      .innerJoin("challenge", "challenge.id", "challenge_attempt.challenge_id")
+      .select([
+        "challenge_attempt.id",
+        "challenge_attempt.challenge_id",
+        "challenge.title",
+        "challenge_attempt.status",
+        "challenge_attempt.starts_on",
+        "challenge_attempt.ends_on",
+        "challenge_attempt.check_in_count",
+        "challenge_attempt.created_at",
+        "challenge_attempt.completed_at",
+      ])
+      .where("challenge_attempt.member_id", "=", memberId)
+      .orderBy("challenge_attempt.id")
+      .execute(),
+    db
+      .selectFrom("challenge_check_in")
+      .innerJoin("challenge_attempt", "challenge_attempt.id", "challenge_check_in.attempt_id")
+      .select(["challenge_check_in.attempt_id", "challenge_check_in.day", "challenge_check_in.created_at"])
+      .where("challenge_attempt.member_id", "=", memberId)
+      .orderBy("challenge_check_in.attempt_id")
+      .orderBy("challenge_check_in.day")
+      .execute(),
+  ]);
+  const virtuesOf = new Map<number, string[]>();
+  for (const v of virtues) virtuesOf.set(v.question_id, [...(virtuesOf.get(v.question_id) ?? []), v.virtue]);
+  let interests: unknown;
+  try {
+    interests = JSON.parse(member.interests);
+  } catch {
+    interests = [];
+  }
+  const post = <T extends { created_at: string | Date; edited_at: string | Date | null; deleted_at: string | Date | null; hidden_at: string | Date | null }>(
+    row: T,
+  ) => ({ ...row, created_at: iso(row.created_at), edited_at: iso(row.edited_at), deleted_at: iso(row.deleted_at), hidden_at: iso(row.hidden_at) });
+  return {
+    exportedAt: now.toISOString(),
+    profile: {
+      id: member.id,
+      name: member.name,
+      email: member.email,
+      handle: member.handle,
+      bio: member.bio,
+      interests,
+      timeZone: member.time_zone,
+      role: member.role,
+      joinedAt: iso(member.created_at),
+      updatedAt: iso(member.updated_at),
+    },
+    discussions: discussions.map(post),
+    replies: replies.map(post),
+    questions: questions.map((q) => ({ ...post(q), virtues: virtuesOf.get(q.id) ?? [] })),
+    answers: answers.map((a) => ({ ...post(a), helpful_count: Number(a.helpful_count) })),
+    creations: creations.map((c) => ({ ...post(c), like_count: Number(c.like_count) })),
+    creationComments: comments.map(post),
+    likes: likes.map((l) => ({ creation_id: l.creation_id, created_at: iso(l.created_at) })),
+    helpfulVotes: helpfulVotes.map((v) => ({ answer_id: v.answer_id, created_at: iso(v.created_at) })),
+    xp: xp.map((e) => ({ kind: e.kind, subject_id: e.subject_id, points: Number(e.points), created_at: iso(e.created_at) })),
+    topicMemberships: topics.map((t) => ({ topic_id: t.id, section: t.section, title: t.title, joined_at: iso(t.joined_at) })),
+    challengeAttempts: attempts.map((a) => ({
+      ...a,
+      check_in_count: Number(a.check_in_count),
+      created_at: iso(a.created_at),
+      completed_at: iso(a.completed_at),
+    })),
+    checkIns: checkIns.map((c) => ({ attempt_id: c.attempt_id, day: c.day, created_at: iso(c.created_at) })),
+    newsletter: newsletter
+      ? {
+          status: newsletter.status,
+          subscribedAt: iso(newsletter.created_at),
+          confirmedAt: iso(newsletter.confirmed_at),
+          unsubscribedAt: iso(newsletter.unsubscribed_at),
+        }
+      : null,
+  };
+}
+
+export type MemberDataExport = NonNullable<Awaited<ReturnType<typeof exportMemberData>>>;

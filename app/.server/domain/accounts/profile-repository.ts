@@ -1,0 +1,105 @@
+import type { Db } from "../../db/connect";
+
+// What a profile lists: posts anyone can read, so nothing deleted and nothing a moderator hid.
+
+export async function recentDiscussions(db: Db, memberId: string, limit: number) {
+  return db
+    .selectFrom("discussion")
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .select(["discussion.id", "discussion.title", "discussion.slug", "discussion.topic_id", "topic.section", "discussion.created_at"])
+    .where("discussion.author_id", "=", memberId)
+    .where("discussion.deleted_at", "is", null)
+    .where("discussion.hidden_at", "is", null)
+    .orderBy("discussion.created_at", "desc")
+    .orderBy("discussion.id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+export async function recentQuestions(db: Db, memberId: string, limit: number) {
+  return db
+    .selectFrom("question")
+    .select(["id", "title", "created_at"])
+    .where("author_id", "=", memberId)
+    .where("deleted_at", "is", null)
+    .where("hidden_at", "is", null)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** Answers, each with its question's title (an answer has none of its own); never under a removed question. */
+export async function recentAnswers(db: Db, memberId: string, limit: number) {
+  return db
+    .selectFrom("answer")
+    .innerJoin("question", "question.id", "answer.question_id")
+    .select(["answer.id", "answer.question_id", "question.title as question_title", "answer.created_at"])
+    .where("answer.author_id", "=", memberId)
+    .where("answer.deleted_at", "is", null)
+    .where("answer.hidden_at", "is", null)
+    .where("question.deleted_at", "is", null)
+    .where("question.hidden_at", "is", null)
+    .orderBy("answer.created_at", "desc")
+    .orderBy("answer.id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+export async function recentCreations(db: Db, memberId: string, limit: number) {
+  return db
+    .selectFrom("creation")
+    .select(["id", "title", "created_at"])
+    .where("author_id", "=", memberId)
+    .where("deleted_at", "is", null)
+    .where("hidden_at", "is", null)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** All four counts in one query. */
+export async function countContributions(db: Db, memberId: string) {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom("discussion")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .where("author_id", "=", memberId)
+        .where("deleted_at", "is", null)
+        .where("hidden_at", "is", null)
+        .as("discussions"),
+      eb
+        .selectFrom("question")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .where("author_id", "=", memberId)
+        .where("deleted_at", "is", null)
+        .where("hidden_at", "is", null)
+        .as("questions"),
+      eb
+        .selectFrom("answer")
+        .innerJoin("question", "question.id", "answer.question_id")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .where("answer.author_id", "=", memberId)
+        .where("answer.deleted_at", "is", null)
+        .where("answer.hidden_at", "is", null)
+        .where("question.deleted_at", "is", null)
+        .where("question.hidden_at", "is", null)
+        .as("answers"),
+      eb
+        .selectFrom("creation")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .where("author_id", "=", memberId)
+        .where("deleted_at", "is", null)
+        .where("hidden_at", "is", null)
+        .as("creations"),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    discussions: Number(row.discussions ?? 0),
+    questions: Number(row.questions ?? 0),
+    answers: Number(row.answers ?? 0),
+    creations: Number(row.creations ?? 0),
+  };
+}

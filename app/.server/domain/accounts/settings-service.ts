@@ -1,0 +1,245 @@
+import { createHash, randomBytes } from "node:crypto";
+import { APIError } from "better-auth/api";
+import type { AppServices, Viewer } from "../../context";
+import { enqueueMail } from "../../mail/outbox";
+import { hit, tryAgainMessage } from "../../rate-limit";
+import { fail, type Outcome } from "../outcome";
+import { deleteSubscriptionByEmail } from "../newsletter/newsletter-repository";
+import type { ChangeEmailValues, ChangePasswordValues, DeleteAccountValues, ProfileSettingsValues } from "~/schemas/settings";
+import { DELETED_HANDLE_PREFIX, DELETED_MEMBER_NAME } from "~/lib/members";
+import { EMAIL_CHANGE_LIMIT, PASSWORD_CHECK_LIMIT } from "~/lib/limits";
+import { EMAIL_TAKEN } from "./account-service";
+import {
+  anonymiseMember,
+  consumeEmailChange,
+  deleteCredentials,
+  deleteEmailChanges,
+  deleteResetTokens,
+  deleteSessions,
+  findEmailChange,
+  findMemberIdByEmail,
+  findSettings,
+  insertEmailChange,
+  updateEmail,
+  updateProfile,
+} from "./member-repository";
+import { deleteAdvisor, deleteMailTo, deleteRateLimitKeys } from "./account-deletion-repository";
+
+export const WRONG_PASSWORD = "The password is not correct";
+export const EMAIL_UNCHANGED = "This is already your email address";
+export const EMAIL_LINK_INVALID = "This link is not valid or has expired. Ask for a new one in your settings.";
+/** ADR 0023: a link to confirm a new address works once, for 24 hours. */
+export const EMAIL_CHANGE_LINK_MS = 24 * 60 * 60 * 1000;
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("base64url");
+
+export async function settingsOf(services: AppServices, memberId: string) {
+  const row = await findSettings(services.db, memberId);
+  if (!row) return null;
+  let interests: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(row.interests);
+    if (Array.isArray(parsed)) interests = parsed.filter((i): i is string => typeof i === "string");
+  } catch {
+    // A malformed list shows as no interests; saving the form writes a good one.
+  }
+  return { name: row.name, email: row.email, handle: row.handle, bio: row.bio ?? "", interests, timeZone: row.time_zone };
+}
+
+export async function saveProfile(services: AppServices, viewer: Viewer, values: ProfileSettingsValues, now = new Date()) {
+  const interests = Object.entries(values.interests ?? {})
+    .filter(([, chosen]) => chosen)
+    .map(([id]) => id);
+  await updateProfile(
+    services.db,
+    viewer.id,
+    { name: values.fullName, bio: values.bio ? values.bio : null, interests, timeZone: values.timeZone },
+    now.toISOString(),
+  );
+}
+
+/**
+ * Every settings form that asks for the password counts its attempts per member (a stolen session
+ * must not become a way to guess the password at full speed), with sign-in's numbers.
+ */
+async function passwordAttemptAllowed(services: AppServices, viewer: Viewer): Promise<Outcome<null>> {
+  const limited = await hit(services.db, [{ key: `password-check:member:${viewer.id}`, ...PASSWORD_CHECK_LIMIT }]);
+  return limited.ok ? { ok: true, value: null } : fail(429, tryAgainMessage(limited.retryMinutes));
+}
+
+async function passwordIsRight(services: AppServices, headers: Headers, password: string) {
+  try {
+    await services.auth.api.verifyPassword({ body: { password }, headers });
+    return true;
+  } catch (error) {
+    if (error instanceof APIError && (error.status === "BAD_REQUEST" || error.status === "UNAUTHORIZED")) return false;
+    throw error;
+  }
+}
+
+/**
+ * Better Auth checks the current password, stores the new hash and, with revokeOtherSessions, ends
+ * every session and opens a fresh one for this browser: the returned headers carry its cookie.
+ * Outstanding reset links die with the old password.
+ */
+export async function changePassword(
+  services: AppServices,
+  viewer: Viewer,
+  values: ChangePasswordValues,
+  requestHeaders: Headers,
+): Promise<Outcome<Headers>> {
+  const allowed = await passwordAttemptAllowed(services, viewer);
+  if (!allowed.ok) return allowed;
+  try {
+    const { headers } = await services.auth.api.changePassword({
+      body: { currentPassword: values.currentPassword, newPassword: values.password, revokeOtherSessions: true },
+      headers: requestHeaders,
+      returnHeaders: true,
+    });
+    await deleteResetTokens(services.db, viewer.id);
+    return { ok: true, value: headers };
+  } catch (error) {
+    if (error instanceof APIError && error.status === "BAD_REQUEST") return fail(400, WRONG_PASSWORD, "currentPassword");
+    throw error;
+  }
+}
+
+export function emailChangeUrl(baseUrl: string, token: string) {
+  return `${baseUrl}/settings/email?token=${encodeURIComponent(token)}`;
+}
+
+function emailChangeMail(baseUrl: string, to: string, name: string, token: string) {
+  const url = emailChangeUrl(baseUrl, token);
+  const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return {
+    to,
+    subject: "Confirm your new email address",
+    kind: "email-change",
+    text: [
+      `Hello ${name},`,
+      "",
+      "You asked to use this address for your Inner Peace. Outer Strength. account.",
+      "Confirm it here (the link works once, for 24 hours):",
+      url,
+      "",
+      "If this was not you, ignore this mail: nothing changes.",
+    ].join("\n"),
+    html: [
+      `<p>Hello ${escape(name)},</p>`,
+      "<p>You asked to use this address for your Inner Peace. Outer Strength. account.</p>",
+      `<p><a href="${escape(url)}">Confirm your new email address</a> (the link works once, for 24 hours).</p>`,
+      "<p>If this was not you, ignore this mail: nothing changes.</p>",
+    ].join("\n"),
+  };
+}
+
+/**
+ * Nothing changes yet (ADR 0023): the new address gets a link, queued in the same transaction that
+ * records the pending change, and only following it moves the account. A newer request replaces
+ * an older one.
+ */
+export async function requestEmailChange(
+  services: AppServices,
+  viewer: Viewer,
+  values: ChangeEmailValues,
+  requestHeaders: Headers,
+  now = new Date(),
+): Promise<Outcome<{ email: string }>> {
+  const email = values.email.toLowerCase();
+  if (email === viewer.email.toLowerCase()) return fail(400, EMAIL_UNCHANGED, "email");
+  const allowed = await passwordAttemptAllowed(services, viewer);
+  if (!allowed.ok) return allowed;
+  if (!(await passwordIsRight(services, requestHeaders, values.currentPassword))) {
+    return fail(400, WRONG_PASSWORD, "currentPassword");
+  }
+  if (await findMemberIdByEmail(services.db, email)) return fail(400, EMAIL_TAKEN, "email");
+  const mails = await hit(services.db, [{ key: `email-change:member:${viewer.id}`, ...EMAIL_CHANGE_LIMIT }], now);
+  if (!mails.ok) return fail(429, tryAgainMessage(mails.retryMinutes));
+  const token = randomBytes(32).toString("base64url");
+  await services.db.transaction().execute(async (trx) => {
+    await deleteEmailChanges(trx, viewer.id);
+    await insertEmailChange(
+      trx,
+      hashToken(token),
+      viewer.id,
+      email,
+      new Date(now.getTime() + EMAIL_CHANGE_LINK_MS).toISOString(),
+      now.toISOString(),
+    );
+    await enqueueMail(trx, emailChangeMail(services.env.BASE_URL, email, viewer.name, token), now);
+  });
+  return { ok: true, value: { email } };
+}
+
+/** The pending change behind a link, for the confirm page; null when unknown or expired. */
+export async function pendingEmailChange(services: AppServices, token: string, now = new Date()) {
+  if (!token || token.length > 200) return null;
+  const change = await findEmailChange(services.db, hashToken(token));
+  return change && change.expiresAt > now ? { email: change.email } : null;
+}
+
+/**
+ * Follows the link: the change is taken out of the table first, so a second use (or a parallel
+ * one) finds nothing; an expired one is gone too. When the address was taken since the request,
+ * nothing changes and the link is spent: the member asks again with another address.
+ */
+export async function confirmEmailChange(services: AppServices, token: string, now = new Date()): Promise<Outcome<{ email: string }>> {
+  if (!token || token.length > 200) return fail(404, EMAIL_LINK_INVALID);
+  try {
+    return await services.db.transaction().execute(async (trx) => {
+      const change = await consumeEmailChange(trx, hashToken(token));
+      if (!change || change.expiresAt <= now) return fail(404, EMAIL_LINK_INVALID);
+      if (await findMemberIdByEmail(trx, change.email)) return fail(409, EMAIL_TAKEN);
+      await updateEmail(trx, change.memberId, change.email, now.toISOString());
+      await deleteEmailChanges(trx, change.memberId);
+      return { ok: true as const, value: { email: change.email } };
+    });
+  } catch (error) {
+    // Two members confirming one new address at the same moment: the unique index lets one through.
+    if (await findMemberIdByEmail(services.db, (await pendingEmailChange(services, token, now))?.email ?? "")) {
+      return fail(409, EMAIL_TAKEN);
+    }
+    throw error;
+  }
+}
+
+/**
+ * ADR 0023: one transaction removes everything that says who the member was (name, address,
+ * handle, bio, interests, sessions, sign-in methods, links, newsletter subscription, queued mail,
+ * rate-limit keys with the address) and keeps what they wrote, signed "[deleted member]".
+ */
+export async function deleteAccount(
+  services: AppServices,
+  viewer: Viewer,
+  values: DeleteAccountValues,
+  requestHeaders: Headers,
+  now = new Date(),
+): Promise<Outcome<null>> {
+  const allowed = await passwordAttemptAllowed(services, viewer);
+  if (!allowed.ok) return allowed;
+  if (!(await passwordIsRight(services, requestHeaders, values.currentPassword))) {
+    return fail(400, WRONG_PASSWORD, "currentPassword");
+  }
+  const suffix = randomBytes(9).toString("base64url").toLowerCase().replace(/[^a-z0-9]/g, "0");
+  await services.db.transaction().execute(async (trx) => {
+    const current = await findSettings(trx, viewer.id);
+    if (!current) return;
+    await deleteSessions(trx, viewer.id);
+    await deleteCredentials(trx, viewer.id);
+    await deleteSubscriptionByEmail(trx, current.email);
+    await deleteMailTo(trx, current.email);
+    await deleteRateLimitKeys(trx, viewer.id, current.email);
+    await deleteAdvisor(trx, viewer.id);
+    await anonymiseMember(
+      trx,
+      viewer.id,
+      {
+        name: DELETED_MEMBER_NAME,
+        handle: `${DELETED_HANDLE_PREFIX}${suffix}`,
+        email: `${DELETED_HANDLE_PREFIX}${suffix}@deleted.invalid`,
+      },
+      now.toISOString(),
+    );
+  });
+  return { ok: true, value: null };
+}

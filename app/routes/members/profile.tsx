@@ -1,0 +1,166 @@
+import { data, Link } from "react-router";
+import type { Route } from "./+types/profile";
+import { Avatar } from "~/components/community/avatar";
+import { RankBadge, VirtueBadge } from "~/components/community/badges";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { servicesContext } from "~/.server/context";
+import { memberProfile } from "~/.server/domain/accounts/profile-read-model";
+import { formatDate } from "~/lib/dates";
+import { isProfileHandle } from "~/lib/members";
+import { rankById } from "~/lib/ranks";
+import { formatCount } from "~/lib/utils";
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  loaderData
+    ? [
+        { title: `${loaderData.profile.name} · Inner Peace. Outer Strength.` },
+        { name: "description", content: `${loaderData.profile.name}'s path: rank, virtues and contributions.` },
+      ]
+    : [{ title: "Page not found · Inner Peace. Outer Strength." }];
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  // Odd characters or a deleted account's handle are simply no profile: a 404, never a 500.
+  const handle = params.handle ?? "";
+  if (!isProfileHandle(handle)) throw data("Not found", { status: 404 });
+  const profile = await memberProfile(context.get(servicesContext).db, handle);
+  if (!profile) throw data("Not found", { status: 404 });
+  return { profile };
+}
+
+type Item = { id: number; title: string; href: string; at: string };
+
+function Contributions({ id, title, items, total, empty }: { id: string; title: string; items: Item[]; total: number; empty: string }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle id={id} className="text-lg">
+          {title} <span className="text-sm font-normal text-muted">({formatCount(total)})</span>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        {items.length === 0 ? (
+          <p className="text-sm text-muted">{empty}</p>
+        ) : (
+          <ul aria-labelledby={id} className="flex flex-col gap-2">
+            {items.map((item) => (
+              <li key={item.id} className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
+                <Link to={item.href} className="font-medium text-monk-strong underline-offset-2 hover:underline">
+                  {item.title}
+                </Link>
+                <time dateTime={item.at} className="text-xs text-muted">
+                  {formatDate(item.at)}
+                </time>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+export default function Profile({ loaderData }: Route.ComponentProps) {
+  const p = loaderData.profile;
+  const rank = rankById(p.rank);
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-12">
+      <section aria-labelledby="profile-name" className="flex flex-col gap-6 sm:flex-row sm:items-center">
+        <Avatar name={p.name} handle={p.handle} size="lg" />
+        <div className="min-w-0">
+          <h1 id="profile-name" className="font-serif text-4xl font-bold">
+            {p.name}
+          </h1>
+          <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-stone-700">
+            <RankBadge rank={p.rank} className="px-3 py-1 text-sm" />
+            <span>{rank.description}</span>
+            <span aria-hidden="true">·</span>
+            <span>
+              Joined <time dateTime={p.joinedAt}>{formatDate(p.joinedAt)}</time>
+            </span>
+          </div>
+        </div>
+      </section>
+
+      <div className="mt-8 grid gap-6 md:grid-cols-3">
+        <Card className="md:col-span-2">
+          <CardHeader>
+            <CardTitle className="text-lg">About</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-4">
+            {p.bio ? (
+              <p className="whitespace-pre-line text-stone-800" data-testid="profile-bio">
+                {p.bio}
+              </p>
+            ) : (
+              <p className="text-sm text-muted">No bio yet.</p>
+            )}
+            <div>
+              <h2 className="mb-2 text-sm font-semibold">Interests</h2>
+              {p.interests.length > 0 ? (
+                <ul className="flex flex-wrap gap-2" data-testid="profile-interests">
+                  {p.interests.map((label) => (
+                    <li key={label} className="rounded-full border border-line bg-stone-50 px-3 py-1 text-xs font-medium">
+                      {label}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-sm text-muted">No interests chosen yet.</p>
+              )}
+            </div>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle className="text-lg">Virtues</CardTitle>
+          </CardHeader>
+          <CardContent>
+            {p.virtues.length > 0 ? (
+              <ul className="flex flex-wrap gap-2" data-testid="profile-virtues">
+                {p.virtues.map((v) => (
+                  <li key={v.virtue}>
+                    <VirtueBadge virtue={v.virtue} level={v.level} />
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="text-sm text-muted">No virtues trained yet. Virtues grow with completed challenges.</p>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+
+      <section aria-labelledby="contributions" className="mt-10">
+        <h2 id="contributions" className="mb-4 font-serif text-2xl font-bold">
+          Contributions
+        </h2>
+        <div className="grid gap-6 md:grid-cols-2">
+          <Contributions
+            id="contributions-discussions"
+            title="Discussions"
+            items={p.discussions}
+            total={p.counts.discussions}
+            empty="No discussions yet."
+          />
+          <Contributions id="contributions-answers" title="Answers" items={p.answers} total={p.counts.answers} empty="No answers yet." />
+          <Contributions
+            id="contributions-questions"
+            title="Questions"
+            items={p.questions}
+            total={p.counts.questions}
+            empty="No questions yet."
+          />
+          <Contributions
+            id="contributions-creations"
+            title="Creations"
+            items={p.creations}
+            total={p.counts.creations}
+            empty="No creations yet."
+          />
+        </div>
+      </section>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";
