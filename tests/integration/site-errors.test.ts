@@ -33,9 +33,17 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
     const pages = routes.filter((r) => r.module.default);
     expect(pages.length).toBeGreaterThan(25);
     expect(pages.filter((r) => typeof r.module.ErrorBoundary !== "function").map((r) => r.id)).toEqual([]);
-    // An ErrorBoundary would make React Router render a page for these (POST /signout, /newsletter).
+    // An ErrorBoundary would make React Router render a page for these (POST /signout, /newsletter,
+    // calendar files, stored media, the data download).
     const resources = routes.filter((r) => !r.module.default).map((r) => r.id);
-    expect(resources.sort()).toEqual(["routes/account/sign-out", "routes/resources/newsletter"]);
+    expect(resources.sort()).toEqual([
+      "routes/account/sign-out",
+      "routes/events/event-calendar",
+      "routes/events/events-calendar",
+      "routes/resources/media",
+      "routes/resources/newsletter",
+      "routes/resources/settings-export",
+    ]);
     expect(routes.filter((r) => !r.module.default && r.module.ErrorBoundary).map((r) => r.id)).toEqual([]);
   });
 
