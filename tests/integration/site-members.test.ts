@@ -35,8 +35,10 @@ async function joined(overrides: Record<string, unknown> = {}) {
   return { viewer: result.viewer, cookie: cookieHeader(result.headers), email: values.email };
 }
 
+/** The member's row as the member edits it; `seen_rank` is the site's own bookkeeping (any page view may set it). */
 async function memberRow(id: string) {
-  return db().selectFrom("member").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const { seen_rank: _seen, ...row } = await db().selectFrom("member").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  return row;
 }
 
 const settingsPost = (intent: string, form: Record<string, string>, cookie: string) =>
