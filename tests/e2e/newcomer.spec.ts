@@ -36,7 +36,7 @@ test.describe("1. calls to action", () => {
     await expect(page.getByRole("main").getByRole("link", { name: "Share Your Creation", exact: true })).toHaveAttribute("href", "/join");
   });
 
-  test("a member is never sent to /join: the dashboard, or no call at all where none is real yet", async ({ page }) => {
+  test("a member is never sent to /join: the dashboard, or the form the call promises", async ({ page }) => {
     await createMember(page.request, newMember("Cato Member"));
     for (const path of CTA_PAGES) {
       await page.goto(path);
@@ -51,9 +51,11 @@ test.describe("1. calls to action", () => {
     await expect(page.getByRole("main").getByRole("link", { name: "Continue Your Path", exact: true })).toHaveAttribute("href", "/dashboard");
     await page.goto("/events");
     await expect(page.getByRole("main").getByText("You are signed in, so you can RSVP as soon as an event is listed.")).toBeVisible();
-    // Sharing is not built yet: a member gets no button that promises it.
+    // A member's 'Share Your Creation' opens the form.
     await page.goto("/forge");
-    await expect(page.getByRole("main").getByRole("link", { name: "Share Your Creation" })).toHaveCount(0);
+    await page.getByRole("main").getByRole("link", { name: "Share Your Creation", exact: true }).click();
+    await expect(page).toHaveURL(/\/forge\/new$/);
+    await expect(page.getByRole("heading", { name: "Share Your Creation", level: 1 })).toBeVisible();
   });
 });
 

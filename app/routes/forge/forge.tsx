@@ -47,14 +47,11 @@ export default function Forge({ loaderData }: Route.ComponentProps) {
         intro="Where discipline becomes craft. Share what you make on the path: words, images, music and projects."
         tone="neutral"
       >
-        {/* Sharing is not built yet (the Forge issue): a visitor is asked to join first, as the seed
-            has it, but a member, who has joined, is not sent to /join. */}
-        {member ? null : (
-          <ButtonLink to="/join" variant="monk">
-            <Plus aria-hidden="true" />
-            Share Your Creation
-          </ButtonLink>
-        )}
+        {/* A visitor is asked to join first, as the seed has it; a member goes straight to the form. */}
+        <ButtonLink to={member ? "/forge/new" : "/join"} variant="monk">
+          <Plus aria-hidden="true" />
+          Share Your Creation
+        </ButtonLink>
       </PageHeader>
       <section aria-labelledby="categories" className="mx-auto max-w-6xl px-4 pt-12">
         <SectionHeading id="categories">Categories</SectionHeading>
