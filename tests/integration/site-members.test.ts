@@ -140,6 +140,9 @@ describe(`settings on ${ENGINE}`, () => {
     expect(row).toMatchObject({ name: "Ada Renamed", bio: "New bio.", interests: '["philosophy"]', time_zone: "Europe/Berlin" });
     const page = await readable(await web.http.get("/settings", { cookie }));
     expect(page).toContain('value="Europe/Berlin" selected=""');
+    // A zone typed in another case is stored by its canonical name, the one the list selects.
+    expect((await settingsPost("profile", { fullName: "Ada Renamed", timeZone: "asia/tokyo" }, cookie)).status).toBe(200);
+    expect((await memberRow(viewer.id)).time_zone).toBe("Asia/Tokyo");
   });
 
   it("refuses a 1-character name, a 251-character bio and a time zone that does not exist, changing nothing", async () => {

@@ -4,7 +4,7 @@ import type { JoinValues, SignInValues } from "~/schemas/account";
 import type { FieldErrors } from "~/schemas/form-data";
 import { slugify } from "~/lib/slug";
 import { isDeletedHandle } from "~/lib/members";
-import { DEFAULT_TIME_ZONE, isTimeZone } from "~/lib/time-zones";
+import { DEFAULT_TIME_ZONE, canonicalTimeZone } from "~/lib/time-zones";
 import { findMemberIdByEmail, handleTaken } from "./member-repository";
 import { clearHits, forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
 import { JOIN_LIMIT, JOIN_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from "~/lib/limits";
@@ -65,7 +65,7 @@ export async function registerMember(
           bio: values.bio ? values.bio : undefined,
           interests: JSON.stringify(interests),
           // A zone the browser made up is no reason to refuse a join: it stays UTC, editable later.
-          timeZone: values.timeZone && isTimeZone(values.timeZone) ? values.timeZone : DEFAULT_TIME_ZONE,
+          timeZone: (values.timeZone && canonicalTimeZone(values.timeZone)) || DEFAULT_TIME_ZONE,
         },
         headers: request.headers,
         returnHeaders: true,

@@ -24,6 +24,7 @@ import {
   updateProfile,
 } from "./member-repository";
 import { deleteAdvisor, deleteMailTo, deleteRateLimitKeys } from "./account-deletion-repository";
+import { canonicalTimeZone } from "~/lib/time-zones";
 
 export const WRONG_PASSWORD = "The password is not correct";
 export const EMAIL_UNCHANGED = "This is already your email address";
@@ -46,6 +47,7 @@ export async function settingsOf(services: AppServices, memberId: string) {
   return { name: row.name, email: row.email, handle: row.handle, bio: row.bio ?? "", interests, timeZone: row.time_zone };
 }
 
+/** Zones are stored by their canonical name ("europe/berlin" → "Europe/Berlin"), as the list shows them. */
 export async function saveProfile(services: AppServices, viewer: Viewer, values: ProfileSettingsValues, now = new Date()) {
   const interests = Object.entries(values.interests ?? {})
     .filter(([, chosen]) => chosen)
@@ -53,7 +55,7 @@ export async function saveProfile(services: AppServices, viewer: Viewer, values:
   await updateProfile(
     services.db,
     viewer.id,
-    { name: values.fullName, bio: values.bio ? values.bio : null, interests, timeZone: values.timeZone },
+    { name: values.fullName, bio: values.bio ? values.bio : null, interests, timeZone: canonicalTimeZone(values.timeZone) ?? values.timeZone },
     now.toISOString(),
   );
 }
