@@ -64,6 +64,15 @@ test("complete a challenge, see XP, virtue and rank change, and use the Sage's p
   await expect(active).toContainText("Streak: 2 days");
   await page.goto("/challenges/new");
   await expect(main.getByText(SAGE_LOCKED, { exact: false })).toBeVisible();
+  // The public profile says the same.
+  await page.getByLabel("Account menu for Sol Seeker", { exact: true }).click();
+  await page.getByRole("link", { name: "Profile", exact: true }).click();
+  await expect(page).toHaveURL(/\/members\/sol-seeker(-\d+)?$/);
+  const profileUrl = page.url();
+  await expect(main.getByTestId("profile-xp")).toHaveText("374 XP");
+  await expect(main.getByTestId("profile-next-rank")).toContainText("Next rank: Sage");
+  await expect(main.getByTestId("profile-next-rank")).toContainText("26 XP to go");
+  await expect(main.getByText("No virtues trained yet.", { exact: false })).toBeVisible();
 
   // Today's check-in, in the browser, completes it.
   await gotoHydrated(page, `/challenges/${seeded.id}`);
@@ -82,6 +91,12 @@ test("complete a challenge, see XP, virtue and rank change, and use the Sage's p
   await expect(main.getByTestId("recent-activity")).toContainText("Completed a challenge");
   await expect(main.getByTestId("active-challenge").filter({ hasText: title })).toHaveCount(0);
   await expect(page.getByText("You are now Sage!")).toHaveCount(0);
+  await page.goto(profileUrl);
+  await expect(main.getByTestId("profile-xp")).toHaveText("400 XP");
+  await expect(main.getByText("Sage", { exact: true }).first()).toBeVisible();
+  await expect(main.getByTestId("profile-virtues")).toContainText("Courage");
+  await expect(main.getByTestId("profile-next-rank")).toContainText("Next rank: Samurai");
+  await expect(main.getByTestId("profile-next-rank")).toContainText("400 XP to go");
 
   // The privilege: propose a challenge.
   await gotoHydrated(page, "/challenges");

@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { Button } from "~/components/ui/button";
+import { NextRankNeeds } from "~/components/community/next-rank-needs";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
@@ -15,8 +16,8 @@ import { ProgressBar } from "~/features/challenges/progress-bar";
 import { formatDay } from "~/lib/calendar-days";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
-import { MASTER_VIRTUE_LEVEL, nextRankNeeds, rankProgress } from "~/lib/ranks";
-import { VIRTUES, virtueById } from "~/lib/virtues";
+import { nextRankNeeds, rankProgress } from "~/lib/ranks";
+import { VIRTUES } from "~/lib/virtues";
 import { formatCount, plural } from "~/lib/utils";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard · Inner Peace. Outer Strength." }];
@@ -117,13 +118,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                   {formatCount(band.done)} / {formatCount(band.size)} XP to {d.next.label}
                 </p>
                 <ProgressBar label={`Progress to ${d.next.label}`} done={band.done} total={band.size} unit="XP" />
-                {d.needs.xp > 0 ? <p className="text-xs text-muted">{formatCount(d.needs.xp)} XP to go</p> : null}
-                {d.needs.virtues.length > 0 ? (
-                  <p className="text-sm text-stone-700" data-testid="virtues-needed">
-                    {d.next.label} also needs every virtue at level {MASTER_VIRTUE_LEVEL}. Still below it:{" "}
-                    {d.needs.virtues.map((v) => `${virtueById(v.id)!.label} (level ${v.level})`).join(", ")}. Complete challenges that train them.
-                  </p>
-                ) : null}
+                <NextRankNeeds nextLabel={d.next.label} xp={d.needs.xp} virtues={d.needs.virtues} />
               </>
             ) : (
               <p className="text-sm text-stone-700">You have reached the highest rank. Balance both paths.</p>

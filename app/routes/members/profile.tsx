@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/profile";
 import { Avatar } from "~/components/community/avatar";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
+import { NextRankNeeds } from "~/components/community/next-rank-needs";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { servicesContext } from "~/.server/context";
 import { memberProfile } from "~/.server/domain/accounts/profile-read-model";
@@ -74,10 +75,20 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             <RankBadge rank={p.rank} className="px-3 py-1 text-sm" />
             <span>{rank.description}</span>
             <span aria-hidden="true">·</span>
+            <span data-testid="profile-xp">{formatCount(p.xp)} XP</span>
+            <span aria-hidden="true">·</span>
             <span>
               Joined <time dateTime={p.joinedAt}>{formatDate(p.joinedAt)}</time>
             </span>
           </div>
+          {p.next ? (
+            <div className="mt-2 flex flex-col gap-1" data-testid="profile-next-rank">
+              <p className="text-sm text-stone-700">Next rank: {p.next.label}</p>
+              <NextRankNeeds nextLabel={p.next.label} xp={p.next.xp} virtues={p.next.virtues} />
+            </div>
+          ) : (
+            <p className="mt-2 text-sm text-stone-700">The highest rank: both paths in balance.</p>
+          )}
         </div>
       </section>
 

@@ -4,6 +4,7 @@ import { standingsOf } from "../progression/progression-service";
 import { INTERESTS } from "~/schemas/account";
 import { toIso } from "~/lib/dates";
 import { VIRTUES } from "~/lib/virtues";
+import { nextRankNeeds, type VirtueLevels } from "~/lib/ranks";
 import { findProfileByHandle } from "./member-repository";
 import { countContributions, recentAnswers, recentCreations, recentDiscussions, recentQuestions } from "./profile-repository";
 
@@ -46,6 +47,9 @@ export async function memberProfile(db: Db, handle: string) {
     interests: interestLabels(member.interests),
     joinedAt: toIso(member.created_at),
     rank: standing.rank.id,
+    xp: standing.xp,
+    // What the next rank still needs, as the dashboard says it (issue 11, item 3).
+    next: nextRankOf(standing.xp, standing.virtueLevels),
     // In the seed's order; a virtue not yet trained has no badge (PRODUCT.md §3).
     virtues: VIRTUES.flatMap((v) => {
       const level = standing.virtueLevels[v.id];
@@ -70,3 +74,9 @@ export async function memberProfile(db: Db, handle: string) {
 }
 
 export type MemberProfile = NonNullable<Awaited<ReturnType<typeof memberProfile>>>;
+
+function nextRankOf(xp: number, virtueLevels: VirtueLevels) {
+  const needs = nextRankNeeds(xp, virtueLevels);
+  if (!needs.next) return null;
+  return { label: needs.next.label, xp: needs.xp, virtues: needs.virtues.map((id) => ({ id, level: virtueLevels[id] ?? 0 })) };
+}
