@@ -1,5 +1,5 @@
-import type { APIRequestContext, Cookie, Page } from "@playwright/test";
-import { countPosts, createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, oldestQuestionLink, submitSignIn, test, waitForHydration, type Member } from "./support/fixtures";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { actAs, countPosts, createMember, expect, expectNoSeriousViolations, gotoHydrated, joinAs, newMember, oldestQuestionLink, submitSignIn, test, waitForHydration } from "./support/fixtures";
 import { grantXp, makeAdmin } from "./support/database";
 
 /*
@@ -17,19 +17,6 @@ import { grantXp, makeAdmin } from "./support/database";
  * Each member's session lives in their cookies. Swapping the cookies of the one page switches who
  * is browsing, so every page load still goes through the fixture's hydration hook.
  */
-type Actor = Member & { cookies: Cookie[] };
-
-async function join(page: Page, name: string): Promise<Actor> {
-  await page.context().clearCookies();
-  const member = await createMember(page.request, newMember(name));
-  return { ...member, cookies: await page.context().cookies() };
-}
-
-async function actAs(page: Page, actor: Actor | null) {
-  await page.context().clearCookies();
-  if (actor) await page.context().addCookies(actor.cookies);
-}
-
 /** A title no other run or test shares. */
 function uniqueTitle(text: string) {
   return `${text} ${Math.random().toString(36).slice(2, 8)}`;
@@ -80,7 +67,7 @@ test("ask, answer, verify an advisor, accept, vote helpful: the Council's order 
   // too close to the suite's 30 s.
   test.setTimeout(60_000);
   // 1. A member asks. Validation runs on submit, then on each change.
-  const asker = await join(page, "Asha Asker");
+  const asker = await joinAs(page, "Asha Asker");
   await gotoHydrated(page, "/council/ask");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Ask a Question");
   const main = page.getByRole("main");
@@ -121,7 +108,7 @@ test("ask, answer, verify an advisor, accept, vote helpful: the Council's order 
   await expect(page.getByRole("heading", { name: "0 Answers" })).toBeVisible();
 
   // 2. Another member, still at 0 XP, answers; voting is locked for them.
-  const helper = await join(page, "Rui Helper");
+  const helper = await joinAs(page, "Rui Helper");
   await gotoHydrated(page, questionUrl);
   await expect(page.getByText(HELPFUL_LOCKED, { exact: true })).toBeVisible();
   const helperText = "Start with half the weight and film every set. Trust comes back rep by rep.";
@@ -133,8 +120,8 @@ test("ask, answer, verify an advisor, accept, vote helpful: the Council's order 
   await expect(page.getByRole("button", { name: "Accept this answer" })).toHaveCount(0);
 
   // An admin (made so in the database) verifies a third member as an advisor.
-  const advisor = await join(page, "Mara Advisor");
-  const admin = await join(page, "Ines Admin");
+  const advisor = await joinAs(page, "Mara Advisor");
+  const admin = await joinAs(page, "Ines Admin");
   await makeAdmin(admin.email);
   await gotoHydrated(page, "/admin/advisors");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Advisors");
@@ -169,7 +156,7 @@ test("ask, answer, verify an advisor, accept, vote helpful: the Council's order 
   await expect(answerWith(page, helperText).getByRole("button", { name: "Unaccept" })).toBeVisible();
 
   // 4. A voter with 50 XP (Acolyte) marks the advisor's answer helpful; not the asker, no accept button.
-  const voter = await join(page, "Vera Voter");
+  const voter = await joinAs(page, "Vera Voter");
   await grantXp(voter.email, 50);
   await gotoHydrated(page, questionUrl);
   await expect(page.getByText(HELPFUL_LOCKED)).toHaveCount(0);

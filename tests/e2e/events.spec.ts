@@ -1,6 +1,5 @@
 import fs from "node:fs";
-import type { Cookie, Page } from "@playwright/test";
-import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, test, type Member } from "./support/fixtures";
+import { actAs, createMember, expect, expectNoSeriousViolations, gotoHydrated, joinAs, newMember, test } from "./support/fixtures";
 import { makeAdmin } from "./support/database";
 import { queuedMailKinds } from "./support/outbox";
 
@@ -10,28 +9,15 @@ import { queuedMailKinds } from "./support/outbox";
  * moves up when the first cancels, with a mail queued for them.
  */
 
-type Actor = Member & { cookies: Cookie[] };
-
-async function join(page: Page, name: string): Promise<Actor> {
-  await page.context().clearCookies();
-  const member = await createMember(page.request, newMember(name));
-  return { ...member, cookies: await page.context().cookies() };
-}
-
-async function actAs(page: Page, actor: Actor) {
-  await page.context().clearCookies();
-  await page.context().addCookies(actor.cookies);
-}
-
 const day = (daysAhead: number) => new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
 
 test("an event fills, waitlists and moves up; members download its calendar file", async ({ page }) => {
   // Four members and a dozen page loads on a machine the other suites share.
   test.setTimeout(120_000);
   const title = `Sunrise sit ${Math.random().toString(36).slice(2, 8)}`;
-  const host = await join(page, "Hattie Host");
+  const host = await joinAs(page, "Hattie Host");
   await makeAdmin(host.email);
-  const [first, second, third] = [await join(page, "Fern First"), await join(page, "Sam Second"), await join(page, "Tia Third")];
+  const [first, second, third] = [await joinAs(page, "Fern First"), await joinAs(page, "Sam Second"), await joinAs(page, "Tia Third")];
 
   await actAs(page, host);
   await gotoHydrated(page, "/events");

@@ -1,5 +1,4 @@
-import type { Cookie, Page } from "@playwright/test";
-import { createMember, delayPosts, expect, expectNoSeriousViolations, gotoHydrated, newMember, test, waitForHydration, type Member } from "./support/fixtures";
+import { actAs, delayPosts, expect, expectNoSeriousViolations, gotoHydrated, joinAs, test, waitForHydration } from "./support/fixtures";
 import { grantXp } from "./support/database";
 import { shareCreation, xpOf } from "./support/forge";
 
@@ -9,24 +8,11 @@ import { shareCreation, xpOf } from "./support/forge";
  * like button; the author deletes; the category tiles filter and the list pages by cursor.
  */
 
-type Actor = Member & { cookies: Cookie[] };
-
-async function join(page: Page, name: string): Promise<Actor> {
-  await page.context().clearCookies();
-  const member = await createMember(page.request, newMember(name));
-  return { ...member, cookies: await page.context().cookies() };
-}
-
-async function actAs(page: Page, actor: Actor) {
-  await page.context().clearCookies();
-  await page.context().addCookies(actor.cookies);
-}
-
 const unique = (text: string) => `${text} ${Math.random().toString(36).slice(2, 8)}`;
 
 test("another member likes and comments on a creation; counts and the author's XP follow", async ({ page }) => {
-  const author = await join(page, "Aiko Author");
-  const fan = await join(page, "Farid Fan");
+  const author = await joinAs(page, "Aiko Author");
+  const fan = await joinAs(page, "Farid Fan");
   await grantXp(fan.email, 60);
   const title = unique("Ink study");
   const id = await shareCreation(author.email, { title, type: "art" });
@@ -84,8 +70,8 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the like button is a form post", async ({ page }) => {
-    const author = await join(page, "Nadia Nojs");
-    const fan = await join(page, "Noel Nojs");
+    const author = await joinAs(page, "Nadia Nojs");
+    const fan = await joinAs(page, "Noel Nojs");
     await grantXp(fan.email, 60);
     const id = await shareCreation(author.email, { title: unique("Plain form piece") });
     await actAs(page, fan);
@@ -99,8 +85,8 @@ test.describe("without JavaScript", () => {
 });
 
 test("below acolyte the page says why there is no like button; the author edits or deletes their own", async ({ page }) => {
-  const author = await join(page, "Dara Deleter");
-  const initiate = await join(page, "Ivo Initiate");
+  const author = await joinAs(page, "Dara Deleter");
+  const initiate = await joinAs(page, "Ivo Initiate");
   const title = unique("Short-lived piece");
   const id = await shareCreation(author.email, { title });
 
@@ -122,7 +108,7 @@ test("below acolyte the page says why there is no like button; the author edits 
 });
 
 test("the tiles filter with live counts and the list pages newest first by cursor", async ({ page }) => {
-  const author = await join(page, "Pax Pager");
+  const author = await joinAs(page, "Pax Pager");
   const base = Date.now() + 3_600_000; // newer than anything else in the list
   const titles: string[] = [];
   for (let i = 0; i < 13; i++) {

@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Cookie, type Page } from "@playwright/test";
 
 /**
  * Shared fixtures for the browser suite.
@@ -169,4 +169,20 @@ export async function oldestQuestionLink(page: Page) {
   const hrefs = await links.evaluateAll((all) => all.map((a) => a.getAttribute("href")!));
   const oldest = hrefs.reduce((a, b) => (Number(a.split("/").pop()) <= Number(b.split("/").pop()) ? a : b));
   return page.locator(`a[href="${oldest}"]`).filter({ hasText: "View Question" }).first();
+}
+
+/** A member with the browser's cookies after joining, so a test can switch between several people. */
+export type Actor = Member & { cookies: Cookie[] };
+
+/** Joins as a new member in this page's browser context and keeps that member's cookies. */
+export async function joinAs(page: Page, name: string): Promise<Actor> {
+  await page.context().clearCookies();
+  const member = await createMember(page.request, newMember(name));
+  return { ...member, cookies: await page.context().cookies() };
+}
+
+/** Continues as this member (or signed out, with null). */
+export async function actAs(page: Page, actor: Actor | null) {
+  await page.context().clearCookies();
+  if (actor) await page.context().addCookies(actor.cookies);
 }

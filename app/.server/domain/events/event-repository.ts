@@ -3,28 +3,30 @@ import type { EventTable, RsvpStatus } from "../../db/schema";
 import type { Insertable, Updateable } from "kysely";
 
 /** The columns every read of an event needs, with its host's name and handle. */
+const EVENT_COLUMNS = [
+  "event.id",
+  "event.title",
+  "event.description",
+  "event.path",
+  "event.starts_at",
+  "event.ends_at",
+  "event.time_zone",
+  "event.online_url",
+  "event.place",
+  "event.capacity",
+  "event.host_id",
+  "event.created_at",
+  "event.updated_at",
+  "event.cancelled_at",
+  "member.name as host_name",
+  "member.handle as host_handle",
+] as const;
+
 export async function findEvent(db: Db, id: number) {
   return db
     .selectFrom("event")
     .innerJoin("member", "member.id", "event.host_id")
-    .select([
-      "event.id",
-      "event.title",
-      "event.description",
-      "event.path",
-      "event.starts_at",
-      "event.ends_at",
-      "event.time_zone",
-      "event.online_url",
-      "event.place",
-      "event.capacity",
-      "event.host_id",
-      "event.created_at",
-      "event.updated_at",
-      "event.cancelled_at",
-      "member.name as host_name",
-      "member.handle as host_handle",
-    ])
+    .select(EVENT_COLUMNS)
     .where("event.id", "=", id)
     .executeTakeFirst();
 }
@@ -37,22 +39,7 @@ export async function listEvents(db: Db, options: { endedBefore?: string; ending
     .selectFrom("event")
     .innerJoin("member", "member.id", "event.host_id")
     .select((eb) => [
-      "event.id",
-      "event.title",
-      "event.description",
-      "event.path",
-      "event.starts_at",
-      "event.ends_at",
-      "event.time_zone",
-      "event.online_url",
-      "event.place",
-      "event.capacity",
-      "event.host_id",
-      "event.created_at",
-      "event.updated_at",
-      "event.cancelled_at",
-      "member.name as host_name",
-      "member.handle as host_handle",
+      ...EVENT_COLUMNS,
       eb
         .selectFrom("event_rsvp")
         .select((e) => e.fn.countAll<number>().as("n"))
