@@ -28,6 +28,10 @@ export interface MemberTable {
   time_zone: ColumnType<string, string | undefined, string>;
   /** The rank the member was last shown; a higher rank now means a rank-up toast (ADR 0022). */
   seen_rank: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The sum of the member's XP ledger, moved in the ledger's own transaction (issue 13). */
+  xp: ColumnType<number, number | undefined, number>;
+  /** rankFor(xp, virtue levels), stored with xp so that author lists read it (issue 13). */
+  rank: ColumnType<string, string | undefined, string>;
 }
 
 export interface SessionTable {

@@ -1,0 +1,53 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * What a request read and what it wrote, for the anonymous page cache (issue 13, ADR 0026). A read
+ * model names the things a page shows (`readsFrom`), a domain service the things a write changed
+ * (`wrote`); the HTTP layer keeps a page only while nothing it read has been written since the
+ * request began. Outside a request (scripts, tests of the domain alone) both are no-ops.
+ *
+ * Tags are short strings built by the helpers below, never by hand, so readers and writers agree.
+ */
+export interface PageTags {
+  reads: Set<string>;
+  writes: Set<string>;
+}
+
+const storage = new AsyncLocalStorage<PageTags>();
+
+/** Runs `fn` with a fresh set of tags for one request. */
+export function withPageTags<T>(tags: PageTags, fn: () => T): T {
+  return storage.run(tags, fn);
+}
+
+export function currentPageTags(): PageTags | undefined {
+  return storage.getStore();
+}
+
+export function readsFrom(...tags: string[]) {
+  const store = storage.getStore();
+  if (store) for (const tag of tags) store.reads.add(tag);
+}
+
+export function wrote(...tags: string[]) {
+  const store = storage.getStore();
+  if (store) for (const tag of tags) store.writes.add(tag);
+}
+
+export const tag = {
+  /** Everything: a write no finer tag describes. */
+  site: "site",
+  section: (section: string) => `section:${section}`,
+  topic: (topicId: string) => `topic:${topicId}`,
+  discussion: (discussionId: number) => `discussion:${discussionId}`,
+  council: "council",
+  question: (questionId: number) => `question:${questionId}`,
+  forge: "forge",
+  creation: (creationId: number) => `creation:${creationId}`,
+  events: "events",
+  event: (eventId: number) => `event:${eventId}`,
+  challenges: "challenges",
+  challenge: (challengeId: number) => `challenge:${challengeId}`,
+  /** A member's name, avatar, rank or profile, shown wherever they are an author. */
+  member: (memberId: string) => `member:${memberId}`,
+};
