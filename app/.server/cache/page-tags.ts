@@ -34,7 +34,17 @@ export function wrote(...tags: string[]) {
   if (store) for (const tag of tags) store.writes.add(tag);
 }
 
+/**
+ * Says a successful write changed nothing an anonymous page shows (signing in, a newsletter
+ * subscription). Without any `wrote` call a successful write invalidates every page (`tag.site`).
+ */
+export function wroteNothingPublic() {
+  wrote(tag.nothing);
+}
+
 export const tag = {
+  /** Marks a write that changed nothing public; never read by a page. */
+  nothing: "-",
   /** Everything: a write no finer tag describes. */
   site: "site",
   section: (section: string) => `section:${section}`,
