@@ -23,6 +23,10 @@ export function qualifiesForMaster(levels: VirtueLevels): boolean {
   return VIRTUES.every((v) => (levels[v.id] ?? 0) >= MASTER_VIRTUE_LEVEL);
 }
 
+export function isRankId(id: string): id is RankId {
+  return RANKS.some((r) => r.id === id);
+}
+
 export function rankById(id: RankId): Rank {
   return RANKS.find((r) => r.id === id)!;
 }
@@ -51,7 +55,11 @@ export interface RankProgress {
 }
 
 export function rankProgress(xp: number, virtueLevels: VirtueLevels = {}): RankProgress {
-  const rank = rankFor(xp, virtueLevels);
+  return progressAt(xp, rankFor(xp, virtueLevels));
+}
+
+/** Progress from a rank already known (the member row's, which rankFor gave when the XP moved). */
+export function progressAt(xp: number, rank: Rank): RankProgress {
   const index = RANKS.findIndex((r) => r.id === rank.id);
   const next = RANKS[index + 1] ?? null;
   if (!next) return { rank, xp, next: null, xpToNext: 0, percent: 100, needsVirtues: false };

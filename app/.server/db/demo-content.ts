@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely, Transaction } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
+import { rankFor, type VirtueLevels } from "~/lib/ranks";
+import { isVirtue, virtueLevel } from "~/lib/virtues";
 import { slugify } from "~/lib/slug";
 import { excerptOf } from "~/lib/text";
 import sharp from "sharp";
@@ -608,6 +610,31 @@ async function fill(trx: Transaction<Database>, now: Date) {
   }
 
   await recount(trx);
+  await settleStandings(trx, ids);
+}
+
+/**
+ * Each demo member's XP total and rank on the member row, as the ledger's transactions keep them
+ * for everyone else (ADR 0027): the demo writes its ledger rows directly. Virtue levels come from
+ * the demo's own completed challenges (the database layer does not import the domain's queries).
+ */
+async function settleStandings(trx: Transaction<Database>, ids: Map<string, string>) {
+  await sql`update member set xp = coalesce((select sum(points) from xp_event where xp_event.member_id = member.id), 0)`.execute(trx);
+  const completed = new Map<string, Map<string, number>>();
+  for (const c of CHALLENGES) {
+    for (const key of new Set(c.completedBy)) {
+      const counts = completed.get(key) ?? new Map<string, number>();
+      for (const virtue of c.virtues) counts.set(virtue, (counts.get(virtue) ?? 0) + 1);
+      completed.set(key, counts);
+    }
+  }
+  const rows = await trx.selectFrom("member").select(["id", "xp"]).where("id", "in", [...ids.values()]).execute();
+  const keyOf = new Map([...ids].map(([key, id]) => [id, key]));
+  for (const row of rows) {
+    const levels: VirtueLevels = {};
+    for (const [virtue, count] of completed.get(keyOf.get(row.id)!) ?? []) if (isVirtue(virtue)) levels[virtue] = virtueLevel(count);
+    await trx.updateTable("member").set({ rank: rankFor(Number(row.xp), levels).id }).where("id", "=", row.id).execute();
+  }
 }
 
 /** Sets every stored count from the rows it counts. */

@@ -6,6 +6,7 @@ import { CHALLENGE_RANK } from "~/lib/privileges";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import type { Virtue } from "~/lib/virtues";
 import { awardXp, memberRank } from "../progression/progression-service";
+import { settleRank } from "../progression/standing";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import {
   completeAttempt,
@@ -126,7 +127,9 @@ export async function checkIn(
     await awardXp(trx, viewer.id, "challenge.check-in", today, now);
     let completed = false;
     if (checkIns >= challenge.check_ins_required && (await completeAttempt(trx, attempt.id, at))) {
-      await awardXp(trx, viewer.id, "challenge.completed", attempt.id, now);
+      // The completion raised virtue levels, which master's rank asks for: the award settles the
+      // stored rank after the attempt is marked completed; settle it here if nothing was awarded.
+      if (!(await awardXp(trx, viewer.id, "challenge.completed", attempt.id, now))) await settleRank(trx, viewer.id);
       completed = true;
     }
     return { ok: true as const, value: { day: today, checkIns, required: challenge.check_ins_required, completed } };

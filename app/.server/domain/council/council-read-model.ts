@@ -2,8 +2,7 @@ import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { toIso } from "~/lib/dates";
 import { postHtml } from "../../markdown";
-import { withAuthors } from "../progression/authors";
-import { ranksOf } from "../progression/progression-service";
+import { storedRank, withAuthors } from "../progression/authors";
 import {
   advisorVirtues,
   featuredAdvisors,
@@ -26,7 +25,7 @@ type QuestionRow = Awaited<ReturnType<typeof recentQuestions>>[number];
 
 /** Question cards: authors with ranks and the virtues, each in one query for all the rows. */
 async function summarise(db: Db, questionRows: QuestionRow[]) {
-  const rows = await withAuthors(db, questionRows);
+  const rows = withAuthors(questionRows);
   const virtues = await virtuesOf(
     db,
     rows.map((q) => q.id),
@@ -60,11 +59,11 @@ export async function questionFeed(db: Db, filter: QuestionFilter, request: Page
 export async function featuredAdvisorSummaries(db: Db, limit = 3) {
   const advisors = await featuredAdvisors(db, limit);
   const ids = advisors.map((a) => a.author_id);
-  const [ranks, virtues] = await Promise.all([ranksOf(db, ids), advisorVirtues(db, ids)]);
+  const virtues = await advisorVirtues(db, ids);
   return advisors.map((a) => ({
     name: a.author_name,
     handle: a.author_handle,
-    rank: ranks.get(a.author_id)!.id,
+    rank: storedRank(a.author_rank),
     path: a.path,
     specialty: a.specialty,
     virtues: virtues.get(a.author_id) ?? [],
@@ -75,8 +74,8 @@ export async function featuredAdvisorSummaries(db: Db, limit = 3) {
 export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | null = null) {
   const row = await findQuestion(db, id);
   if (!row) return null;
-  const [question] = await withAuthors(db, [row]);
-  const [virtues, answers] = await Promise.all([virtuesOf(db, [id]), listAnswers(db, id).then((a) => withAuthors(db, a))]);
+  const [question] = withAuthors([row]);
+  const [virtues, answers] = await Promise.all([virtuesOf(db, [id]), listAnswers(db, id).then((a) => withAuthors(a))]);
   const voted = viewer
     ? await votedAnswerIds(
         db,

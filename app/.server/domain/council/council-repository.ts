@@ -20,6 +20,7 @@ function questionRows(db: Db) {
       "question.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
+      "member.rank as author_rank",
     ])
     .where("question.deleted_at", "is", null)
     .where("question.hidden_at", "is", null);
@@ -106,6 +107,7 @@ export async function listAnswers(db: Db, questionId: number) {
       "answer.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
+      "member.rank as author_rank",
       "advisor.path as advisor_path",
       "advisor.specialty as advisor_specialty",
     ])
@@ -125,6 +127,7 @@ export async function featuredAdvisors(db: Db, limit = 3) {
       "advisor.member_id as author_id",
       "member.name as author_name",
       "member.handle as author_handle",
+      "member.rank as author_rank",
       "advisor.path",
       "advisor.specialty",
       eb

@@ -1,8 +1,7 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { renderMarkdown } from "../../markdown";
-import { ranksOf } from "../progression/progression-service";
-import { withAuthors } from "../progression/authors";
+import { storedRank, withAuthors } from "../progression/authors";
 import { excerptOf } from "~/lib/text";
 import { formatInZone } from "~/lib/time-zones";
 import { findEvent, findRsvp, listEvents, memberTimeZone, rsvpMembers, type EventRow } from "./event-repository";
@@ -37,7 +36,7 @@ function times(event: Pick<EventRow, "starts_at" | "ends_at" | "time_zone">, zon
   };
 }
 
-function summary(row: Awaited<ReturnType<typeof listEvents>>[number], zone: string | null, ranks: Awaited<ReturnType<typeof ranksOf>>) {
+function summary(row: Awaited<ReturnType<typeof listEvents>>[number], zone: string | null) {
   const going = Number(row.going_count ?? 0);
   return {
     id: Number(row.id),
@@ -51,7 +50,7 @@ function summary(row: Awaited<ReturnType<typeof listEvents>>[number], zone: stri
     going,
     placesLeft: Math.max(0, row.capacity - going),
     cancelled: row.cancelled_at !== null,
-    host: { name: row.host_name, handle: row.host_handle, rank: ranks.get(row.host_id)!.id },
+    host: { name: row.host_name, handle: row.host_handle, rank: storedRank(row.host_rank) },
   };
 }
 
@@ -63,10 +62,9 @@ export async function eventLists(db: Db, viewer: Viewer | null, now = new Date()
     listEvents(db, { endingAfter: at, includeCancelled: false, limit: UPCOMING_MAX }),
     listEvents(db, { endedBefore: at, includeCancelled: false, newestFirst: true, limit: PAST_EVENTS_SHOWN }),
   ]);
-  const ranks = await ranksOf(db, [...new Set([...upcoming, ...past].map((e) => e.host_id))]);
   return {
-    upcoming: upcoming.map((e) => summary(e, zone, ranks)),
-    past: past.map((e) => summary(e, zone, ranks)),
+    upcoming: upcoming.map((e) => summary(e, zone)),
+    past: past.map((e) => summary(e, zone)),
   };
 }
 
@@ -85,8 +83,8 @@ export async function eventPage(db: Db, id: number, viewer: Viewer | null, now =
     rsvpMembers(db, id, "waitlisted"),
     viewer ? findRsvp(db, id, viewer.id) : Promise.resolve(undefined),
   ]);
-  const [withHost] = await withAuthors(db, [{ author_id: event.host_id, author_name: event.host_name, author_handle: event.host_handle }]);
-  const goingPeople = await withAuthors(db, going);
+  const [withHost] = withAuthors([{ author_id: event.host_id, author_name: event.host_name, author_handle: event.host_handle, author_rank: event.host_rank }]);
+  const goingPeople = withAuthors(going);
   const started = new Date(event.starts_at).getTime() <= now.getTime();
   const ended = new Date(event.ends_at).getTime() <= now.getTime();
   return {

@@ -20,6 +20,7 @@ const EVENT_COLUMNS = [
   "event.cancelled_at",
   "member.name as host_name",
   "member.handle as host_handle",
+  "member.rank as host_rank",
 ] as const;
 
 export async function findEvent(db: Db, id: number) {
@@ -132,7 +133,7 @@ export async function rsvpMembers(db: Db, eventId: number, status: RsvpStatus) {
   return db
     .selectFrom("event_rsvp")
     .innerJoin("member", "member.id", "event_rsvp.member_id")
-    .select(["event_rsvp.member_id as author_id", "member.name as author_name", "member.handle as author_handle", "member.email", "member.time_zone", "event_rsvp.waitlist_position"])
+    .select(["event_rsvp.member_id as author_id", "member.name as author_name", "member.handle as author_handle", "member.rank as author_rank", "member.email", "member.time_zone", "event_rsvp.waitlist_position"])
     .where("event_rsvp.event_id", "=", eventId)
     .where("event_rsvp.status", "=", status)
     .orderBy("event_rsvp.waitlist_position", "asc")

@@ -15,7 +15,7 @@ type CreationRow = Awaited<ReturnType<typeof recentCreations>>[number];
 
 /** Creation cards: authors with ranks in one query for all the rows, and the thumbnail if any. */
 async function summarise(db: Db, creationRows: CreationRow[]) {
-  const rows = await withAuthors(db, creationRows);
+  const rows = withAuthors(creationRows);
   return rows.map((c) => ({
     id: c.id,
     title: c.title,
@@ -58,9 +58,9 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
   const moderator = viewer !== null && isModerator(viewer);
   const row = await findCreation(db, id, { includeHidden: moderator });
   if (!row) return null;
-  const [[creation], comments, liked] = await Promise.all([
-    withAuthors(db, [row]),
-    listCreationComments(db, id, { includeHidden: moderator }).then((rows) => withAuthors(db, rows)),
+  const [creation] = withAuthors([row]);
+  const [comments, liked] = await Promise.all([
+    listCreationComments(db, id, { includeHidden: moderator }).then((rows) => withAuthors(rows)),
     viewer ? hasLiked(db, id, viewer.id) : Promise.resolve(false),
   ]);
   return {

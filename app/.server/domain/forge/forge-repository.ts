@@ -45,6 +45,7 @@ function creationRows(db: Db, type?: CreationType) {
       "thumb.height as thumb_height",
       "member.name as author_name",
       "member.handle as author_handle",
+      "member.rank as author_rank",
     ]);
   if (type) query = query.where("creation.type", "=", type);
   return query;
@@ -100,6 +101,7 @@ export async function findCreation(db: Db, id: number, { includeHidden = false }
       "creation.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
+      "member.rank as author_rank",
     ])
     .where("creation.id", "=", id)
     .where("creation.deleted_at", "is", null);
@@ -123,6 +125,7 @@ export async function listCreationComments(db: Db, creationId: number, { include
       "creation_comment.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
+      "member.rank as author_rank",
     ])
     .where("creation_comment.creation_id", "=", creationId);
   if (!includeHidden) query = query.where("creation_comment.hidden_at", "is", null);

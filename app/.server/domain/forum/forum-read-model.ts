@@ -26,7 +26,7 @@ export async function topicWithDiscussions(
     discussionPage(db, topic.id, request, { includeHidden: moderator }),
     viewer ? isTopicMember(db, topic.id, viewer.id) : false,
   ]);
-  const rows = await withAuthors(db, page.rows);
+  const rows = withAuthors(page.rows);
   const base = `/${section}/${topic.id}`;
   const cursorOf = (row: (typeof rows)[number]) => encodeActivityCursor({ at: toIso(row.last_activity_at), id: row.id });
   return {
@@ -59,7 +59,8 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
   if (!row || (row.hidden_at !== null && !moderator)) return null;
   const topic = await topicOfDiscussion(db, row.topic_id);
   const page = await replyPage(db, id, request, { includeHidden: moderator });
-  const [[discussion], replies] = await Promise.all([withAuthors(db, [row]), withAuthors(db, page.rows)]);
+  const [discussion] = withAuthors([row]);
+  const replies = withAuthors(page.rows);
   const path = discussionPath(topic.section, topic.id, row);
   const mine = (authorId: string) => viewer?.id === authorId;
   return {

@@ -29,6 +29,7 @@ export function discussionSelect(db: Executor) {
       "discussion.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
+      "member.rank as author_rank",
     ]);
 }
 
@@ -86,6 +87,7 @@ export function replySelect(db: Executor) {
       "reply.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
+      "member.rank as author_rank",
     ]);
 }
 

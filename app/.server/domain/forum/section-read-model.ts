@@ -27,7 +27,7 @@ export async function sectionTopics(db: Db, section: SectionId, limit?: number) 
 }
 
 export async function featuredDiscussionSummaries(db: Db, options: { section?: SectionId; limit?: number; now?: Date }) {
-  const rows = await withAuthors(db, await featuredDiscussions(db, options));
+  const rows = withAuthors(await featuredDiscussions(db, options));
   return rows.map((d) => ({
     id: d.id,
     title: d.title,

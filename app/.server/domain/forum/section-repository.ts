@@ -43,6 +43,7 @@ function discussionRows(db: Db) {
       "discussion.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
+      "member.rank as author_rank",
     ])
     .where("discussion.deleted_at", "is", null)
     .where("discussion.hidden_at", "is", null);

@@ -1,6 +1,4 @@
-import type { Db } from "../../db/connect";
-import type { RankId } from "~/lib/ranks";
-import { ranksOf } from "./progression-service";
+import { isRankId, type RankId } from "~/lib/ranks";
 
 export interface AuthorRef {
   name: string;
@@ -9,19 +7,20 @@ export interface AuthorRef {
 }
 
 /**
- * Adds each row's author (name, handle, rank) in one query for all the ranks, whatever the number
- * of rows: lists never query per row.
+ * Gathers each row's author (name, handle, rank) into one object. The rank is the member row's own
+ * (`member.rank`, kept by the XP ledger's transaction, ADR 0027), selected by the same join that
+ * gives the name and handle, so a list of authors costs no query of its own.
  */
-export async function withAuthors<T extends { author_id: string; author_name: string; author_handle: string }>(
-  db: Db,
+export function withAuthors<T extends { author_id: string; author_name: string; author_handle: string; author_rank: string }>(
   rows: T[],
-): Promise<(Omit<T, "author_name" | "author_handle"> & { author: AuthorRef })[]> {
-  const ranks = await ranksOf(
-    db,
-    rows.map((r) => r.author_id),
-  );
-  return rows.map(({ author_name, author_handle, ...rest }) => ({
+): (Omit<T, "author_name" | "author_handle" | "author_rank"> & { author: AuthorRef })[] {
+  return rows.map(({ author_name, author_handle, author_rank, ...rest }) => ({
     ...rest,
-    author: { name: author_name, handle: author_handle, rank: ranks.get(rest.author_id)!.id },
+    author: { name: author_name, handle: author_handle, rank: storedRank(author_rank) },
   }));
+}
+
+/** A stored rank id as the type the pages use; a value no rank has (never written) reads as the first rank. */
+export function storedRank(id: string): RankId {
+  return isRankId(id) ? id : "initiate";
 }

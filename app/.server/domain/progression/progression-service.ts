@@ -1,9 +1,10 @@
 import { engineOf, type Db } from "../../db/connect";
 import { startOfUtcDay } from "~/lib/dates";
-import { rankFor, rankProgress, type Rank, type RankProgress, type VirtueLevels } from "~/lib/ranks";
+import { progressAt, rankById, type Rank, type RankProgress, type VirtueLevels } from "~/lib/ranks";
 import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
 import { virtueLevelsFor } from "./virtue-levels";
-import { deleteXpEvent, insertXpEvent, lockMember, pointsSince, xpTotals } from "./xp-repository";
+import { storedRank } from "./authors";
+import { deleteXpEvent, insertXpEvent, lockMember, pointsSince } from "./xp-repository";
 
 export interface Standing {
   xp: number;
@@ -11,35 +12,49 @@ export interface Standing {
   rank: Rank;
 }
 
+type Executor = Pick<Db, "selectFrom">;
+
+/** XP and rank as the member rows hold them (moved with the ledger, ADR 0027): one query. */
+async function storedStandings(db: Executor, memberIds: readonly string[]) {
+  const ids = [...new Set(memberIds)];
+  const out = new Map<string, { xp: number; rank: Rank }>();
+  if (ids.length === 0) return out;
+  const rows = await db.selectFrom("member").select(["id", "xp", "rank"]).where("id", "in", ids).execute();
+  for (const row of rows) out.set(row.id, { xp: Number(row.xp), rank: rankById(storedRank(row.rank)) });
+  return out;
+}
+
+const NO_STANDING = { xp: 0, rank: rankById("initiate") };
+
 /**
- * XP and virtue levels of many members, two queries whatever their number, and the rank that the
- * one rank function (`rankFor`, app/lib/ranks.ts) gives them.
+ * XP, rank and virtue levels of many members, two queries whatever their number: XP and rank from
+ * the member rows, virtue levels (for their badges) from completed challenges.
  */
 export async function standingsOf(db: Db, memberIds: readonly string[]): Promise<Map<string, Standing>> {
-  const [totals, levels] = await Promise.all([xpTotals(db, memberIds), virtueLevelsFor(db, memberIds)]);
+  const [stored, levels] = await Promise.all([storedStandings(db, memberIds), virtueLevelsFor(db, memberIds)]);
   return new Map(
     memberIds.map((id) => {
-      const xp = totals.get(id) ?? 0;
-      const virtueLevels = levels.get(id) ?? {};
-      return [id, { xp, virtueLevels, rank: rankFor(xp, virtueLevels) }];
+      const { xp, rank } = stored.get(id) ?? NO_STANDING;
+      return [id, { xp, virtueLevels: levels.get(id) ?? {}, rank }];
     }),
   );
 }
 
-/** Ranks of many members (lists of authors): no query per member. */
-export async function ranksOf(db: Db, memberIds: readonly string[]): Promise<Map<string, Rank>> {
-  const standings = await standingsOf(db, memberIds);
-  return new Map([...standings].map(([id, s]) => [id, s.rank]));
+/** Ranks of many members, one query: the member rows' stored ranks. */
+export async function ranksOf(db: Executor, memberIds: readonly string[]): Promise<Map<string, Rank>> {
+  const stored = await storedStandings(db, memberIds);
+  return new Map(memberIds.map((id) => [id, (stored.get(id) ?? NO_STANDING).rank]));
 }
 
-/** One member's rank, from XP and virtues. */
-export async function memberRank(db: Db, memberId: string): Promise<Rank> {
+/** One member's rank, from the member row. */
+export async function memberRank(db: Executor, memberId: string): Promise<Rank> {
   return (await ranksOf(db, [memberId])).get(memberId)!;
 }
 
-export async function progressOf(db: Db, memberId: string): Promise<RankProgress> {
-  const standing = (await standingsOf(db, [memberId])).get(memberId)!;
-  return rankProgress(standing.xp, standing.virtueLevels);
+/** One member's XP, rank and what the next rank needs: one query (needsVirtues follows from XP and rank). */
+export async function progressOf(db: Executor, memberId: string): Promise<RankProgress> {
+  const { xp, rank } = (await storedStandings(db, [memberId])).get(memberId) ?? NO_STANDING;
+  return progressAt(xp, rank);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/connect";
-import { RANKS, type Rank } from "~/lib/ranks";
-import { standingsOf } from "./progression-service";
+import { RANKS, rankById, type Rank } from "~/lib/ranks";
+import { storedRank } from "./authors";
 
 const indexOf = (id: string | null) => RANKS.findIndex((r) => r.id === id);
 
@@ -12,12 +12,10 @@ const indexOf = (id: string | null) => RANKS.findIndex((r) => r.id === id);
  * that went down (content removed), is recorded without a toast.
  */
 export async function noticeRankUp(db: Db, memberId: string): Promise<Rank | null> {
-  const [row, standing] = await Promise.all([
-    db.selectFrom("member").select("seen_rank").where("id", "=", memberId).executeTakeFirst(),
-    standingsOf(db, [memberId]).then((s) => s.get(memberId)!),
-  ]);
+  // One primary-key read on almost every page: the rank is the member row's own (ADR 0027).
+  const row = await db.selectFrom("member").select(["seen_rank", "rank"]).where("id", "=", memberId).executeTakeFirst();
   if (!row) return null;
-  const rank = standing.rank;
+  const rank = rankById(storedRank(row.rank));
   if (row.seen_rank === rank.id) return null;
   const moved = await db
     .updateTable("member")

@@ -1,9 +1,19 @@
 import type { Db } from "../../db/connect";
 import type { NewXpEvent } from "../../db/schema";
+import { moveXp } from "./standing";
 
-type Executor = Pick<Db, "selectFrom" | "insertInto" | "deleteFrom">;
+type Executor = Pick<Db, "selectFrom" | "insertInto" | "deleteFrom" | "updateTable">;
 
-/** XP per member for many members in one query (no N+1 when a page lists authors). */
+/*
+ * Every write of the ledger goes through the functions below, and each moves the member row's XP
+ * total (and with it the stored rank) by exactly the points it inserted or deleted, in the same
+ * transaction as the caller's (issue 13, ADR 0027): `member.xp` is always the ledger's sum.
+ */
+
+/**
+ * The ledger's own sum per member (audits and tests: it must equal `member.xp`). Pages read the
+ * member row instead (standingsOf).
+ */
 export async function xpTotals(db: Executor, memberIds: readonly string[]): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
   const ids = [...new Set(memberIds)];
@@ -20,33 +30,57 @@ export async function xpTotals(db: Executor, memberIds: readonly string[]): Prom
 
 /** Records an award; a second award for the same member, kind and subject is ignored. */
 export async function insertXpEvent(db: Executor, event: NewXpEvent): Promise<boolean> {
-  const result = await db
+  const inserted = await db
     .insertInto("xp_event")
     .values(event)
     .onConflict((oc) => oc.columns(["member_id", "kind", "subject_id"]).doNothing())
+    .returning("points")
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  if (!inserted) return false;
+  await moveXp(db, event.member_id, Number(inserted.points));
+  return true;
+}
+
+/** Subtracts the points of the deleted rows from the member's total. */
+async function takeBack(db: Executor, memberId: string, deleted: { points: number }[]) {
+  await moveXp(db, memberId, -deleted.reduce((sum, row) => sum + Number(row.points), 0));
 }
 
 export async function deleteXpEvent(db: Executor, memberId: string, kind: string, subjectId: string) {
-  await db
+  const deleted = await db
     .deleteFrom("xp_event")
     .where("member_id", "=", memberId)
     .where("kind", "=", kind)
     .where("subject_id", "=", subjectId)
+    .returning("points")
     .execute();
+  await takeBack(db, memberId, deleted);
 }
 
 /** Takes back awards of these kinds for one subject (a post's own id). */
 export async function deleteXpEventsOf(db: Executor, memberId: string, kinds: readonly string[], subjectId: string) {
   if (kinds.length === 0) return;
-  await db.deleteFrom("xp_event").where("member_id", "=", memberId).where("kind", "in", [...kinds]).where("subject_id", "=", subjectId).execute();
+  const deleted = await db
+    .deleteFrom("xp_event")
+    .where("member_id", "=", memberId)
+    .where("kind", "in", [...kinds])
+    .where("subject_id", "=", subjectId)
+    .returning("points")
+    .execute();
+  await takeBack(db, memberId, deleted);
 }
 
 /** Takes back awards of these kinds that votes on one post gave (subject `<post id>:<voter id>`). */
 export async function deleteVoteXpEvents(db: Executor, memberId: string, kinds: readonly string[], postId: number) {
   if (kinds.length === 0) return;
-  await db.deleteFrom("xp_event").where("member_id", "=", memberId).where("kind", "in", [...kinds]).where("subject_id", "like", `${postId}:%`).execute();
+  const deleted = await db
+    .deleteFrom("xp_event")
+    .where("member_id", "=", memberId)
+    .where("kind", "in", [...kinds])
+    .where("subject_id", "like", `${postId}:%`)
+    .returning("points")
+    .execute();
+  await takeBack(db, memberId, deleted);
 }
 
 /** Points of these kinds a member got since an instant (the daily cap on votes and likes). */
