@@ -1,4 +1,5 @@
 import type { Db } from "~/.server/db/connect";
+import { settleRank } from "~/.server/domain/progression/standing";
 import type { PathId } from "~/lib/domain-values";
 import type { Virtue } from "~/lib/virtues";
 
@@ -44,7 +45,7 @@ export async function challenge(db: Db, overrides: ChallengeOverrides = {}) {
 /**
  * An attempt with check-ins on the given days (YYYY-MM-DD, in the member's zone), written as rows:
  * how a browser test seeds the days before today without a test clock in the app. `completed` marks
- * it done (for virtue levels) without the XP a real completion pays.
+ * it done (for virtue levels, and the stored rank they decide) without the XP a real completion pays.
  */
 export async function attempt(
   db: Db,
@@ -71,5 +72,7 @@ export async function attempt(
       .values(options.days.map((day) => ({ attempt_id: row.id, day })))
       .execute();
   }
+  // A completion raises virtue levels, which the member row's rank depends on (as checkIn settles it).
+  if (options.status === "completed") await settleRank(db, memberId);
   return row.id;
 }

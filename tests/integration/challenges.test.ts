@@ -11,7 +11,7 @@ import {
 } from "~/.server/domain/challenges/challenge-service";
 import { progressOf } from "~/.server/domain/progression/progression-service";
 import { virtueLevelsFor } from "~/.server/domain/progression/virtue-levels";
-import { xpTotals } from "~/.server/domain/progression/xp-repository";
+import { ledgerXp } from "./ledger-xp";
 import { rankById } from "~/lib/ranks";
 import { XP } from "~/lib/xp";
 import { challenge, member } from "../factories";
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const db = () => site.services.db;
-const xpOf = async (m: Viewer) => (await xpTotals(db(), [m.id])).get(m.id) ?? 0;
+const xpOf = async (m: Viewer) => ledgerXp(db(), m.id);
 const statusOf = (o: { ok: boolean; status?: number }) => (o.ok ? 200 : o.status);
 const messageOf = (o: { ok: boolean; errors?: Record<string, string> }) => (o.ok ? null : Object.values(o.errors!)[0]);
 /** Noon UTC on a day of March 2026, then `hours` later. */

@@ -14,13 +14,13 @@ import {
 } from "~/.server/domain/council/council-service";
 import { questionFeed, questionWithAnswers, questionSummaries } from "~/.server/domain/council/council-read-model";
 import { DAILY_VOTE_XP_CAP, XP } from "~/lib/xp";
-import { xpTotals } from "~/.server/domain/progression/xp-repository";
+import { ledgerXp } from "./ledger-xp";
 import { answer, member, question } from "../factories";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 let site: TestSite;
 const key = () => crypto.randomUUID();
-const xpOf = async (m: Viewer) => (await xpTotals(site.services.db, [m.id])).get(m.id) ?? 0;
+const xpOf = async (m: Viewer) => ledgerXp(site.services.db, m.id);
 
 beforeAll(async () => {
   site = await createTestSite();

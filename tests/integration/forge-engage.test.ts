@@ -11,7 +11,8 @@ import {
   setLiked,
 } from "~/.server/domain/forge/forge-engagement";
 import { creationFeed, creationWithComments, listCategories } from "~/.server/domain/forge/forge-read-model";
-import { insertXpEvent, xpTotals } from "~/.server/domain/progression/xp-repository";
+import { insertXpEvent } from "~/.server/domain/progression/xp-repository";
+import { ledgerXp } from "./ledger-xp";
 import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
 import { DAILY_VOTE_XP_CAP, XP } from "~/lib/xp";
 import { COMMENT_MAX, commentSchema } from "~/schemas/creation-comment";
@@ -21,7 +22,7 @@ import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 let site: TestSite;
 const key = () => crypto.randomUUID();
-const xpOf = async (m: Viewer) => (await xpTotals(site.services.db, [m.id])).get(m.id) ?? 0;
+const xpOf = async (m: Viewer) => ledgerXp(site.services.db, m.id);
 const likeCount = async (id: number) =>
   Number((await site.services.db.selectFrom("creation").select("like_count").where("id", "=", id).executeTakeFirstOrThrow()).like_count);
 const likeRows = async (id: number) => (await site.services.db.selectFrom("creation_like").select("member_id").where("creation_id", "=", id).execute()).length;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { editCreation, shareCreation, type CreationFiles } from "~/.server/domain/forge/creation-service";
 import { deletePost, setPostHidden } from "~/.server/domain/posts/pipeline";
-import { xpTotals } from "~/.server/domain/progression/xp-repository";
+import { ledgerXp } from "./ledger-xp";
 import type { CreationInput } from "~/schemas/forge";
 import { insertDemoContent } from "~/.server/db/demo-content";
 import { member as newMember } from "../factories";
@@ -20,7 +20,7 @@ afterAll(async () => site.destroy());
 
 const key = () => crypto.randomUUID();
 const member = (xp = 60, role: Viewer["role"] = "member") => newMember(site.services.db, { xp, role });
-const xpOf = async (viewer: Viewer) => (await xpTotals(site.services.db, [viewer.id])).get(viewer.id) ?? 0;
+const xpOf = async (viewer: Viewer) => ledgerXp(site.services.db, viewer.id);
 const input = (type: CreationInput["type"], extra: Partial<CreationInput> = {}): CreationInput & { submissionKey: string } => ({
   title: `A ${type} piece`,
   description: "Made this week.",

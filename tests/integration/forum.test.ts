@@ -9,7 +9,7 @@ import {
   setTopicMembership,
   startDiscussion,
 } from "~/.server/domain/forum/forum-service";
-import { xpTotals } from "~/.server/domain/progression/xp-repository";
+import { ledgerXp } from "./ledger-xp";
 import { topicWithDiscussions, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { featuredDiscussionSummaries } from "~/.server/domain/forum/section-read-model";
 import { INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
@@ -68,7 +68,7 @@ describe(`forum on ${ENGINE}`, () => {
     expect(a.value.id).toBe(b.value.id);
     expect(a.value.slug).toBe("slow-steps-at-dawn");
     expect((await topicRow(topicId)).discussion_count).toBe(1);
-    expect((await xpTotals(site.services.db, [m.id])).get(m.id)).toBe(5);
+    expect(await ledgerXp(site.services.db, m.id)).toBe(5);
   });
 
   it("refuses a fourth discussion in a day from an initiate, not from an acolyte", async () => {
@@ -112,7 +112,7 @@ describe(`forum on ${ENGINE}`, () => {
     expect((await topicRow(topicId)).reply_count).toBe(before.reply_count + 12);
     const page = await replyPage(site.services.db, started.id, { kind: "first" });
     expect(page.rows).toHaveLength(12);
-    expect((await xpTotals(site.services.db, [repliers[0].id])).get(repliers[0].id)).toBe(2);
+    expect(await ledgerXp(site.services.db, repliers[0].id)).toBe(2);
   });
 
   it("edits one's own post (marked edited) and refuses someone else's with 403", async () => {
@@ -162,13 +162,13 @@ describe(`forum on ${ENGINE}`, () => {
     expect((await deletePost(site.services, replier, "reply", reply.value.id)).ok).toBe(true);
     expect((await discussionRow(started.id)).reply_count).toBe(0);
     expect((await topicRow(topicId)).reply_count).toBe(topicBefore.reply_count - 1);
-    expect((await xpTotals(site.services.db, [replier.id])).get(replier.id) ?? 0).toBe(0);
+    expect(await ledgerXp(site.services.db, replier.id)).toBe(0);
     const page = await replyPage(site.services.db, started.id, { kind: "first" });
     expect(page.rows[0].deleted_at).not.toBeNull();
 
     expect((await deletePost(site.services, author, "discussion", started.id)).ok).toBe(true);
     expect((await topicRow(topicId)).discussion_count).toBe(topicBefore.discussion_count - 1);
-    expect((await xpTotals(site.services.db, [author.id])).get(author.id)).toBe(100);
+    expect(await ledgerXp(site.services.db, author.id)).toBe(100);
   });
 
   it("moderators hide, restore, lock and feature, and every action is recorded; members cannot", async () => {
@@ -216,7 +216,7 @@ describe(`after a restart on ${ENGINE}`, () => {
     expect((await discussionRow(started.id)).reply_count).toBe(1);
     const page = await replyPage(site.services.db, started.id, { kind: "first" });
     expect(page.rows.map((r) => r.body)).toEqual(["me too"]);
-    expect((await xpTotals(site.services.db, [replier.id])).get(replier.id)).toBe(2);
+    expect(await ledgerXp(site.services.db, replier.id)).toBe(2);
   });
 });
 

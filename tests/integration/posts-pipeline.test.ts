@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { createPost, deletePost, editPost, setPostHidden } from "~/.server/domain/posts/pipeline";
 import { POST_KINDS, type PostKind } from "~/.server/domain/posts/post-kinds";
-import { xpTotals } from "~/.server/domain/progression/xp-repository";
+import { ledgerXp } from "./ledger-xp";
 import { discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
 import { member as newMember } from "../factories";
@@ -18,7 +18,7 @@ let site: TestSite;
 const member = (role: Viewer["role"] = "member", xp = 0) => newMember(site.services.db, { role, xp });
 
 const key = () => crypto.randomUUID();
-const xpOf = async (viewer: Viewer) => (await xpTotals(site.services.db, [viewer.id])).get(viewer.id) ?? 0;
+const xpOf = async (viewer: Viewer) => ledgerXp(site.services.db, viewer.id);
 
 async function posted(viewer: Viewer, kind: PostKind, parentId: string | number | null, values: Record<string, unknown>) {
   const at = new Date().toISOString();

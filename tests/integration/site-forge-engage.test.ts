@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { likeRankMessage, OWN_LIKE_MESSAGE } from "~/.server/domain/forge/forge-engagement";
-import { insertXpEvent, xpTotals } from "~/.server/domain/progression/xp-repository";
+import { insertXpEvent } from "~/.server/domain/progression/xp-repository";
+import { ledgerXp } from "./ledger-xp";
 import { DAILY_VOTE_XP_CAP, XP } from "~/lib/xp";
 import { creation, grantXp, memberIdByEmail } from "../factories";
 import { cookieHeader, ENGINE } from "./test-services";
@@ -26,7 +27,7 @@ async function joinAs(name: string, xp = 0) {
   return { cookie: cookieHeader(res.headers), viewer, id };
 }
 const key = () => crypto.randomUUID();
-const xpOf = async (id: string) => (await xpTotals(web.site.services.db, [id])).get(id) ?? 0;
+const xpOf = async (id: string) => ledgerXp(web.site.services.db, id);
 const likeCount = async (id: number) =>
   Number((await web.site.services.db.selectFrom("creation").select("like_count").where("id", "=", id).executeTakeFirstOrThrow()).like_count);
 
