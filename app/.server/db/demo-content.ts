@@ -9,6 +9,7 @@ import { databaseMediaStore } from "../media/media-store-database";
 import { processImage } from "../media/process-upload";
 import { utcToZoned, zonedToUtc } from "~/lib/time-zones";
 import type { Database } from "./schema";
+import { rebuildReplyHours } from "./reply-hours";
 
 /**
  * Demo content for a first start (PRODUCT.md §6): enough real rows to fill every seed screen: six
@@ -610,6 +611,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
   }
 
   await recount(trx);
+  await rebuildReplyHours(trx);
   await settleStandings(trx, ids);
 }
 

@@ -382,6 +382,14 @@ export interface ChallengeCheckInTable {
   created_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
 }
 
+/** Visible replies per discussion and UTC hour (`YYYY-MM-DDTHH`), for featured discussions (ADR 0027). */
+export interface ReplyHourTable {
+  discussion_id: number;
+  section: string;
+  hour: string;
+  replies: number;
+}
+
 export interface Database {
   challenge: ChallengeTable;
   challenge_virtue: ChallengeVirtueTable;
@@ -395,6 +403,7 @@ export interface Database {
   topic_member: TopicMemberTable;
   discussion: DiscussionTable;
   reply: ReplyTable;
+  reply_hour: ReplyHourTable;
   creation: CreationTable;
   creation_like: CreationLikeTable;
   creation_comment: CreationCommentTable;

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/connect";
-import type { Insertable } from "kysely";
+import { sql, type Insertable } from "kysely";
+import { replyHourOf } from "../../db/reply-hours";
 import type { TopicTable } from "../../db/schema";
 import type { SectionId } from "~/lib/domain-values";
 
@@ -61,25 +62,7 @@ export async function featuredDiscussions(db: Db, { section, limit = 3, now = ne
   const featured = await featuredQuery.orderBy("discussion.featured_at", "desc").limit(limit).execute();
   if (featured.length >= limit) return featured;
 
-  const since = new Date(now.getTime() - FEATURED_WINDOW_DAYS * 24 * 60 * 60 * 1000).toISOString();
-  let busiest = db
-    .selectFrom("reply")
-    .innerJoin("discussion", "discussion.id", "reply.discussion_id")
-    .innerJoin("topic", "topic.id", "discussion.topic_id")
-    .select(["reply.discussion_id", (eb) => eb.fn.countAll<number>().as("recent")])
-    .where("reply.created_at", ">", since)
-    .where("reply.deleted_at", "is", null)
-    .where("reply.hidden_at", "is", null)
-    .where("discussion.featured_at", "is", null)
-    .where("discussion.deleted_at", "is", null)
-    .where("discussion.hidden_at", "is", null);
-  if (section) busiest = busiest.where("topic.section", "=", section);
-  const ranked = await busiest
-    .groupBy("reply.discussion_id")
-    .orderBy("recent", "desc")
-    .orderBy("reply.discussion_id", "desc")
-    .limit(limit - featured.length)
-    .execute();
+  const ranked = await busiestSince(db, new Date(now.getTime() - FEATURED_WINDOW_DAYS * 24 * 60 * 60 * 1000), section, limit - featured.length);
   if (ranked.length === 0) return featured;
   const rows = await discussionRows(db)
     .where(
@@ -90,6 +73,61 @@ export async function featuredDiscussions(db: Db, { section, limit = 3, now = ne
     .execute();
   const order = new Map(ranked.map((r, i) => [r.discussion_id, i]));
   return [...featured, ...rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!)];
+}
+
+/**
+ * The discussions with the most visible replies written after `since` (not featured, deleted or
+ * hidden), most first, ties to the newer discussion: what counting the reply rows gives, read from
+ * the hourly buckets (`reply_hour`, ADR 0027). The hours from the one `since` falls in onward are
+ * summed, then the replies of that first hour written at or before `since` are taken off, counted
+ * from the reply rows of that one hour through their index on created_at.
+ */
+async function busiestSince(db: Db, since: Date, section: SectionId | undefined, limit: number) {
+  const fromHour = replyHourOf(since);
+  let buckets = db.selectFrom("reply_hour").select(["discussion_id", "replies as n"]).where("hour", ">=", fromHour);
+  if (section) buckets = buckets.where("section", "=", section);
+  // Rows of other sections only ever subtract: their sums stay at or below zero and are dropped.
+  const tooEarly = db
+    .selectFrom("reply")
+    .select(["discussion_id", sql<number>`-1`.as("n")])
+    .where("created_at", ">=", `${fromHour}:00:00.000Z`)
+    .where("created_at", "<=", since.toISOString())
+    .where("deleted_at", "is", null)
+    .where("hidden_at", "is", null);
+  const rows = await db
+    .selectFrom(buckets.unionAll(tooEarly).as("recent"))
+    .innerJoin("discussion", "discussion.id", "recent.discussion_id")
+    .select(["recent.discussion_id", (eb) => eb.fn.sum<number>("recent.n").as("recent")])
+    .where("discussion.featured_at", "is", null)
+    .where("discussion.deleted_at", "is", null)
+    .where("discussion.hidden_at", "is", null)
+    .groupBy("recent.discussion_id")
+    .having((eb) => eb.fn.sum("recent.n"), ">", 0)
+    .orderBy("recent", "desc")
+    .orderBy("recent.discussion_id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ discussion_id: Number(r.discussion_id), recent: Number(r.recent) }));
+}
+
+/**
+ * Moves the hourly bucket of a reply written at `createdAt` by `delta` (a reply posted, deleted,
+ * hidden or restored), in the caller's transaction.
+ */
+export async function moveReplyHour(db: Db, discussionId: number, createdAt: string | Date, delta: number) {
+  if (delta === 0) return;
+  await db
+    .insertInto("reply_hour")
+    .columns(["discussion_id", "section", "hour", "replies"])
+    .expression(
+      db
+        .selectFrom("discussion")
+        .innerJoin("topic", "topic.id", "discussion.topic_id")
+        .select(["discussion.id", "topic.section", sql.lit(replyHourOf(createdAt)).as("hour"), sql.lit(delta).as("replies")])
+        .where("discussion.id", "=", discussionId),
+    )
+    .onConflict((oc) => oc.columns(["discussion_id", "hour"]).doUpdateSet((eb) => ({ replies: eb("reply_hour.replies", "+", eb.ref("excluded.replies")) })))
+    .execute();
 }
 
 export async function topicIdTaken(db: Db, id: string) {

@@ -5,6 +5,7 @@ import { isModerator } from "../accounts/roles";
 import { awardXp } from "../progression/progression-service";
 import { deleteVoteXpEvents, deleteXpEventsOf } from "../progression/xp-repository";
 import { fail, writeAllowed, type Outcome } from "../outcome";
+import { moveReplyHour } from "../forum/section-repository";
 import { POST_KINDS, type PostKind } from "./post-kinds";
 import { postWithinLimits } from "./post-limits";
 import {
@@ -53,10 +54,20 @@ export async function loadOwnPost(db: Executor, viewer: Viewer, kind: PostKind, 
   return { ok: true, value: post };
 }
 
-/** counts: a post that appears or disappears moves its parents' stored counts. */
-export async function countPost(trx: Executor, kind: PostKind, parentId: string | number | null, delta: number, activityAt?: string) {
+/**
+ * counts: a post that appears or disappears moves its parents' stored counts; a reply also moves
+ * its discussion's replies in the hour it was written (featured discussions, ADR 0027).
+ */
+export async function countPost(
+  trx: Executor,
+  kind: PostKind,
+  post: { parentId: string | number | null; createdAt: string | Date },
+  delta: number,
+  activityAt?: string,
+) {
   if (delta === 0) return;
-  await moveCounts(trx, await countTargets(trx, kind, parentId), delta, activityAt);
+  await moveCounts(trx, await countTargets(trx, kind, post.parentId), delta, activityAt);
+  if (kind === "reply") await moveReplyHour(trx, Number(post.parentId), post.createdAt, delta);
 }
 
 /** XP: the author's award for a new post (once per post: the ledger's unique key). */
@@ -143,7 +154,7 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
     // The same form, submitted twice at the same moment: the first one won.
     if (!inserted.created) return { ok: true as const, value: inserted };
     await post.alsoWrite?.(trx, inserted.id);
-    await countPost(trx, post.kind, post.parentId, 1, at);
+    await countPost(trx, post.kind, { parentId: post.parentId, createdAt: at }, 1, at);
     await awardPostXp(trx, post.kind, viewer.id, inserted.id, now);
     return { ok: true as const, value: inserted };
   });
@@ -189,7 +200,7 @@ export async function deletePost(
   const post = own.value;
   await services.db.transaction().execute(async (trx) => {
     await markDeleted(trx, kind, id, now.toISOString());
-    if (post.hidden_at === null) await countPost(trx, kind, post.parent_id, -1);
+    if (post.hidden_at === null) await countPost(trx, kind, { parentId: post.parent_id, createdAt: post.created_at }, -1);
     await alsoWrite?.(trx);
     await deletePostMedia(services, trx, kind, id);
     await takeBackPostXp(trx, kind, post.author_id, id);
@@ -218,7 +229,7 @@ export async function setPostHidden(
     if ((post.hidden_at !== null) === hidden) return;
     await setHiddenAt(trx, kind, id, hidden ? at : null);
     const delta = Number(!hidden && post.deleted_at === null) - Number(visible(post));
-    await countPost(trx, kind, post.parent_id, delta);
+    await countPost(trx, kind, { parentId: post.parent_id, createdAt: post.created_at }, delta);
     await logModeration(trx, viewer, hidden ? "hide" : "restore", kind, id, at);
   });
   return { ok: true, value: { id } };

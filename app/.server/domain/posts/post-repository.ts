@@ -17,6 +17,7 @@ export interface PostRow {
   author_id: string;
   deleted_at: unknown;
   hidden_at: unknown;
+  created_at: string | Date;
   parent_id: string | number | null;
 }
 
@@ -24,7 +25,7 @@ export async function findPost(db: Executor, kind: PostKind, id: number): Promis
   const { table, parent } = POST_KINDS[kind];
   const row = (await any(db)
     .selectFrom(table)
-    .select(["id", "author_id", "deleted_at", "hidden_at", ...(parent ? [`${parent} as parent_id`] : [])])
+    .select(["id", "author_id", "deleted_at", "hidden_at", "created_at", ...(parent ? [`${parent} as parent_id`] : [])])
     .where("id", "=", id)
     .executeTakeFirst()) as (Omit<PostRow, "parent_id"> & { parent_id?: string | number }) | undefined;
   return row ? { ...row, id: Number(row.id), parent_id: row.parent_id ?? null } : undefined;
