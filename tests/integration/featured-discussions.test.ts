@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "~/.server/db/connect";
 import { rebuildReplyHours } from "~/.server/db/reply-hours";
 import { deletePost, moderate, postReply } from "~/.server/domain/forum/forum-service";
-import { FEATURED_WINDOW_DAYS, featuredDiscussions } from "~/.server/domain/forum/section-repository";
+import { engineOf } from "~/.server/db/connect";
+import { busiestSinceQuery, FEATURED_WINDOW_DAYS, featuredDiscussions } from "~/.server/domain/forum/section-repository";
+import { sql } from "kysely";
 import type { SectionId } from "~/lib/domain-values";
 import { discussion, member, topic } from "../factories";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
@@ -84,5 +86,51 @@ describe(`featured discussions from hourly reply counts on ${ENGINE}`, () => {
     // Rebuilt from the reply rows (as demo content and benchmarks do), the buckets rank the same.
     await rebuildReplyHours(db);
     await check();
+  });
+
+  it("at 40,000 replies, reads the hours and one hour of replies through their indexes, never every reply", async () => {
+    const db = site.services.db;
+    const author = await member(db);
+    const where = await topic(site.services, { section: "battlefield" });
+    const now = new Date("2026-12-20T12:30:00.000Z");
+    const day = 24 * 3_600_000;
+    const ids: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const at = new Date(now.getTime() - 40 * day).toISOString();
+      const row = await db
+        .insertInto("discussion")
+        .values({ topic_id: where.id, author_id: author.id, title: `Scale ${i}`, slug: `scale-${i}`, body: "x", body_html: "<p>x</p>", excerpt: "x", created_at: at, last_activity_at: at, edited_at: null, deleted_at: null, hidden_at: null, locked_at: null, featured_at: null, submission_key: null })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      ids.push(row.id);
+    }
+    // 40,000 replies over 40 days, the busiest discussions busiest lately.
+    for (let batch = 0; batch < 40; batch++) {
+      await db
+        .insertInto("reply")
+        .values(
+          Array.from({ length: 1000 }, (_, i) => {
+            const k = batch * 1000 + i;
+            const d = ids[(k * 7919) % (k % 3 === 0 ? 20 : 200)];
+            return { discussion_id: d, author_id: author.id, body: "r", body_html: "<p>r</p>", created_at: new Date(now.getTime() - ((k * 104_729) % (40 * day))).toISOString(), edited_at: null, deleted_at: null, hidden_at: null, submission_key: null };
+          }),
+        )
+        .execute();
+    }
+    await rebuildReplyHours(db);
+    await sql`analyze`.execute(db);
+
+    const since = new Date(now.getTime() - FEATURED_WINDOW_DAYS * day);
+    const query = busiestSinceQuery(db, since, "battlefield", 3).compile();
+    const pg = engineOf(db) === "postgres";
+    const explained = await db.executeQuery<Record<string, string>>({ ...query, sql: `${pg ? "explain" : "explain query plan"} ${query.sql}` });
+    const lines = explained.rows.map((r) => (pg ? r["QUERY PLAN"] : r.detail));
+    expect(lines.join("\n"), lines.join("\n")).not.toMatch(/Seq Scan on reply\b(?!_)|SCAN reply\b(?!_)/);
+    const started = performance.now();
+    const got = (await featuredDiscussions(db, { section: "battlefield", limit: 4, now })).filter((d) => d.featured_at === null).map((d) => d.id);
+    const took = performance.now() - started;
+    const reference = performance.now();
+    expect(got).toEqual(await countedFromReplies(db, now, "battlefield", 3));
+    console.info(`featured at 40,000 replies on ${ENGINE}: ${took.toFixed(1)} ms from the hours, ${(performance.now() - reference).toFixed(1)} ms counting replies`);
   });
 });

@@ -83,6 +83,12 @@ export async function featuredDiscussions(db: Db, { section, limit = 3, now = ne
  * from the reply rows of that one hour through their index on created_at.
  */
 async function busiestSince(db: Db, since: Date, section: SectionId | undefined, limit: number) {
+  const rows = await busiestSinceQuery(db, since, section, limit).execute();
+  return rows.map((r) => ({ discussion_id: Number(r.discussion_id), recent: Number(r.recent) }));
+}
+
+/** The query busiestSince runs, for a test to read its plan. */
+export function busiestSinceQuery(db: Db, since: Date, section: SectionId | undefined, limit: number) {
   const fromHour = replyHourOf(since);
   let buckets = db.selectFrom("reply_hour").select(["discussion_id", "replies as n"]).where("hour", ">=", fromHour);
   if (section) buckets = buckets.where("section", "=", section);
@@ -94,7 +100,7 @@ async function busiestSince(db: Db, since: Date, section: SectionId | undefined,
     .where("created_at", "<=", since.toISOString())
     .where("deleted_at", "is", null)
     .where("hidden_at", "is", null);
-  const rows = await db
+  return db
     .selectFrom(buckets.unionAll(tooEarly).as("recent"))
     .innerJoin("discussion", "discussion.id", "recent.discussion_id")
     .select(["recent.discussion_id", (eb) => eb.fn.sum<number>("recent.n").as("recent")])
@@ -105,9 +111,7 @@ async function busiestSince(db: Db, since: Date, section: SectionId | undefined,
     .having((eb) => eb.fn.sum("recent.n"), ">", 0)
     .orderBy("recent", "desc")
     .orderBy("recent.discussion_id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ discussion_id: Number(r.discussion_id), recent: Number(r.recent) }));
+    .limit(limit);
 }
 
 /**
