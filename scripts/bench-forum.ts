@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createDatabase } from "../app/.server/db/connect";
+import { renderMarkdown } from "../app/.server/markdown";
 import { migrateToLatest } from "../database/migrate";
 import { startBuiltSite, timePage } from "./bench-support";
 
@@ -34,7 +35,7 @@ await db.transaction().execute(async (trx) => {
         Array.from({ length: Math.min(500, DISCUSSIONS - start) }, (_, j) => {
           const i = start + j;
           const at = new Date(t0 + i * 60_000).toISOString();
-          return { topic_id: "bench-topic", author_id: "bench", title: `Bench discussion number ${i}`, slug: `bench-discussion-number-${i}`, body: `Body of discussion ${i} with **Markdown**.`, excerpt: `Body of discussion ${i} with Markdown.`, created_at: at, last_activity_at: at };
+          return { topic_id: "bench-topic", author_id: "bench", title: `Bench discussion number ${i}`, slug: `bench-discussion-number-${i}`, body: `Body of discussion ${i} with **Markdown**.`, body_html: renderMarkdown(`Body of discussion ${i} with **Markdown**.`), excerpt: `Body of discussion ${i} with Markdown.`, created_at: at, last_activity_at: at };
         }),
       )
       .execute();
@@ -48,6 +49,7 @@ await db.transaction().execute(async (trx) => {
           discussion_id: busiest.id,
           author_id: "bench",
           body: `Reply ${start + j}: a paragraph of *Markdown* with a [link](https://example.org).`,
+          body_html: renderMarkdown(`Reply ${start + j}: a paragraph of *Markdown* with a [link](https://example.org).`),
           created_at: new Date(t0 + (start + j) * 1000).toISOString(),
         })),
       )

@@ -75,7 +75,7 @@ for (const [i, body] of hostile.entries()) {
   // As the forum service writes a discussion: the excerpt made once, here.
   await db
     .insertInto("discussion")
-    .values({ topic_id: "hostile", author_id: "bench", title: `Hostile post ${i}`, slug: `hostile-post-${i}`, body, excerpt: excerptOf(body), created_at: at, last_activity_at: at })
+    .values({ topic_id: "hostile", author_id: "bench", title: `Hostile post ${i}`, slug: `hostile-post-${i}`, body, body_html: renderMarkdown(body), excerpt: excerptOf(body), created_at: at, last_activity_at: at })
     .execute();
 }
 const first = await db.selectFrom("discussion").select(["id", "slug"]).orderBy("id").executeTakeFirstOrThrow();

@@ -31,11 +31,3 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 export function renderMarkdown(source: string): string {
   return md.render(source);
 }
-
-/**
- * A post's HTML as its writer's request rendered it (body_html, ADR 0012); rows written by other
- * means (demo content, test factories) are rendered here instead.
- */
-export function postHtml(post: { body: string; body_html: string | null }): string {
-  return post.body_html ?? renderMarkdown(post.body);
-}

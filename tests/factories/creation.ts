@@ -2,6 +2,7 @@ import type { Viewer } from "~/.server/context";
 import type { Db } from "~/.server/db/connect";
 import type { CreationType } from "~/lib/domain-values";
 import { member } from "./member";
+import { renderMarkdown } from "~/.server/markdown";
 
 export interface CreationOverrides {
   author?: Viewer;
@@ -32,6 +33,7 @@ export async function creation(db: Db, overrides: CreationOverrides = {}) {
       description: overrides.description ?? "A creation for a test.",
       type: overrides.type ?? "writing",
       body: overrides.body ?? "Body",
+      body_html: renderMarkdown(overrides.body ?? "Body"),
       link_url: overrides.linkUrl ?? null,
       created_at: (overrides.at ?? new Date()).toISOString(),
     })

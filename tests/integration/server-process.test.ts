@@ -219,6 +219,7 @@ describe(`the mail worker in the running process, on ${ENGINE}`, () => {
         .values({
           title,
           description: "Written straight into the database while the site runs.",
+          description_html: "<p>Written straight into the database while the site runs.</p>\n",
           path: "monk",
           starts_at: startsAt.toISOString(),
           ends_at: new Date(startsAt.getTime() + 60 * 60 * 1000).toISOString(),

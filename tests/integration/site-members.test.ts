@@ -318,7 +318,7 @@ describe(`data export on ${ENGINE}`, () => {
     const d = await discussion(web.site.services, { author: viewer, title: "My own discussion here" });
     await db()
       .insertInto("reply")
-      .values({ discussion_id: d.id, author_id: stranger.id, body: "Stranger's reply", created_at: new Date().toISOString(), edited_at: null, deleted_at: null, hidden_at: null, submission_key: null })
+      .values({ discussion_id: d.id, author_id: stranger.id, body: "Stranger's reply", body_html: "<p>Stranger's reply</p>\n", created_at: new Date().toISOString(), edited_at: null, deleted_at: null, hidden_at: null, submission_key: null })
       .execute();
     const q = await question(web.site.services, { asker: stranger, title: "A stranger's question" });
     await answer(web.site.services, q.id, { author: viewer, body: "My answer to it" });

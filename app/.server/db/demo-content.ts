@@ -10,6 +10,7 @@ import { processImage } from "../media/process-upload";
 import { utcToZoned, zonedToUtc } from "~/lib/time-zones";
 import type { Database } from "./schema";
 import { rebuildReplyHours } from "./reply-hours";
+import { renderMarkdown } from "../markdown";
 
 /**
  * Demo content for a first start (PRODUCT.md §6): enough real rows to fill every seed screen: six
@@ -503,6 +504,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
         title: d.title,
         slug: slugify(d.title),
         body: d.body,
+        body_html: renderMarkdown(d.body),
         excerpt: excerptOf(d.body),
         created_at: created,
         last_activity_at: created,
@@ -515,7 +517,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
       last = at(d.daysAgo, 30 * (i + 1));
       const reply = await trx
         .insertInto("reply")
-        .values({ discussion_id: discussion.id, author_id: member(author), body, created_at: last })
+        .values({ discussion_id: discussion.id, author_id: member(author), body, body_html: renderMarkdown(body), created_at: last })
         .returning("id")
         .executeTakeFirstOrThrow();
       await award(author, "reply.posted", reply.id, 2, last);
@@ -533,6 +535,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
         description: c.description,
         type: c.type,
         body: c.body,
+        body_html: renderMarkdown(c.body),
         link_url: c.link ?? null,
         created_at: created,
       })
@@ -547,7 +550,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
     for (const [i, [author, body]] of c.comments.entries()) {
       await trx
         .insertInto("creation_comment")
-        .values({ creation_id: creation.id, author_id: member(author), body, created_at: at(c.daysAgo, 20 * (i + 1)) })
+        .values({ creation_id: creation.id, author_id: member(author), body, body_html: renderMarkdown(body), created_at: at(c.daysAgo, 20 * (i + 1)) })
         .execute();
     }
   }
@@ -556,7 +559,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
     const created = at(q.daysAgo);
     const question = await trx
       .insertInto("question")
-      .values({ author_id: member(q.author), title: q.title, body: q.body, excerpt: excerptOf(q.body), created_at: created, last_activity_at: created })
+      .values({ author_id: member(q.author), title: q.title, body: q.body, body_html: renderMarkdown(q.body), excerpt: excerptOf(q.body), created_at: created, last_activity_at: created })
       .returning("id")
       .executeTakeFirstOrThrow();
     await award(q.author, "question.asked", question.id, 2, created);
@@ -570,7 +573,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
       const answeredAt = at(q.daysAgo, 60 * (i + 1));
       const answer = await trx
         .insertInto("answer")
-        .values({ question_id: question.id, author_id: member(a.author), body: a.body, created_at: answeredAt })
+        .values({ question_id: question.id, author_id: member(a.author), body: a.body, body_html: renderMarkdown(a.body), created_at: answeredAt })
         .returning("id")
         .executeTakeFirstOrThrow();
       await award(a.author, "answer.posted", answer.id, 5, answeredAt);
@@ -590,6 +593,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
       .values({
         title: e.title,
         description: e.description,
+        description_html: renderMarkdown(e.description),
         path: e.path,
         starts_at: startsAt.toISOString(),
         ends_at: new Date(startsAt.getTime() + e.hours * 60 * 60 * 1000).toISOString(),

@@ -97,8 +97,8 @@ export interface DiscussionTable {
   title: string;
   slug: string;
   body: string;
-  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
-  body_html: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
+  body_html: string;
   /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
   excerpt: string;
   created_at: Timestamp;
@@ -117,8 +117,8 @@ export interface ReplyTable {
   discussion_id: number;
   author_id: string;
   body: string;
-  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
-  body_html: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
+  body_html: string;
   created_at: Timestamp;
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
@@ -133,8 +133,8 @@ export interface CreationTable {
   description: string;
   type: CreationType;
   body: string;
-  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
-  body_html: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
+  body_html: string;
   /** Visual Art: the full image re-encoded without metadata, its display size and its thumbnail (media names). */
   image_name: string | null;
   image_display_name: string | null;
@@ -195,8 +195,8 @@ export interface CreationCommentTable {
   creation_id: number;
   author_id: string;
   body: string;
-  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
-  body_html: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
+  body_html: string;
   created_at: Timestamp;
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
@@ -209,8 +209,8 @@ export interface QuestionTable {
   author_id: string;
   title: string;
   body: string;
-  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
-  body_html: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
+  body_html: string;
   /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
   excerpt: string;
   view_count: Generated<number>;
@@ -234,8 +234,8 @@ export interface AnswerTable {
   question_id: number;
   author_id: string;
   body: string;
-  /** The body rendered to HTML when it is written; null for rows written by other means (rendered when read). */
-  body_html: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
+  body_html: string;
   helpful_count: Generated<number>;
   created_at: Timestamp;
   edited_at: Timestamp | null;
@@ -312,6 +312,8 @@ export interface EventTable {
   id: Generated<number>;
   title: string;
   description: string;
+  /** The description rendered to HTML when it is written (ADR 0027). */
+  description_html: string;
   path: PathId;
   starts_at: Timestamp;
   ends_at: Timestamp;

@@ -2,6 +2,7 @@ import { xpTotals } from "~/.server/domain/progression/xp-repository";
 import type { CreationType } from "~/lib/domain-values";
 import { memberIdByEmail } from "../../factories/member";
 import { withSiteDatabase } from "./database";
+import { renderMarkdown } from "~/.server/markdown";
 
 /*
  * Forge set-up in the server's database, on either engine (see database.ts): sharing has its own
@@ -20,6 +21,7 @@ export async function shareCreation(email: string, fields: { title: string; type
         description: `${fields.title}, for the browser suite.`,
         type: fields.type ?? "writing",
         body: "Shaped on the path.",
+        body_html: renderMarkdown("Shaped on the path."),
         created_at: (fields.at ?? new Date()).toISOString(),
       })
       .returning("id")

@@ -1,7 +1,6 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { toIso } from "~/lib/dates";
-import { postHtml } from "../../markdown";
 import { storedRank, withAuthors } from "../progression/authors";
 import {
   advisorVirtues,
@@ -90,7 +89,7 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
     question: {
       id: question.id,
       title: question.title,
-      html: postHtml(question),
+      html: question.body_html,
       body: mine(row.author_id) ? question.body : null,
       excerpt: question.excerpt,
       virtues: virtues.get(id) ?? [],
@@ -103,7 +102,7 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
     },
     answers: answers.map((a) => ({
       id: a.id,
-      html: a.deleted_at ? null : postHtml(a),
+      html: a.deleted_at ? null : a.body_html,
       body: mine(a.author_id) && !a.deleted_at ? a.body : null,
       helpful: Number(a.helpful_count),
       accepted: a.id === row.accepted_answer_id,

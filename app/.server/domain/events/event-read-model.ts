@@ -1,6 +1,5 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
-import { renderMarkdown } from "../../markdown";
 import { storedRank, withAuthors } from "../progression/authors";
 import { excerptOf } from "~/lib/text";
 import { formatInZone } from "~/lib/time-zones";
@@ -91,7 +90,7 @@ export async function eventPage(db: Db, id: number, viewer: Viewer | null, now =
     id: Number(event.id),
     title: event.title,
     description: event.description,
-    descriptionHtml: renderMarkdown(event.description),
+    descriptionHtml: event.description_html,
     path: event.path,
     ...times(event, zone),
     onlineUrl: event.online_url,

@@ -27,7 +27,7 @@ export async function findEvent(db: Db, id: number) {
   return db
     .selectFrom("event")
     .innerJoin("member", "member.id", "event.host_id")
-    .select(EVENT_COLUMNS)
+    .select([...EVENT_COLUMNS, "event.description_html"])
     .where("event.id", "=", id)
     .executeTakeFirst();
 }

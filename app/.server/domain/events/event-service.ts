@@ -1,3 +1,4 @@
+import { renderMarkdown } from "../../markdown";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { lockKeys } from "../../db/lock-keys";
@@ -64,6 +65,8 @@ function checkTimes(input: EventInput, now: Date): Outcome<null> {
 const columns = (input: EventInput) => ({
   title: input.title,
   description: input.description,
+  // Rendered once, when written: no page view runs the Markdown parser (ADR 0027).
+  description_html: renderMarkdown(input.description),
   path: input.path,
   starts_at: input.startsAt.toISOString(),
   ends_at: input.endsAt.toISOString(),

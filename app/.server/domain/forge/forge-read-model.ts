@@ -4,7 +4,6 @@ import type { CreationType } from "~/lib/domain-values";
 import { toIso } from "~/lib/dates";
 import { mediaUrl } from "~/lib/media";
 import { isModerator } from "../accounts/roles";
-import { postHtml } from "../../markdown";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { withAuthors } from "../progression/authors";
 import { creationPageRows, findCreation, hasLiked, listCategories, listCreationComments, recentCreations } from "./forge-repository";
@@ -69,7 +68,7 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
       title: creation.title,
       description: creation.description,
       type: creation.type,
-      html: postHtml(creation),
+      html: creation.body_html,
       linkUrl: creation.link_url,
       image:
         creation.image_display_name && creation.image_name
@@ -92,7 +91,7 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
     },
     comments: comments.map((c) => ({
       id: c.id,
-      html: c.deleted_at ? null : postHtml(c),
+      html: c.deleted_at ? null : c.body_html,
       body: c.deleted_at || viewer?.id !== c.author_id ? null : c.body,
       createdAt: toIso(c.created_at),
       edited: c.edited_at !== null,

@@ -1,7 +1,6 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { SectionId } from "~/lib/domain-values";
-import { postHtml } from "../../markdown";
 import { toIso } from "~/lib/dates";
 import { withAuthors } from "../progression/authors";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
@@ -70,7 +69,7 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
       id: discussion.id,
       slug: discussion.slug,
       title: discussion.title,
-      html: discussion.deleted_at ? null : postHtml(discussion),
+      html: discussion.deleted_at ? null : discussion.body_html,
       body: mine(row.author_id) && !discussion.deleted_at ? discussion.body : null,
       excerpt: discussion.deleted_at ? "" : discussion.excerpt,
       createdAt: toIso(discussion.created_at),
@@ -85,7 +84,7 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
     },
     replies: replies.map((r) => ({
       id: r.id,
-      html: r.deleted_at ? null : postHtml(r),
+      html: r.deleted_at ? null : r.body_html,
       body: mine(r.author_id) && !r.deleted_at ? r.body : null,
       createdAt: toIso(r.created_at),
       edited: r.edited_at !== null,

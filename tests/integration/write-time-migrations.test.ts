@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql, type Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrations } from "../../database/migrations/index";
+import { createDatabase } from "~/.server/db/connect";
+import { renderMarkdown } from "~/.server/markdown";
+import { ENGINE, PG_URL } from "./test-services";
+
+// A database as it stood before the reply buckets and the rendered-everywhere backfill.
+const BEFORE = "2026-11-22-0100-member-standing";
+const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-write-time-"));
+let db: Kysely<any>;
+let migrator: Migrator;
+
+beforeAll(async () => {
+  if (ENGINE === "postgres") {
+    const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
+    await sql`create schema ${sql.id(schema)}`.execute(admin);
+    await admin.destroy();
+  }
+  db =
+    ENGINE === "postgres"
+      ? createDatabase({ engine: "postgres", url: PG_URL, schema, poolSize: 2 })
+      : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db") });
+  migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(ENGINE === "postgres" ? { migrationTableSchema: schema } : {}),
+  });
+  const { error } = await migrator.migrateTo(BEFORE);
+  if (error) throw error;
+});
+afterAll(async () => {
+  await db.destroy();
+  if (ENGINE === "postgres") {
+    const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
+    await admin.destroy();
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
+  it("render every body and event description not yet rendered, and count visible replies per discussion and hour", async () => {
+    const at = "2026-11-01T10:15:00.000Z";
+    await db
+      .insertInto("member")
+      .values({ id: "m", name: "Member", email: "m@example.org", email_verified: false, image: null, created_at: at, updated_at: at, handle: "m", bio: null, interests: "[]", role: "member" })
+      .execute();
+    await db.insertInto("topic").values({ id: "t", section: "battlefield", title: "Topic", description: "", created_by: "m", created_at: at, last_activity_at: at }).execute();
+    const bodies = ["Sit **ten** minutes, see [notes](https://example.org/n).", "# Heading _here_", "![".repeat(2_000)];
+    const d = await db
+      .insertInto("discussion")
+      .values({ topic_id: "t", author_id: "m", title: "D", slug: "d", body: bodies[0], excerpt: "x", created_at: at, last_activity_at: at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("discussion")
+      .values({ topic_id: "t", author_id: "m", title: "Kept", slug: "kept", body: "new", body_html: "<p>kept as written</p>", excerpt: "x", created_at: at, last_activity_at: at })
+      .execute();
+    const replies = [
+      { created_at: "2026-11-01T10:20:00.000Z" },
+      { created_at: "2026-11-01T10:59:59.999Z" },
+      { created_at: "2026-11-01T11:00:00.000Z" },
+      { created_at: "2026-11-01T11:30:00.000Z", deleted_at: "2026-11-02T00:00:00.000Z" },
+      { created_at: "2026-11-01T11:40:00.000Z", hidden_at: "2026-11-02T00:00:00.000Z" },
+      { created_at: "2026-11-03T08:00:00.000Z" },
+    ];
+    for (const [i, r] of replies.entries()) {
+      await db.insertInto("reply").values({ discussion_id: d.id, author_id: "m", body: bodies[i % bodies.length], ...r }).execute();
+    }
+    await db
+      .insertInto("event")
+      .values({ title: "E", description: "Bring *tea*.", path: "monk", starts_at: at, ends_at: at, time_zone: "UTC", online_url: null, place: "Here", capacity: 5, host_id: "m", created_at: at, updated_at: at })
+      .execute();
+
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error;
+
+    for (const table of ["discussion", "reply"]) {
+      const rows: { body: string; body_html: string }[] = await db.selectFrom(table).select(["body", "body_html"]).orderBy("id").execute();
+      for (const row of rows) expect(row.body_html).toBe(row.body === "new" ? "<p>kept as written</p>" : renderMarkdown(row.body));
+    }
+    const event = await db.selectFrom("event").select("description_html").executeTakeFirstOrThrow();
+    expect(event.description_html).toBe(renderMarkdown("Bring *tea*."));
+    const hours = await db.selectFrom("reply_hour").select(["discussion_id", "section", "hour", "replies"]).orderBy("hour").execute();
+    expect(hours.map((h: { discussion_id: number; section: string; hour: string; replies: number }) => [Number(h.discussion_id), h.section, h.hour, Number(h.replies)])).toEqual([
+      [Number(d.id), "battlefield", "2026-11-01T10", 2],
+      [Number(d.id), "battlefield", "2026-11-01T11", 1],
+      [Number(d.id), "battlefield", "2026-11-03T08", 1],
+    ]);
+  });
+});
