@@ -13,7 +13,7 @@ import type { Route } from "./+types/root";
 import { Footer } from "~/components/layout/footer";
 import { NavigationBar } from "~/components/layout/navigation-bar";
 import { useNonce } from "~/components/layout/nonce";
-import { servicesContext, viewerContext } from "~/.server/context";
+import { servicesContext, viewerContext, viewerRankContext } from "~/.server/context";
 import { noticeRankUp } from "~/.server/domain/progression/rank-up";
 import { clearFlashCookie, FLASHES, readFlash } from "~/.server/flash";
 import { loadViewer } from "~/.server/session";
@@ -33,8 +33,9 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 const session: Route.MiddlewareFunction = async ({ request, context }, next) => {
-  const { viewer, headers } = await loadViewer(context, request);
+  const { viewer, rank, headers } = await loadViewer(context, request);
   context.set(viewerContext, viewer);
+  context.set(viewerRankContext, rank);
   const response = await next();
   for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
   if (readFlash(request)) {
@@ -50,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const flash = readFlash(request);
   // A rank-up shows once, on the member's next page after it (ADR 0022).
-  const rankUp = viewer && !flash ? await noticeRankUp(context.get(servicesContext).db, viewer.id) : null;
+  const rankUp = viewer && !flash ? await noticeRankUp(context.get(servicesContext).db, viewer.id, context.get(viewerRankContext)) : null;
   return {
     viewer: viewer ? { name: viewer.name, handle: viewer.handle, role: viewer.role } : null,
     toast: flash

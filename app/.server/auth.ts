@@ -69,6 +69,10 @@ export function createAuth({ db, engine, secret, baseURL, sendResetPassword }: A
         role: { type: "string", required: false, input: false, defaultValue: "member" },
         // The browser's IANA zone at join (issue 11); settings change it through our own repository.
         timeZone: { type: "string", fieldName: "time_zone", required: false, input: true, defaultValue: "UTC" },
+        // Read with the session's member row, so the rank-up check on every page costs no query of
+        // its own (ADR 0027); the XP ledger's transaction writes `rank`, the check `seen_rank`.
+        rank: { type: "string", required: false, input: false, defaultValue: "initiate" },
+        seenRank: { type: "string", fieldName: "seen_rank", required: false, input: false },
       },
     },
     account: {

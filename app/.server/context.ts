@@ -36,6 +36,13 @@ export interface Viewer {
   role: MemberRole;
 }
 
+/** The signed-in member's rank and the rank they were last shown, as the session read them (ADR 0022, 0027). */
+export interface ViewerRank {
+  rank: string;
+  seenRank: string | null;
+}
+
 export const servicesContext = createContext<AppServices>();
+export const viewerRankContext = createContext<ViewerRank | null>(null);
 export const requestContext = createContext<RequestInfo>();
 export const viewerContext = createContext<Viewer | null>(null);

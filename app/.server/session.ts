@@ -1,14 +1,15 @@
 import { redirect, type RouterContextProvider } from "react-router";
-import { servicesContext, viewerContext, type Viewer } from "./context";
+import { servicesContext, viewerContext, type Viewer, type ViewerRank } from "./context";
 
 /** Reads the member behind the session cookie; null for visitors or an expired session. */
 export async function loadViewer(context: Readonly<RouterContextProvider>, request: Request) {
   const { auth } = context.get(servicesContext);
   const { headers, response } = await auth.api.getSession({ headers: request.headers, returnHeaders: true });
-  if (!response) return { viewer: null, headers };
-  const user = response.user as typeof response.user & { handle: string; role: Viewer["role"] };
+  if (!response) return { viewer: null, rank: null, headers };
+  const user = response.user as typeof response.user & { handle: string; role: Viewer["role"]; rank?: string | null; seenRank?: string | null };
   const viewer: Viewer = { id: user.id, name: user.name, email: user.email, handle: user.handle, role: user.role };
-  return { viewer, headers };
+  const rank: ViewerRank = { rank: user.rank ?? "initiate", seenRank: user.seenRank ?? null };
+  return { viewer, rank, headers };
 }
 
 /** Any origin would do: a target is kept only if resolving it against this one leaves it unchanged. */

@@ -4,8 +4,8 @@ import type { SectionId } from "~/lib/domain-values";
 import { toIso } from "~/lib/dates";
 import { withAuthors } from "../progression/authors";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
-import { discussionPage, findDiscussion, isTopicMember, replyPage } from "./forum-repository";
-import { findTopic, topicOfDiscussion } from "./section-repository";
+import { discussionPage, findDiscussionWithTopic, isTopicMember, replyPage } from "./forum-repository";
+import { findTopic } from "./section-repository";
 import { isModerator } from "../accounts/roles";
 import { discussionPath, topicSummary } from "./section-read-model";
 
@@ -53,11 +53,11 @@ export async function topicWithDiscussions(
 
 /** A discussion, its opening post and one page of replies, rendered for the viewer. */
 export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: number, request: PageRequest<number>) {
-  const row = await findDiscussion(db, id);
   const moderator = isModerator(viewer);
+  // The replies do not wait for the discussion: on PostgreSQL the two queries run at once.
+  const [row, page] = await Promise.all([findDiscussionWithTopic(db, id), replyPage(db, id, request, { includeHidden: moderator })]);
   if (!row || (row.hidden_at !== null && !moderator)) return null;
-  const topic = await topicOfDiscussion(db, row.topic_id);
-  const page = await replyPage(db, id, request, { includeHidden: moderator });
+  const topic = { id: row.topic_id, section: row.topic_section, title: row.topic_title };
   const [discussion] = withAuthors([row]);
   const replies = withAuthors(page.rows);
   const path = discussionPath(topic.section, topic.id, row);

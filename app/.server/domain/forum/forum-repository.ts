@@ -37,6 +37,15 @@ export async function findDiscussion(db: Executor, id: number) {
   return discussionSelect(db).where("discussion.id", "=", id).executeTakeFirst();
 }
 
+/** A discussion with its topic's section and title (its page's breadcrumb and address), in one query. */
+export async function findDiscussionWithTopic(db: Executor, id: number) {
+  return discussionSelect(db)
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .select(["topic.section as topic_section", "topic.title as topic_title"])
+    .where("discussion.id", "=", id)
+    .executeTakeFirst();
+}
+
 /**
  * One page of a topic's discussions, most recent activity first, by keyset on
  * (last_activity_at, id): the same cost for the first page as for the last one.

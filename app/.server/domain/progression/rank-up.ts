@@ -1,3 +1,4 @@
+import type { ViewerRank } from "../../context";
 import type { Db } from "../../db/connect";
 import { RANKS, rankById, type Rank } from "~/lib/ranks";
 import { storedRank } from "./authors";
@@ -11,9 +12,12 @@ const indexOf = (id: string | null) => RANKS.findIndex((r) => r.id === id);
  * the member next loads a page rather than where the XP moved (ADR 0022). A first look, or a rank
  * that went down (content removed), is recorded without a toast.
  */
-export async function noticeRankUp(db: Db, memberId: string): Promise<Rank | null> {
-  // One primary-key read on almost every page: the rank is the member row's own (ADR 0027).
-  const row = await db.selectFrom("member").select(["seen_rank", "rank"]).where("id", "=", memberId).executeTakeFirst();
+export async function noticeRankUp(db: Db, memberId: string, known: ViewerRank | null = null): Promise<Rank | null> {
+  // The session's read of the member row brings both ranks, so on almost every page this costs no
+  // query (ADR 0027); without it, one primary-key read.
+  const row = known
+    ? { rank: known.rank, seen_rank: known.seenRank }
+    : await db.selectFrom("member").select(["seen_rank", "rank"]).where("id", "=", memberId).executeTakeFirst();
   if (!row) return null;
   const rank = rankById(storedRank(row.rank));
   if (row.seen_rank === rank.id) return null;

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { registerMember } from "~/.server/domain/accounts/account-service";
+import { postReply } from "~/.server/domain/forum/forum-service";
+import { joinSchema } from "~/schemas/account";
+import { discussion, member } from "../factories";
+import { siteOverHttp } from "./site-server";
+import { cookieHeader, ENGINE } from "./test-services";
+
+const web = siteOverHttp({ demo: false });
+
+/** Every statement the app sends while `fn` runs (the executor all query builders share). */
+async function statementsDuring(fn: () => Promise<unknown>) {
+  const executor = web.site.services.db.getExecutor();
+  const original = executor.executeQuery.bind(executor);
+  const seen: string[] = [];
+  executor.executeQuery = ((query, id) => {
+    seen.push(query.sql);
+    return original(query, id);
+  }) as typeof executor.executeQuery;
+  try {
+    await fn();
+  } finally {
+    executor.executeQuery = original;
+  }
+  return seen;
+}
+
+describe(`a signed-in page view's queries on ${ENGINE}`, () => {
+  it("a 50-reply discussion: session, rank-up check and page in a handful of statements, none per reply or author", async () => {
+    const values = joinSchema.parse({
+      fullName: "Query Counter",
+      email: `query-counter-${Date.now()}@example.org`,
+      password: "Secret123",
+      confirmPassword: "Secret123",
+      bio: "",
+      interests: { meditation: true, fitness: false, philosophy: false, creativity: false },
+      termsAccepted: true,
+    });
+    const joined = await registerMember(web.site.services, values, { headers: new Headers({ "user-agent": "vitest" }), ip: "10.88.0.1" });
+    if (!joined.ok) throw new Error("join");
+    const cookie = cookieHeader(joined.headers);
+    const d = await discussion(web.site.services);
+    for (let i = 0; i < 50; i++) {
+      const replier = await member(web.site.services.db);
+      const posted = await postReply(web.site.services, replier, d.id, { body: `Reply **${i}**`, submissionKey: crypto.randomUUID() });
+      if (!posted.ok) throw new Error("reply");
+    }
+    const path = `/${d.section}/${d.topicId}/${d.id}-${d.slug}`;
+    // The first view records the rank first seen (ADR 0022); the ones after are the steady state.
+    expect((await web.http.get(path, { cookie })).status).toBe(200);
+    let status = 0;
+    const statements = await statementsDuring(async () => {
+      const res = await web.http.get(path, { cookie });
+      status = res.status;
+      expect(await res.text()).toContain("Reply <strong>49</strong>");
+    });
+    expect(status).toBe(200);
+    console.info(`signed-in discussion GET on ${ENGINE}: ${statements.length} statements\n${statements.map((s) => `  ${s.slice(0, 160)}`).join("\n")}`);
+    expect(statements.length).toBeLessThanOrEqual(4);
+  });
+});
