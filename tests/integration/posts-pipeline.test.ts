@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { createPost, deletePost, editPost, setPostHidden } from "~/.server/domain/posts/pipeline";
 import { POST_KINDS, type PostKind } from "~/.server/domain/posts/post-kinds";
+import { insertXpEvent } from "~/.server/domain/progression/xp-repository";
 import { ledgerXp } from "./ledger-xp";
 import { discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
@@ -154,13 +155,9 @@ describe(`the posting pipeline on ${ENGINE}`, () => {
     const answerer = await member();
     const id = await posted(answerer, "answer", posts.question!, { body: "Deep breaths." });
     const at = new Date().toISOString();
-    await site.services.db
-      .insertInto("xp_event")
-      .values([
-        { member_id: answerer.id, kind: "answer.accepted", subject_id: String(id), points: 15, created_at: at },
-        { member_id: answerer.id, kind: "answer.helpful", subject_id: `${id}:someone`, points: 2, created_at: at },
-      ])
-      .execute();
+    // Through the ledger's repository, which keeps the member row's total with it (ADR 0027).
+    await insertXpEvent(site.services.db, { member_id: answerer.id, kind: "answer.accepted", subject_id: String(id), points: 15, created_at: at });
+    await insertXpEvent(site.services.db, { member_id: answerer.id, kind: "answer.helpful", subject_id: `${id}:someone`, points: 2, created_at: at });
     expect(await xpOf(answerer)).toBe(5 + 15 + 2);
     const before = await parentCount("answer");
     expect((await deletePost(site.services, answerer, "answer", id)).ok).toBe(true);
