@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+// @ts-expect-error -- autocannon ships no types (scripts/load.js uses it from plain JavaScript)
 import autocannon from "autocannon";
 import { startBuiltSite } from "./bench-support";
 
