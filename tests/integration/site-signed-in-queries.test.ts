@@ -57,5 +57,5 @@ describe(`a signed-in page view's queries on ${ENGINE}`, () => {
     expect(status).toBe(200);
     console.info(`signed-in discussion GET on ${ENGINE}: ${statements.length} statements\n${statements.map((s) => `  ${s.slice(0, 160)}`).join("\n")}`);
     expect(statements.length).toBeLessThanOrEqual(4);
-  });
+  }, 90_000); // fifty members and replies are set up through the services first
 });
