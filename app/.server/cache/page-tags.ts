@@ -60,4 +60,10 @@ export const tag = {
   challenge: (challengeId: number) => `challenge:${challengeId}`,
   /** A member's name, avatar, rank or profile, shown wherever they are an author. */
   member: (memberId: string) => `member:${memberId}`,
+  /**
+   * What only a member's profile page shows: their exact XP, virtue levels, counts and latest posts.
+   * Kept apart from `member` so that a like or a new post does not invalidate every page the
+   * member appears on as an author.
+   */
+  profile: (memberId: string) => `profile:${memberId}`,
 };

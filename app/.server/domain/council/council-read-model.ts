@@ -2,6 +2,7 @@ import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { toIso } from "~/lib/dates";
 import { postHtml } from "../../markdown";
+import { readsFrom, tag } from "../../cache/page-tags";
 import { withAuthors } from "../progression/authors";
 import { ranksOf } from "../progression/progression-service";
 import {
@@ -26,6 +27,8 @@ type QuestionRow = Awaited<ReturnType<typeof recentQuestions>>[number];
 
 /** Question cards: authors with ranks and the virtues, each in one query for all the rows. */
 async function summarise(db: Db, questionRows: QuestionRow[]) {
+  // Any question or answer changes the lists (a new one, a count, the "unanswered" filter).
+  readsFrom(tag.council);
   const rows = await withAuthors(db, questionRows);
   const virtues = await virtuesOf(
     db,
@@ -60,6 +63,8 @@ export async function questionFeed(db: Db, filter: QuestionFilter, request: Page
 export async function featuredAdvisorSummaries(db: Db, limit = 3) {
   const advisors = await featuredAdvisors(db, limit);
   const ids = advisors.map((a) => a.author_id);
+  // Who is featured follows accepted answers and advisor grants (council); each one's name and rank, their member tag.
+  readsFrom(tag.council, ...ids.map(tag.member));
   const [ranks, virtues] = await Promise.all([ranksOf(db, ids), advisorVirtues(db, ids)]);
   return advisors.map((a) => ({
     name: a.author_name,
@@ -75,6 +80,7 @@ export async function featuredAdvisorSummaries(db: Db, limit = 3) {
 export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | null = null) {
   const row = await findQuestion(db, id);
   if (!row) return null;
+  readsFrom(tag.question(id));
   const [question] = await withAuthors(db, [row]);
   const [virtues, answers] = await Promise.all([virtuesOf(db, [id]), listAnswers(db, id).then((a) => withAuthors(db, a))]);
   const voted = viewer

@@ -6,6 +6,7 @@ import { mediaUrl } from "~/lib/media";
 import { isModerator } from "../accounts/roles";
 import { postHtml } from "../../markdown";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
+import { readsFrom, tag } from "../../cache/page-tags";
 import { withAuthors } from "../progression/authors";
 import { creationPageRows, findCreation, hasLiked, listCategories, listCreationComments, recentCreations } from "./forge-repository";
 
@@ -15,6 +16,8 @@ type CreationRow = Awaited<ReturnType<typeof recentCreations>>[number];
 
 /** Creation cards: authors with ranks in one query for all the rows, and the thumbnail if any. */
 async function summarise(db: Db, creationRows: CreationRow[]) {
+  // Any creation, like or comment changes the lists (a new card, a count).
+  readsFrom(tag.forge);
   const rows = await withAuthors(db, creationRows);
   return rows.map((c) => ({
     id: c.id,
@@ -58,6 +61,7 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
   const moderator = viewer !== null && isModerator(viewer);
   const row = await findCreation(db, id, { includeHidden: moderator });
   if (!row) return null;
+  readsFrom(tag.creation(id));
   const [[creation], comments, liked] = await Promise.all([
     withAuthors(db, [row]),
     listCreationComments(db, id, { includeHidden: moderator }).then((rows) => withAuthors(db, rows)),

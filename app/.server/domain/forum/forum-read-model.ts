@@ -3,6 +3,7 @@ import type { Db } from "../../db/connect";
 import type { SectionId } from "~/lib/domain-values";
 import { postHtml } from "../../markdown";
 import { toIso } from "~/lib/dates";
+import { readsFrom, tag } from "../../cache/page-tags";
 import { withAuthors } from "../progression/authors";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { discussionPage, findDiscussion, isTopicMember, replyPage } from "./forum-repository";
@@ -21,6 +22,8 @@ export async function topicWithDiscussions(
 ) {
   const topic = await findTopic(db, section, topicId);
   if (!topic) return null;
+  // Its counts, its members and its list of discussions; each author reads their own tag.
+  readsFrom(tag.topic(topic.id));
   const moderator = isModerator(viewer);
   const [page, joined] = await Promise.all([
     discussionPage(db, topic.id, request, { includeHidden: moderator }),
@@ -57,6 +60,9 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
   const row = await findDiscussion(db, id);
   const moderator = isModerator(viewer);
   if (!row || (row.hidden_at !== null && !moderator)) return null;
+  // The topic's title is shown too, but a topic is never renamed: a reply elsewhere in the topic
+  // must not invalidate this page.
+  readsFrom(tag.discussion(id));
   const topic = await topicOfDiscussion(db, row.topic_id);
   const page = await replyPage(db, id, request, { includeHidden: moderator });
   const [[discussion], replies] = await Promise.all([withAuthors(db, [row]), withAuthors(db, page.rows)]);

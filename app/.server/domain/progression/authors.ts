@@ -1,4 +1,5 @@
 import type { Db } from "../../db/connect";
+import { readsFrom, tag } from "../../cache/page-tags";
 import type { RankId } from "~/lib/ranks";
 import { ranksOf } from "./progression-service";
 
@@ -10,12 +11,14 @@ export interface AuthorRef {
 
 /**
  * Adds each row's author (name, handle, rank) in one query for all the ranks, whatever the number
- * of rows: lists never query per row.
+ * of rows: lists never query per row. The page then shows each author, so it reads their member tag
+ * (a new name or rank invalidates it).
  */
 export async function withAuthors<T extends { author_id: string; author_name: string; author_handle: string }>(
   db: Db,
   rows: T[],
 ): Promise<(Omit<T, "author_name" | "author_handle"> & { author: AuthorRef })[]> {
+  readsFrom(...rows.map((r) => tag.member(r.author_id)));
   const ranks = await ranksOf(
     db,
     rows.map((r) => r.author_id),
