@@ -7,6 +7,7 @@ import { isRankAtLeast, rankById } from "~/lib/ranks";
 import type { Virtue } from "~/lib/virtues";
 import { awardXp, memberRank } from "../progression/progression-service";
 import { fail, writeAllowed, type Outcome } from "../outcome";
+import { tag, wrote, wroteNothingPublic } from "../../cache/page-tags";
 import {
   completeAttempt,
   failAttempt,
@@ -67,6 +68,8 @@ export async function joinChallenge(
   const challenge = await findChallenge(db, challengeId);
   if (!challenge || challenge.status !== "published") return fail(404, CHALLENGE_MESSAGES.notFound);
   const today = localDay(now, await memberTimeZone(db, viewer.id));
+  // The members count shows on the challenge's page and its card.
+  wrote(tag.challenge(challengeId), tag.challenges);
   return db.transaction().execute(async (trx) => {
     const open = await findOpenAttempt(trx, challengeId, viewer.id);
     if (open?.status === "completed") return fail(409, CHALLENGE_MESSAGES.alreadyCompleted);
@@ -110,6 +113,8 @@ export async function checkIn(
   if (!challenge || challenge.status !== "published") return fail(404, CHALLENGE_MESSAGES.notFound);
   const today = localDay(now, await memberTimeZone(db, viewer.id));
   const at = now.toISOString();
+  // A check-in that completes the attempt moves the completed count; the XP is the profile's (awardXp).
+  wrote(tag.challenge(challengeId), tag.challenges);
   return db.transaction().execute(async (trx) => {
     const found = await findOpenAttempt(trx, challengeId, viewer.id);
     if (!found) return fail(403, CHALLENGE_MESSAGES.notOn);
@@ -167,6 +172,9 @@ export async function createChallenge(
   if (!allowed.ok) return allowed;
   const status = publishes ? "published" : "proposed";
   const at = now.toISOString();
+  // A proposal is seen only on the review page, by advisors and admins.
+  if (status === "published") wrote(tag.challenges);
+  else wroteNothingPublic();
   return db.transaction().execute(async (trx) => {
     const id = await insertChallenge(trx, {
       title: input.title,
@@ -202,5 +210,8 @@ export async function reviewProposal(
   if (!challenge) return fail(404, CHALLENGE_MESSAGES.notFound);
   const done = await reviewChallenge(db, challengeId, decision === "publish" ? "published" : "declined", viewer.id, now.toISOString());
   if (!done) return fail(409, CHALLENGE_MESSAGES.notProposal);
+  // Published, it has a page and a card; declined, it shows nowhere.
+  if (decision === "publish") wrote(tag.challenges, tag.challenge(challengeId));
+  else wroteNothingPublic();
   return { ok: true, value: { id: challengeId } };
 }
