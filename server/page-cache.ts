@@ -315,18 +315,31 @@ export function isCacheCandidate(req: IncomingMessage) {
 
 /**
  * Near the top of the Express app: gives every request its read and write tags, and after a
- * successful write (any method but GET/HEAD, status < 400, redirects included) bumps what it wrote
- * once the response is done, so the domain transaction has committed.
+ * successful write (any method but GET/HEAD, status < 400, redirects included) bumps what it wrote.
+ * The bump comes when the response head is written: the action (and its transaction) has finished
+ * by then, and no byte of the answer has left, so a client that follows the redirect at once can
+ * never be served the page from before its own write. A request that ends without a head (the
+ * client went away) bumps on close.
  */
 export function pageTagsMiddleware(cache: PageCache | undefined) {
   return (req: Request, res: Response, next: NextFunction) => {
     const tags: PageTags = { reads: new Set(), writes: new Set() };
     if (cache && req.method !== "GET" && req.method !== "HEAD") {
-      res.once("close", () => {
+      let done = false;
+      const bump = () => {
+        if (done) return;
+        done = true;
         if (res.statusCode >= 400) return;
         if (PageCache.changesNothing(tags.writes)) return;
         cache.bump(tags.writes);
-      });
+      };
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: Response, ...args: unknown[]) {
+        if (typeof args[0] === "number") this.statusCode = args[0];
+        bump();
+        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+      } as Response["writeHead"];
+      res.once("close", bump);
     }
     withPageTags(tags, next);
   };
