@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { advisor, answer, challenge, creation, discussion, event, grantXp, member, memberIdByEmail, question, topic } from "../factories";
+import { answer, challenge, creation, discussion, event, grantXp, member, memberIdByEmail, question } from "../factories";
 import { rankById } from "~/lib/ranks";
 import { cookieHeader, ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
@@ -290,6 +290,110 @@ describe(`the page cache forgets what a Council, Forge, event or challenge write
     expect(await fresh(`/challenges/${c}`)).toContain("1 on it");
     await fresh("/challenges");
     await stillCached(`/challenges/${other}`);
+  });
+});
+
+describe(`the page cache forgets the rest of what authors, hosts and members change, on ${ENGINE}`, () => {
+  it("a shared creation shows in the Forge; its deletion takes it out again", async () => {
+    const maker = await joinAs("Mae Invalidation", rankById("acolyte").minXp);
+    await cached("/forge", "/");
+    const title = `Haiku for the cold ${n}`;
+    const body = new FormData();
+    for (const [k, v] of Object.entries({ title, description: "Seventeen syllables.", type: "writing", body: "Frost on the window.", submissionKey: key() })) body.append(k, v);
+    const shared = await fetch(`${web.http.base}/forge/new`, { method: "POST", redirect: "manual", headers: { origin: web.http.base, cookie: maker.cookie }, body });
+    expect(shared.status).toBe(302);
+    const path = shared.headers.get("location")!;
+    expect(await fresh("/forge")).toContain(title);
+    expect(await fresh("/")).toContain(title);
+
+    await cached(path, "/forge");
+    await wrote(path, { intent: "delete" }, maker);
+    expect((await web.http.get(path)).status).toBe(404);
+    expect(await fresh("/forge")).not.toContain(title);
+  });
+
+  it("a like moves the author's XP on their profile, and leaves the pages they are shown on as an author cached", async () => {
+    const fan = await joinAs("Finn Invalidation", rankById("acolyte").minXp);
+    const author = await member(db());
+    const c = (await creation(db(), { author })).id;
+    const theirs = await discussionPath((await discussion(web.site.services, { author, topic: { id: "cold-exposure", section: "battlefield" } })).id);
+    await cached(`/members/${author.handle}`, theirs, `/members/${fan.handle}`);
+    const xp = Number((await readable(await web.http.get(`/members/${author.handle}`))).match(/data-testid="profile-xp">([\d,]+) XP/)![1]!.replace(",", ""));
+
+    await wrote(`/forge/${c}`, { intent: "like" }, fan, 200);
+    expect(await fresh(`/members/${author.handle}`)).toContain(`data-testid="profile-xp">${xp + 1} XP`);
+    await stillCached(theirs, `/members/${fan.handle}`);
+  });
+
+  it("editing a question and deleting an answer show on the question and the Council", async () => {
+    const asker = await joinAs("Quinn Invalidation", 10);
+    const helper = await joinAs("Hana Invalidation");
+    const asked = await wrote("/council/ask", [["title", `What is a good first sit ${n}?`], ["body", "Ten minutes?"], ["virtues", "wisdom"], ["submissionKey", key()]], asker);
+    const path = asked.headers.get("location")!;
+    const answered = await wrote(path, { intent: "answer", body: "Five minutes, daily.", submissionKey: key() }, helper);
+    const answerId = answered.headers.get("location")!.split("#answer-")[1]!;
+    await cached(path, "/council");
+
+    await wrote(path, [["intent", "edit-question"], ["title", `What is a good first sitting ${n}?`], ["body", "Ten minutes, or less?"], ["virtues", "wisdom"]], asker);
+    expect(await fresh(path)).toContain("Ten minutes, or less?");
+    expect(await fresh("/council")).toContain(`What is a good first sitting ${n}?`);
+
+    await cached(path);
+    await wrote(path, { intent: "delete-answer", answerId }, helper);
+    const after = await fresh(path);
+    expect(after).toContain("[deleted]");
+    expect(after).not.toContain("Five minutes, daily.");
+  });
+
+  it("the host's edit and cancellation show on the event and the list", async () => {
+    const host = await joinAs("Hugo Invalidation");
+    await db().insertInto("advisor").values({ member_id: host.id, path: "warrior", specialty: "Running", granted_at: new Date().toISOString() }).execute();
+    const day = new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10);
+    const form = {
+      title: `Track intervals ${n}`,
+      description: "Eight by four hundred.",
+      path: "warrior",
+      startsAt: `${day}T07:00`,
+      endsAt: `${day}T08:00`,
+      timeZone: "Europe/Berlin",
+      onlineUrl: "",
+      place: "Tempelhofer Feld, Berlin",
+      capacity: "8",
+    };
+    const created = await wrote("/events/new", { ...form, submissionKey: key() }, host);
+    const path = created.headers.get("location")!;
+    expect(await fresh("/events")).toContain(`Track intervals ${n}`);
+    await cached(path, "/events");
+
+    await wrote(`${path}/edit`, { intent: "edit", ...form, place: "Volkspark Hasenheide, Berlin" }, host);
+    expect(await fresh(path)).toContain("Volkspark Hasenheide, Berlin");
+    expect(await fresh("/events")).toContain("Volkspark Hasenheide, Berlin");
+
+    await cached(path, "/events");
+    await wrote(`${path}/edit`, { intent: "cancel" }, host);
+    expect(await fresh(path)).toMatch(/cancelled/i);
+    expect(await fresh("/events")).not.toContain(`Track intervals ${n}`);
+  });
+
+  it("a check-in that completes a challenge shows in its completed count", async () => {
+    const m = await joinAs("Cal Invalidation");
+    const c = (await challenge(db(), { lengthDays: 3, checkInsRequired: 1 })).id;
+    await wrote(`/challenges/${c}`, [["intent", "join"]], m);
+    await cached(`/challenges/${c}`, "/challenges");
+    expect(await readable(await web.http.get(`/challenges/${c}`))).toContain("0 completed");
+
+    await wrote(`/challenges/${c}`, [["intent", "check-in"]], m);
+    expect(await fresh(`/challenges/${c}`)).toContain("1 completed");
+    await fresh("/challenges");
+  });
+
+  it("deleting an account starts every page afresh", async () => {
+    const leaver = await joinAs("Lee Invalidation");
+    await cached("/", "/battlefield", "/ranks");
+    await wrote("/settings?intent=delete", { currentPassword: "Secret123" }, leaver);
+    await fresh("/");
+    await fresh("/battlefield");
+    await fresh("/ranks");
   });
 });
 
