@@ -92,9 +92,14 @@ export class PageCache {
     this.listeners.push(listener);
   }
 
-  /** Records a write of `tags` (empty means everything); `local` writes are also published. */
+  /**
+   * Records a write of `tags`: empty means everything, `tag.nothing` alone means nothing public.
+   * `local` writes are also published to the other instances.
+   */
   bump(tags: Iterable<string>, { local = true } = {}) {
-    const list = [...tags].filter((t) => t !== tag.nothing);
+    const given = [...tags];
+    if (PageCache.changesNothing(given)) return;
+    const list = given.filter((t) => t !== tag.nothing);
     const seq = ++this.seq;
     const all = list.length === 0 || list.includes(tag.site);
     if (all) {
