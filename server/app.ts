@@ -132,7 +132,17 @@ export function createSite(options: SiteOptions): Site {
         })
       : localBus();
   return {
-    handler: pageCacheFront({ cache: pageCache, app, draining: options.draining }),
+    handler: pageCacheFront({
+      cache: pageCache,
+      app,
+      draining: options.draining,
+      // Express's own reading of X-Forwarded-For under "trust proxy", as rate limits and views use.
+      clientIp(req) {
+        Object.setPrototypeOf(req, app.request);
+        return (req as unknown as express.Request).ip ?? req.socket.remoteAddress ?? "unknown";
+      },
+      onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect failed"),
+    }),
     pageCache,
     bus,
     close: () => bus.stop(),

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
-import { currentPageTags, tag, withPageTags, type PageTags } from "~/.server/cache/page-tags";
+import { currentPageTags, tag, withPageTags, type CachedHitEffect, type PageTags } from "~/.server/cache/page-tags";
 import { contentSecurityPolicy, type SecurityOptions } from "./http";
 
 /**
@@ -33,6 +33,8 @@ export interface CachedPage {
   /** The strong validator of the identity bytes; the compressed variants add a suffix. */
   etag: string;
   reads: string[];
+  /** Run on every hit (after the answer is sent): the loader's side effects, such as a view count. */
+  onHit: CachedHitEffect[];
   startSeq: number;
   storedAt: number;
   bytes: number;
@@ -92,9 +94,14 @@ export class PageCache {
     this.listeners.push(listener);
   }
 
-  /** Records a write of `tags` (empty means everything); `local` writes are also published. */
+  /**
+   * Records a write of `tags`: empty means everything, `tag.nothing` alone means nothing public.
+   * `local` writes are also published to the other instances.
+   */
   bump(tags: Iterable<string>, { local = true } = {}) {
-    const list = [...tags].filter((t) => t !== tag.nothing);
+    const given = [...tags];
+    if (PageCache.changesNothing(given)) return;
+    const list = given.filter((t) => t !== tag.nothing);
     const seq = ++this.seq;
     const all = list.length === 0 || list.includes(tag.site);
     if (all) {
@@ -148,6 +155,7 @@ export class PageCache {
     headers: Record<string, string>;
     body: Buffer;
     reads: Iterable<string>;
+    onHit?: CachedHitEffect[];
     startSeq: number;
   }): CachedPage | undefined {
     if (!this.trusted) return undefined;
@@ -173,6 +181,7 @@ export class PageCache {
       bodies,
       etag,
       reads,
+      onHit: input.onHit ?? [],
       startSeq: input.startSeq,
       storedAt: this.now(),
       bytes: bodies.identity.length + bodies.br.length + bodies.gzip.length + input.key.length,
@@ -286,13 +295,16 @@ export interface FrontOptions {
   cache: PageCache | undefined;
   app: (req: IncomingMessage, res: ServerResponse) => void;
   draining?: () => boolean;
+  /** The client's address as the app sees it (trust proxy), for the side effects of a hit. */
+  clientIp?: (req: IncomingMessage) => string;
+  onError?: (error: unknown) => void;
 }
 
 /**
  * The node:http handler: serves a hit straight from memory, otherwise hands the request to the app
  * (marking an eligible GET so the app's capture middleware may store its response).
  */
-export function pageCacheFront({ cache, app, draining = () => false }: FrontOptions) {
+export function pageCacheFront({ cache, app, draining = () => false, clientIp = (req) => req.socket.remoteAddress ?? "unknown", onError }: FrontOptions) {
   return (req: IncomingMessage, res: ServerResponse) => {
     // While draining, the app answers everything (each response then closes its connection).
     if (!cache || !cache.enabled || draining() || !isEligible(req)) {
@@ -301,7 +313,20 @@ export function pageCacheFront({ cache, app, draining = () => false }: FrontOpti
     }
     const key = req.url ?? "/";
     const entry = cache.get(key);
-    if (entry) return sendCached(req, res, entry, "hit");
+    if (entry) {
+      sendCached(req, res, entry, "hit");
+      if (entry.onHit.length > 0 && req.method === "GET") {
+        const hit = { clientIp: clientIp(req) };
+        for (const effect of entry.onHit) {
+          try {
+            effect(hit);
+          } catch (error) {
+            onError?.(error);
+          }
+        }
+      }
+      return;
+    }
     res.setHeader("X-Page-Cache", "miss");
     if (req.method === "GET") (req as WithCandidate)[CANDIDATE] = { key, startSeq: cache.sequence() };
     app(req, res);
@@ -424,6 +449,7 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
             headers: replayable(res),
             body,
             reads: tags!.reads,
+            onHit: tags!.onHit,
             startSeq: candidate.startSeq,
           })
         : undefined;
