@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { answer, challenge, creation, discussion, event, grantXp, member, memberIdByEmail, question } from "../factories";
 import { rankById } from "~/lib/ranks";
 import { cookieHeader, ENGINE } from "./test-services";
@@ -11,6 +11,9 @@ import { readable, siteOverHttp } from "./site-server";
  * stay hits. Fixtures made with the factories are written outside any request, before their pages
  * are first asked for, so no cache could have kept anything about them.
  */
+
+// Each test makes several members and many requests; beside the rest of the suite on two cores, 20 s is too short.
+vi.setConfig({ testTimeout: 90_000 });
 
 const web = siteOverHttp();
 const db = () => web.site.services.db;
