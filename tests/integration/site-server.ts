@@ -5,7 +5,7 @@ import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll } from "vitest";
 import { insertDemoContent } from "~/.server/db/demo-content";
-import { createTestSite, ENGINE, PG_URL, type TestSite } from "./test-services";
+import { createTestSite, type TestSite } from "./test-services";
 
 let vite: ViteDevServer | undefined;
 
@@ -26,8 +26,8 @@ export async function loadApp() {
 /**
  * The whole site over HTTP on a random loopback port, on the test site's database: the same front
  * as `npm start` (the anonymous page cache, then the app), so every site test runs with the cache on.
- * On PostgreSQL the cache listens on a channel of the site's own (`invalidationChannel`), so parallel
- * test files never invalidate each other; two instances of one site share it.
+ * On PostgreSQL the cache listens in the site's database on a channel of its own (`invalidation`),
+ * so parallel test files never invalidate each other; two instances of one site share it.
  */
 export async function startSite(site: TestSite, options: { env?: Partial<TestSite["services"]["env"]> } = {}) {
   const { createSite, build } = await loadApp();
@@ -37,7 +37,7 @@ export async function startSite(site: TestSite, options: { env?: Partial<TestSit
     services: site.services,
     assets: (a) => a.use(express.static("public")),
     build,
-    invalidation: ENGINE === "postgres" ? { url: PG_URL, channel: site.invalidationChannel } : undefined,
+    invalidation: site.invalidation,
   });
   await front.bus.start();
   const server = await new Promise<Server>((resolve) => {
