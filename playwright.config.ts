@@ -45,6 +45,7 @@ export default defineConfig({
         "events.spec.ts",
         "challenges.spec.ts",
         "members.spec.ts",
+        "page-cache.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },

@@ -1,5 +1,5 @@
 import "react-router";
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Express } from "express";
@@ -15,6 +15,8 @@ import { sql } from "kysely";
 import { routeBodyLimit } from "./route-limits";
 import { bodyLimit, closeWhileDraining, MAX_BODY_BYTES, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
+import { PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
+import { DEFAULT_CHANNEL, localBus, postgresBus, type InvalidationBus } from "./invalidation-bus";
 import { migrateToLatest } from "../database/migrate";
 
 export interface AppOptions {
@@ -26,17 +28,24 @@ export interface AppOptions {
   build: () => Promise<ServerBuild>;
   /** True once a stop has begun: /healthz says 503 and responses close their connection. */
   draining?: () => boolean;
+  /** The anonymous page cache the front asks first (createSite makes it); none means no caching. */
+  pageCache?: PageCache;
 }
 
-export function createApp({ env, logger, services, assets, build, draining = () => false }: AppOptions): Express {
+export function createApp({ env, logger, services, assets, build, draining = () => false, pageCache }: AppOptions): Express {
   const app = express();
+  const security = { https: env.BASE_URL.startsWith("https://"), development: env.NODE_ENV === "development" };
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
   app.use(closeWhileDraining(draining));
   app.use(requestLogging(logger));
-  app.use(securityHeaders({ https: env.BASE_URL.startsWith("https://"), development: env.NODE_ENV === "development" }));
+  // What each request reads and writes (loaders and domain services record it), and the bump after a write.
+  app.use(pageTagsMiddleware(pageCache));
+  app.use(securityHeaders(security));
   app.use(methods());
   app.use(compression());
+  // After compression(), so it sees the identity bytes of the pages it stores.
+  app.use(pageCapture(pageCache, security));
 
   app.get("/healthz", async (_req, res) => {
     res.set("Cache-Control", "no-store");
@@ -84,6 +93,62 @@ export function createApp({ env, logger, services, assets, build, draining = () 
   return app;
 }
 
+export interface SiteOptions extends Omit<AppOptions, "pageCache"> {
+  /** Overrides for the invalidation bus on PostgreSQL (tests give each site a channel of its own). */
+  invalidation?: { url?: string; channel?: string };
+}
+
+export interface Site {
+  /** The node:http handler: the page cache first, then the Express app. */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  pageCache: PageCache | undefined;
+  bus: InvalidationBus & { backendPid?: () => number | undefined; listening?: () => boolean };
+  /** Stops the invalidation bus (the database is the caller's). */
+  close(): Promise<void>;
+}
+
+/**
+ * The whole site as one request handler: the anonymous page cache in front of the Express app
+ * (ADR 0026). `start` serves it, and the tests' startSite too, so every site test runs with the
+ * cache on. Call `bus.start()` before listening.
+ */
+export function createSite(options: SiteOptions): Site {
+  const { env, services, logger } = options;
+  // Vite's development pages carry its own inline scripts and change on every edit: never cached.
+  const enabled = env.PAGE_CACHE && env.NODE_ENV !== "development";
+  const pageCache = enabled
+    ? new PageCache({ ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000, maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024 })
+    : undefined;
+  const app = createApp({ ...options, pageCache });
+  const url = options.invalidation?.url ?? env.DATABASE_URL;
+  const bus =
+    pageCache && services.engine === "postgres" && url
+      ? postgresBus({
+          cache: pageCache,
+          url,
+          channel: options.invalidation?.channel ?? DEFAULT_CHANNEL,
+          logger,
+          notify: (channel, payload) => sql`select pg_notify(${channel}, ${payload})`.execute(services.db),
+        })
+      : localBus();
+  return {
+    handler: pageCacheFront({
+      cache: pageCache,
+      app,
+      draining: options.draining,
+      // Express's own reading of X-Forwarded-For under "trust proxy", as rate limits and views use.
+      clientIp(req) {
+        Object.setPrototypeOf(req, app.request);
+        return (req as unknown as express.Request).ip ?? req.socket.remoteAddress ?? "unknown";
+      },
+      onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect failed"),
+    }),
+    pageCache,
+    bus,
+    close: () => bus.stop(),
+  };
+}
+
 export interface StartOptions {
   vite?: ViteDevServer;
   clientDir?: string;
@@ -97,7 +162,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   // Sends the mail outbox (ADR 0025); each round first queues the event reminders that fell due.
   const stopOutbox = startOutboxWorker(services, { jobs: [reminderJob(env.BASE_URL)] });
   let draining = false;
-  const app = createApp({
+  const site = createSite({
     env,
     logger,
     services,
@@ -116,8 +181,11 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
       : () => import("virtual:react-router/server-build"),
   });
 
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(env.PORT, env.HOST, () => resolve(s));
+  await site.bus.start();
+  const server = createServer(site.handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(env.PORT, env.HOST, () => resolve());
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
@@ -150,6 +218,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
         server.close(async () => {
           clearInterval(sweep);
           await outboxStopped.catch(() => {});
+          await site.close().catch(() => {});
           await services.db.destroy().catch(() => {});
           await vite?.close();
           logger.info("stopped");

@@ -44,27 +44,43 @@ export interface SecurityOptions {
   development: boolean;
 }
 
+export interface CspOptions extends SecurityOptions {
+  /** This response's nonce for React Router's inline scripts. */
+  nonce?: string;
+  /**
+   * 'sha256-…' sources instead of a nonce: a page kept by the page cache is sent to many readers,
+   * and a nonce sent twice is no nonce (ADR 0026).
+   */
+  scriptHashes?: string[];
+}
+
+/** The Content-Security-Policy value: the same directives for every page, scripts by nonce or hash. */
+export function contentSecurityPolicy({ https, development, nonce, scriptHashes }: CspOptions) {
+  const scripts = scriptHashes ? ["'self'", ...scriptHashes].join(" ") : `'self' 'nonce-${nonce}'`;
+  const directives = [
+    "default-src 'self'",
+    // Vite's dev client injects inline module scripts and talks over a websocket.
+    development ? "script-src 'self' 'unsafe-inline'" : `script-src ${scripts}`,
+    // Toasts set inline style attributes; no stylesheet comes from elsewhere.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    development ? "connect-src 'self' ws: wss:" : "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(https ? ["upgrade-insecure-requests"] : []),
+  ];
+  return directives.join("; ");
+}
+
 /** Security headers on every response, with a fresh CSP nonce for React Router's inline scripts. */
 export function securityHeaders({ https, development }: SecurityOptions) {
   return (req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
     res.locals.nonce = nonce;
-    const directives = [
-      "default-src 'self'",
-      // Vite's dev client injects inline module scripts and talks over a websocket.
-      development ? "script-src 'self' 'unsafe-inline'" : `script-src 'self' 'nonce-${nonce}'`,
-      // Toasts set inline style attributes; no stylesheet comes from elsewhere.
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob:",
-      "font-src 'self'",
-      development ? "connect-src 'self' ws: wss:" : "connect-src 'self'",
-      "object-src 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      ...(https ? ["upgrade-insecure-requests"] : []),
-    ];
-    res.setHeader("Content-Security-Policy", directives.join("; "));
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ https, development, nonce }));
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");

@@ -32,6 +32,12 @@ const envSchema = z.object({
   DATABASE_RETRY_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be a whole number").min(0).default(60),
   /** After SIGTERM: how long /healthz says 503 while the site still accepts connections (within the 10 s bound). */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(8, "must be at most 8 (shutdown is bounded at 10 s)").default(2),
+  /** The anonymous page cache in front of the app (ADR 0026); off serves every request through React Router. */
+  PAGE_CACHE: flag.default(true),
+  /** The cache's safety net: no page is served from memory older than this, whatever the invalidation says. */
+  PAGE_CACHE_TTL_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be a whole number").min(1, "must be at least 1").max(86400, "must be at most 86400").default(60),
+  /** Memory the cache may hold (all encodings of all pages), least recently used dropped first. */
+  PAGE_CACHE_MAX_MB: z.coerce.number({ error: "must be a number of megabytes" }).int("must be a whole number").min(1, "must be at least 1").max(4096, "must be at most 4096").default(64),
   /** Express's "trust proxy": which hops may set X-Forwarded-For (client IPs for rate limits). */
   TRUST_PROXY: z
     .string()

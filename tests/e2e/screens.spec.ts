@@ -536,8 +536,12 @@ test.describe("fallback error screen", () => {
 });
 
 test.describe("security headers", () => {
-  test("a page comes with a nonce-based CSP, nosniff and a referrer policy", async ({ page }) => {
+  test("a page comes with a nonce-based CSP, nosniff and a referrer policy", async ({ page, baseURL }) => {
+    // Any cookie sends the request past the anonymous page cache to React Router, which renders it
+    // with a fresh nonce; a page served from the cache names its scripts by hash (page-cache.spec.ts).
+    await page.context().addCookies([{ name: "e2e", value: "1", url: baseURL! }]);
     const response = await page.goto("/");
+    expect(response!.headers()["x-page-cache"]).toBe("bypass");
     const headers = response!.headers();
     const csp = headers["content-security-policy"];
     expect(csp).toBeTruthy();

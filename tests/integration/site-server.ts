@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import { createServer as createHttpServer, type Server } from "node:http";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
@@ -18,23 +18,30 @@ export async function loadApp() {
     server: { middlewareMode: true, hmr: false, watch: null },
     appType: "custom",
   });
-  const { createApp } = (await vite.ssrLoadModule("./server/app.ts")) as typeof import("../../server/app");
+  const { createApp, createSite } = (await vite.ssrLoadModule("./server/app.ts")) as typeof import("../../server/app");
   const build = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
-  return { createApp, build };
+  return { createApp, createSite, build };
 }
 
-/** The whole site over HTTP on a random loopback port, on the test site's database. */
-export async function startSite(site: TestSite) {
-  const { createApp, build } = await loadApp();
-  const app = createApp({
-    env: { ...site.services.env, NODE_ENV: "production" },
+/**
+ * The whole site over HTTP on a random loopback port, on the test site's database: the same front
+ * as `npm start` (the anonymous page cache, then the app), so every site test runs with the cache on.
+ * On PostgreSQL the cache listens in the site's database on a channel of its own (`invalidation`),
+ * so parallel test files never invalidate each other; two instances of one site share it.
+ */
+export async function startSite(site: TestSite, options: { env?: Partial<TestSite["services"]["env"]> } = {}) {
+  const { createSite, build } = await loadApp();
+  const front = createSite({
+    env: { ...site.services.env, NODE_ENV: "production", ...options.env },
     logger: site.services.logger,
     services: site.services,
     assets: (a) => a.use(express.static("public")),
     build,
+    invalidation: site.invalidation,
   });
+  await front.bus.start();
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    const s = createHttpServer(front.handler).listen(0, "127.0.0.1", () => resolve(s));
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -51,7 +58,10 @@ export async function startSite(site: TestSite) {
     get(path: string, headers: Record<string, string> = {}) {
       return fetch(base + path, { redirect: "manual", headers });
     },
+    /** The page cache and its invalidation bus, for tests that look inside. */
+    front,
     async close() {
+      await front.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -21,6 +21,11 @@ export const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.
 
 export interface TestSite {
   services: AppServices;
+  /**
+   * Where the page cache's invalidation bus listens on PostgreSQL (the site's own database, and a
+   * channel of its own so parallel test files never invalidate each other); undefined on SQLite.
+   */
+  invalidation?: { url: string; channel: string };
   /** Opens the same database again, as a restarted server would. */
   reopen(): Promise<TestSite>;
   /** A second set of services on the same database, as a second app instance would have. */
@@ -70,6 +75,7 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
     const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger, mailer, media: databaseMediaStore(db) };
     return {
       services,
+      invalidation: ENGINE === "postgres" ? { url: pgUrl, channel: `ipos_page_cache_${id}` } : undefined,
       reopen: async () => {
         await db.destroy();
         return open();

@@ -11,7 +11,15 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export interface PageTags {
   reads: Set<string>;
   writes: Set<string>;
+  /** Side effects a page's loader has that must still happen when the page is served from memory. */
+  onHit?: CachedHitEffect[];
 }
+
+/** What the page cache knows of a request it answers from memory (no cookie: always a visitor). */
+export interface CachedHit {
+  clientIp: string;
+}
+export type CachedHitEffect = (hit: CachedHit) => void;
 
 const storage = new AsyncLocalStorage<PageTags>();
 
@@ -32,6 +40,16 @@ export function readsFrom(...tags: string[]) {
 export function wrote(...tags: string[]) {
   const store = storage.getStore();
   if (store) for (const tag of tags) store.writes.add(tag);
+}
+
+/**
+ * Registers what must happen again each time this page is served from the cache, for a loader
+ * whose request has a side effect (a question's view count). Runs after the response is sent; it
+ * must not throw and should not be slow.
+ */
+export function onCachedHit(effect: CachedHitEffect) {
+  const store = storage.getStore();
+  if (store) (store.onHit ??= []).push(effect);
 }
 
 /**
@@ -60,4 +78,10 @@ export const tag = {
   challenge: (challengeId: number) => `challenge:${challengeId}`,
   /** A member's name, avatar, rank or profile, shown wherever they are an author. */
   member: (memberId: string) => `member:${memberId}`,
+  /**
+   * What only a member's profile page shows: their exact XP, virtue levels, counts and latest posts.
+   * Kept apart from `member` so that a like or a new post does not invalidate every page the
+   * member appears on as an author.
+   */
+  profile: (memberId: string) => `profile:${memberId}`,
 };

@@ -6,10 +6,17 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { FormAlert, TextField } from "~/components/ui/form-controls";
 import { requestContext, servicesContext } from "~/.server/context";
 import { requestPasswordReset } from "~/.server/domain/accounts/password-reset";
+import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { parseForm } from "~/.server/forms";
 import { forgotPasswordSchema } from "~/schemas/account";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot password · Inner Peace. Outer Strength." }];
+
+/** Nothing here comes from the database: the page changes only with the site itself (the page cache's `site`). */
+export function loader() {
+  readsFrom(tag.site);
+  return null;
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = await parseForm(request, forgotPasswordSchema);

@@ -9,6 +9,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
+import { onCachedHit, readsFrom, tag } from "~/.server/cache/page-tags";
 import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
 import {
   acceptAnswer,
@@ -51,9 +52,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const shown = id ? await questionWithAnswers(services.db, id, viewer) : null;
   if (!shown || !id) throw data("Not found", { status: 404 });
+  readsFrom(tag.question(id));
   // Counted once per viewer and day; not awaited, so the page never waits on the count.
   const key = viewerKey(services.env.AUTH_SECRET, viewer, context.get(requestContext).clientIp);
-  recordView(services.db, id, key).catch((error) => context.get(requestContext).logger.warn({ err: error }, "view not recorded"));
+  const logger = context.get(requestContext).logger;
+  recordView(services.db, id, key).catch((error) => logger.warn({ err: error }, "view not recorded"));
+  // A visitor served this page from the anonymous page cache is a view too (ADR 0010, 0026).
+  onCachedHit(({ clientIp }) => {
+    recordView(services.db, id, viewerKey(services.env.AUTH_SECRET, null, clientIp)).catch((error) => logger.warn({ err: error }, "view not recorded"));
+  });
   const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
   const helpfulRank = rankById(HELPFUL_RANK);

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/event-calendar";
 import { servicesContext } from "~/.server/context";
+import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { calendarFile } from "~/.server/domain/events/event-calendar";
 import { findEvent } from "~/.server/domain/events/event-repository";
 import { parseId } from "~/lib/params";
@@ -11,6 +12,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const event = id ? await findEvent(services.db, id) : undefined;
   if (!id || !event) throw data("Not found", { status: 404 });
+  readsFrom(tag.event(id), tag.member(event.host_id));
   return new Response(calendarFile(services.env.BASE_URL, [event]), {
     headers: {
       "content-type": "text/calendar; charset=utf-8",

@@ -8,6 +8,7 @@ import { MASTER_VIRTUE_LEVEL, RANKS, rankById, type RankId } from "~/lib/ranks";
 import { cn, formatCount } from "~/lib/utils";
 import { challengesForLevel, MAX_VIRTUE_LEVEL, VIRTUES } from "~/lib/virtues";
 import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
+import { readsFrom, tag } from "~/.server/cache/page-tags";
 
 // Every number on this page comes from the rules in app/lib (xp.ts, ranks.ts, privileges.ts,
 // virtues.ts); the page only words them.
@@ -15,6 +16,12 @@ import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
 /** Small counts as words ("seven ranks"), the way the page has always said them. */
 const COUNT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 const countWord = (n: number) => COUNT_WORDS[n] ?? formatCount(n);
+
+/** The rules never come from the database: only a new version of the site changes this page (`site`). */
+export function loader() {
+  readsFrom(tag.site);
+  return null;
+}
 
 export const meta: Route.MetaFunction = () => [
   { title: "Rank System · Inner Peace. Outer Strength." },

@@ -6,6 +6,7 @@ import { slugify } from "~/lib/slug";
 import { isDeletedHandle } from "~/lib/members";
 import { DEFAULT_TIME_ZONE, canonicalTimeZone } from "~/lib/time-zones";
 import { findMemberIdByEmail, handleTaken } from "./member-repository";
+import { wroteNothingPublic } from "../../cache/page-tags";
 import { clearHits, forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
 import { JOIN_LIMIT, JOIN_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from "~/lib/limits";
 
@@ -71,6 +72,8 @@ export async function registerMember(
         returnHeaders: true,
       });
       const user = response.user;
+      // A new member shows nowhere until they write something: no page counts members.
+      wroteNothingPublic();
       return { ok: true, headers, viewer: { id: user.id, name: user.name, email: user.email, handle, role: "member" } };
     } catch (error) {
       // Two joins with one address at the same moment: the unique index lets one through.
@@ -122,6 +125,7 @@ export async function signInMember(
       await clearHits(trx, `signin:email:${email}`);
       await forgetHits(trx, reserved.hitIds);
     });
+    wroteNothingPublic();
     return { ok: true, headers };
   } catch (error) {
     if (error instanceof APIError && (error.status === "UNAUTHORIZED" || error.status === "BAD_REQUEST")) {
@@ -134,6 +138,7 @@ export async function signInMember(
 }
 
 export async function signOutMember(services: AppServices, requestHeaders: Headers): Promise<Headers> {
+  wroteNothingPublic();
   const { headers } = await services.auth.api.signOut({ headers: requestHeaders, returnHeaders: true });
   return headers;
 }

@@ -3,6 +3,7 @@ import type { AppServices } from "../../context";
 import type { QueuedMail } from "../../mail/outbox";
 import { passwordResetMail } from "../../mail/templates/password-reset";
 import { hit, tryAgainMessage } from "../../rate-limit";
+import { wroteNothingPublic } from "../../cache/page-tags";
 import { RESET_EMAIL_LIMIT, RESET_IP_LIMIT } from "~/lib/limits";
 
 export const RESET_REQUESTED_MESSAGE =
@@ -17,6 +18,8 @@ export function resetPasswordMail(baseUrl: string, to: { email: string; name: st
 
 /** Mails a reset link if the address has an account; the answer never says whether it has one. */
 export async function requestPasswordReset(services: AppServices, email: string, ip: string) {
+  // Links and passwords are shown nowhere.
+  wroteNothingPublic();
   const address = email.trim().toLowerCase();
   const limited = await hit(services.db, [
     { key: `reset:email:${address}`, ...RESET_EMAIL_LIMIT },
@@ -32,6 +35,7 @@ export async function requestPasswordReset(services: AppServices, email: string,
  * onPasswordReset hook (auth.ts) deletes the member's other reset links.
  */
 export async function resetPassword(services: AppServices, token: string, newPassword: string) {
+  wroteNothingPublic();
   try {
     await services.auth.api.resetPassword({ body: { token, newPassword } });
     return { ok: true as const };

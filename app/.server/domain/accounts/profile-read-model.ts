@@ -1,4 +1,5 @@
 import type { Db } from "../../db/connect";
+import { readsFrom, tag } from "../../cache/page-tags";
 import { discussionPath } from "../forum/section-read-model";
 import { standingsOf } from "../progression/progression-service";
 import { INTERESTS } from "~/schemas/account";
@@ -30,6 +31,8 @@ function interestLabels(json: string): string[] {
 export async function memberProfile(db: Db, handle: string) {
   const member = await findProfileByHandle(db, handle);
   if (!member) return null;
+  // Name, bio and rank (member); XP, virtues, counts and the lists of posts (profile).
+  readsFrom(tag.member(member.id), tag.profile(member.id));
   const [standings, counts, discussions, questions, answers, creations] = await Promise.all([
     standingsOf(db, [member.id]),
     countContributions(db, member.id),

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { APIError } from "better-auth/api";
 import type { AppServices, Viewer } from "../../context";
 import { enqueueMail } from "../../mail/outbox";
+import { tag, wrote, wroteNothingPublic } from "../../cache/page-tags";
 import { hit, tryAgainMessage } from "../../rate-limit";
 import { fail, type Outcome } from "../outcome";
 import { deleteSubscriptionByEmail } from "../newsletter/newsletter-repository";
@@ -58,6 +59,8 @@ export async function saveProfile(services: AppServices, viewer: Viewer, values:
     { name: values.fullName, bio: values.bio ? values.bio : null, interests, timeZone: canonicalTimeZone(values.timeZone) ?? values.timeZone },
     now.toISOString(),
   );
+  // The name shows wherever the member is an author; the bio and interests on the profile.
+  wrote(tag.member(viewer.id));
 }
 
 /**
@@ -90,6 +93,8 @@ export async function changePassword(
   values: ChangePasswordValues,
   requestHeaders: Headers,
 ): Promise<Outcome<Headers>> {
+  // A password and an address are shown nowhere.
+  wroteNothingPublic();
   const allowed = await passwordAttemptAllowed(services, viewer);
   if (!allowed.ok) return allowed;
   try {
@@ -147,6 +152,7 @@ export async function requestEmailChange(
   requestHeaders: Headers,
   now = new Date(),
 ): Promise<Outcome<{ email: string }>> {
+  wroteNothingPublic();
   const email = values.email.toLowerCase();
   if (email === viewer.email.toLowerCase()) return fail(400, EMAIL_UNCHANGED, "email");
   const allowed = await passwordAttemptAllowed(services, viewer);
@@ -187,6 +193,7 @@ export async function pendingEmailChange(services: AppServices, token: string, n
  */
 export async function confirmEmailChange(services: AppServices, token: string, now = new Date()): Promise<Outcome<{ email: string }>> {
   if (!token || token.length > 200) return fail(404, EMAIL_LINK_INVALID);
+  wroteNothingPublic();
   try {
     return await services.db.transaction().execute(async (trx) => {
       const change = await consumeEmailChange(trx, hashToken(token));
@@ -223,6 +230,9 @@ export async function deleteAccount(
     return fail(400, WRONG_PASSWORD, "currentPassword");
   }
   const suffix = randomBytes(9).toString("base64url").toLowerCase().replace(/[^a-z0-9]/g, "0");
+  // The name goes from every page the member wrote on, their profile and any advisor place: rare
+  // enough to start every page afresh.
+  wrote(tag.member(viewer.id), tag.site);
   await services.db.transaction().execute(async (trx) => {
     const current = await findSettings(trx, viewer.id);
     if (!current) return;

@@ -5,6 +5,7 @@ import type { PathId } from "~/lib/domain-values";
 import { daysBetween, localDay } from "~/lib/calendar-days";
 import { streaksOf, type Streaks } from "~/lib/streaks";
 import { XP } from "~/lib/xp";
+import { readsFrom, tag } from "../../cache/page-tags";
 import {
   activeAttemptsOf,
   checkInDaysOf,
@@ -70,6 +71,8 @@ async function cards(db: Db, rows: Awaited<ReturnType<typeof listChallenges>>, v
 
 /** Published challenges, newest first, with counts and the viewer's standing: a fixed number of queries. */
 export async function publishedChallenges(db: Db, viewer: Viewer | null, now = new Date()) {
+  // A newly published challenge, or a join or completion moving a card's counts.
+  readsFrom(tag.challenges);
   return cards(db, await listChallenges(db, "published"), viewer, now);
 }
 
@@ -103,6 +106,7 @@ export interface ChallengePage {
 export async function challengePage(db: Db, id: number, viewer: Viewer | null, now = new Date()): Promise<ChallengePage | null> {
   const row = await findChallenge(db, id);
   if (!row) return null;
+  readsFrom(tag.challenge(id));
   const [card] = await cards(db, [row], viewer, now);
   let attempt: AttemptView | null = null;
   if (viewer) {

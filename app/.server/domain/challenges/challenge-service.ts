@@ -8,6 +8,7 @@ import type { Virtue } from "~/lib/virtues";
 import { awardXp, memberRank } from "../progression/progression-service";
 import { settleRank } from "../progression/standing";
 import { fail, writeAllowed, type Outcome } from "../outcome";
+import { tag, wrote, wroteNothingPublic } from "../../cache/page-tags";
 import {
   completeAttempt,
   failAttempt,
@@ -68,6 +69,8 @@ export async function joinChallenge(
   const challenge = await findChallenge(db, challengeId);
   if (!challenge || challenge.status !== "published") return fail(404, CHALLENGE_MESSAGES.notFound);
   const today = localDay(now, await memberTimeZone(db, viewer.id));
+  // The members count shows on the challenge's page and its card.
+  wrote(tag.challenge(challengeId), tag.challenges);
   return db.transaction().execute(async (trx) => {
     const open = await findOpenAttempt(trx, challengeId, viewer.id);
     if (open?.status === "completed") return fail(409, CHALLENGE_MESSAGES.alreadyCompleted);
@@ -111,6 +114,8 @@ export async function checkIn(
   if (!challenge || challenge.status !== "published") return fail(404, CHALLENGE_MESSAGES.notFound);
   const today = localDay(now, await memberTimeZone(db, viewer.id));
   const at = now.toISOString();
+  // A check-in that completes the attempt moves the completed count; the XP is the profile's (awardXp).
+  wrote(tag.challenge(challengeId), tag.challenges);
   return db.transaction().execute(async (trx) => {
     const found = await findOpenAttempt(trx, challengeId, viewer.id);
     if (!found) return fail(403, CHALLENGE_MESSAGES.notOn);
@@ -170,6 +175,9 @@ export async function createChallenge(
   if (!allowed.ok) return allowed;
   const status = publishes ? "published" : "proposed";
   const at = now.toISOString();
+  // A proposal is seen only on the review page, by advisors and admins.
+  if (status === "published") wrote(tag.challenges);
+  else wroteNothingPublic();
   return db.transaction().execute(async (trx) => {
     const id = await insertChallenge(trx, {
       title: input.title,
@@ -205,5 +213,8 @@ export async function reviewProposal(
   if (!challenge) return fail(404, CHALLENGE_MESSAGES.notFound);
   const done = await reviewChallenge(db, challengeId, decision === "publish" ? "published" : "declined", viewer.id, now.toISOString());
   if (!done) return fail(409, CHALLENGE_MESSAGES.notProposal);
+  // Published, it has a page and a card; declined, it shows nowhere.
+  if (decision === "publish") wrote(tag.challenges, tag.challenge(challengeId));
+  else wroteNothingPublic();
   return { ok: true, value: { id: challengeId } };
 }

@@ -2,6 +2,7 @@ import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { toIso } from "~/lib/dates";
 import { storedRank, withAuthors } from "../progression/authors";
+import { readsFrom, tag } from "../../cache/page-tags";
 import {
   advisorVirtues,
   featuredAdvisors,
@@ -24,6 +25,8 @@ type QuestionRow = Awaited<ReturnType<typeof recentQuestions>>[number];
 
 /** Question cards: authors with ranks and the virtues, each in one query for all the rows. */
 async function summarise(db: Db, questionRows: QuestionRow[]) {
+  // Any question or answer changes the lists (a new one, a count, the "unanswered" filter).
+  readsFrom(tag.council);
   const rows = withAuthors(questionRows);
   const virtues = await virtuesOf(
     db,
@@ -58,6 +61,8 @@ export async function questionFeed(db: Db, filter: QuestionFilter, request: Page
 export async function featuredAdvisorSummaries(db: Db, limit = 3) {
   const advisors = await featuredAdvisors(db, limit);
   const ids = advisors.map((a) => a.author_id);
+  // Who is featured follows accepted answers and advisor grants (council); each one's name and rank, their member tag.
+  readsFrom(tag.council, ...ids.map(tag.member));
   const virtues = await advisorVirtues(db, ids);
   return advisors.map((a) => ({
     name: a.author_name,
@@ -73,6 +78,7 @@ export async function featuredAdvisorSummaries(db: Db, limit = 3) {
 export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | null = null) {
   const row = await findQuestion(db, id);
   if (!row) return null;
+  readsFrom(tag.question(id));
   const [question] = withAuthors([row]);
   const [virtues, answers] = await Promise.all([virtuesOf(db, [id]), listAnswers(db, id).then((a) => withAuthors(a))]);
   const voted = viewer

@@ -228,7 +228,7 @@ export async function findVotableAnswer(db: Db, answerId: number) {
   return db
     .selectFrom("answer")
     .innerJoin("question", "question.id", "answer.question_id")
-    .select(["answer.id", "answer.author_id"])
+    .select(["answer.id", "answer.author_id", "answer.question_id"])
     .where("answer.id", "=", answerId)
     .where("answer.deleted_at", "is", null)
     .where("answer.hidden_at", "is", null)

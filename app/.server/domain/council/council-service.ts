@@ -8,6 +8,7 @@ import { HELPFUL_RANK } from "~/lib/privileges";
 export { HELPFUL_RANK };
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { findMemberIdByEmail } from "../accounts/member-repository";
+import { tag, wrote } from "../../cache/page-tags";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
 import { createPost, deletePost, editPost } from "../posts/pipeline";
 import { fail, type Outcome } from "../outcome";
@@ -98,6 +99,8 @@ export async function acceptAnswer(
   const question = await findVisibleQuestion(db, questionId);
   if (!question) return fail(404, "Question not found");
   if (question.author_id !== viewer.id) return fail(403, "Only the person who asked can accept an answer.");
+  // The mark shows on the question; the Council's featured advisors are ranked by accepted answers.
+  wrote(tag.question(questionId), tag.council);
   return db.transaction().execute(async (trx) => {
     const current = await acceptedAnswerOf(trx, questionId);
     let next: { id: number; author_id: string } | undefined;
@@ -134,6 +137,8 @@ export async function setHelpful(
     return fail(403, `Marking answers helpful unlocks at the ${rank.label} rank (${rank.minXp} XP).`);
   }
   const subject = `${answerId}:${viewer.id}`;
+  // The count shows on the question's page only.
+  wrote(tag.question(Number(answer.question_id)));
   await db.transaction().execute(async (trx) => {
     if (helpful) {
       if (!(await insertHelpfulVote(trx, answerId, viewer.id, now.toISOString()))) return; // voted already: counted once
@@ -227,11 +232,14 @@ export async function grantAdvisor(db: Db, email: string, path: PathId, specialt
   const memberId = await findMemberIdByEmail(db, email.trim());
   if (!memberId) return false;
   await upsertAdvisor(db, { member_id: memberId, path, specialty, granted_at: now.toISOString() });
+  // The Council features advisors; their answers carry the advisor badge wherever the member is an author.
+  wrote(tag.council, tag.member(memberId));
   return true;
 }
 
 export async function revokeAdvisor(db: Db, email: string) {
   const memberId = await findMemberIdByEmail(db, email.trim());
   if (!memberId) return false;
+  wrote(tag.council, tag.member(memberId));
   return deleteAdvisor(db, memberId);
 }

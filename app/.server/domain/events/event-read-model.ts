@@ -1,6 +1,7 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { storedRank, withAuthors } from "../progression/authors";
+import { readsFrom, tag } from "../../cache/page-tags";
 import { excerptOf } from "~/lib/text";
 import { formatInZone } from "~/lib/time-zones";
 import { findEvent, findRsvp, listEvents, memberTimeZone, rsvpMembers, type EventRow } from "./event-repository";
@@ -61,6 +62,9 @@ export async function eventLists(db: Db, viewer: Viewer | null, now = new Date()
     listEvents(db, { endingAfter: at, includeCancelled: false, limit: UPCOMING_MAX }),
     listEvents(db, { endedBefore: at, includeCancelled: false, newestFirst: true, limit: PAST_EVENTS_SHOWN }),
   ]);
+  const hosts = [...new Set([...upcoming, ...past].map((e) => e.host_id))];
+  // Which events show and their places left change with any event or RSVP; each host's name and rank, with their member tag.
+  readsFrom(tag.events, ...hosts.map(tag.member));
   return {
     upcoming: upcoming.map((e) => summary(e, zone)),
     past: past.map((e) => summary(e, zone)),
@@ -69,13 +73,17 @@ export async function eventLists(db: Db, viewer: Viewer | null, now = new Date()
 
 /** Upcoming events for the calendar feed, cancelled ones included so subscribers see them go. */
 export async function feedEvents(db: Db, now = new Date()) {
-  return listEvents(db, { endingAfter: now.toISOString(), includeCancelled: true, limit: UPCOMING_MAX });
+  const events = await listEvents(db, { endingAfter: now.toISOString(), includeCancelled: true, limit: UPCOMING_MAX });
+  // Each entry names its host.
+  readsFrom(tag.events, ...new Set(events.map((e) => tag.member(e.host_id))));
+  return events;
 }
 
 /** One event with its host, who is going, the waitlist's length and the viewer's own answer. */
 export async function eventPage(db: Db, id: number, viewer: Viewer | null, now = new Date()) {
   const event = await findEvent(db, id);
   if (!event) return null;
+  readsFrom(tag.event(id));
   const [zone, going, waitlisted, mine] = await Promise.all([
     viewerTimeZone(db, viewer),
     rsvpMembers(db, id, "going"),

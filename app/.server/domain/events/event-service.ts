@@ -21,6 +21,7 @@ import {
   waitlistHead,
   type EventRow,
 } from "./event-repository";
+import { tag, wrote } from "../../cache/page-tags";
 
 /**
  * Events (PRODUCT.md §4): advisors and admins create, edit and cancel them; members RSVP. Every
@@ -95,6 +96,7 @@ export async function createEvent(
     (await insertEvent(db, { ...columns(input), host_id: viewer.id, created_at: at, updated_at: at, cancelled_at: null, submission_key: input.submissionKey })) ??
     (await findEventIdBySubmission(db, viewer.id, input.submissionKey));
   if (!id) return fail(409, "The event could not be saved. Please try again.");
+  wrote(tag.events, tag.event(id));
   return { ok: true, value: { id } };
 }
 
@@ -127,6 +129,8 @@ export async function editEvent(services: AppServices, viewer: Viewer, id: numbe
   if (!times.ok) return times;
   const allowed = await writeAllowed(services, viewer);
   if (!allowed.ok) return allowed;
+  // Its page, its card in the list (and who moved up from the waitlist).
+  wrote(tag.events, tag.event(id));
   return db.transaction().execute(async (trx) => {
     await lockKeys(trx, [eventLock(id)]);
     const going = await countGoing(trx, id);
@@ -147,6 +151,7 @@ export async function cancelEvent(services: AppServices, viewer: Viewer, id: num
   const event = await findEvent(db, id);
   if (!event) return fail(404, "Event not found");
   if (!mayManage(viewer, event)) return fail(403, EDIT_HOSTS_ONLY_MESSAGE);
+  wrote(tag.events, tag.event(id));
   return db.transaction().execute(async (trx) => {
     await lockKeys(trx, [eventLock(id)]);
     const current = await findEvent(trx, id);
@@ -174,6 +179,8 @@ export async function rsvp(
   // Toggling going and not going moves the waitlist and queues mail: the burst limit bounds it.
   const allowed = await writeAllowed(services, viewer);
   if (!allowed.ok) return allowed;
+  // Who is going shows on the event's page, the places left on its card too.
+  wrote(tag.events, tag.event(id));
   return services.db.transaction().execute(async (trx) => {
     await lockKeys(trx, [eventLock(id)]);
     const event = await findEvent(trx, id);

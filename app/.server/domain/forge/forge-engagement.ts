@@ -4,6 +4,7 @@ import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
 import { createPost, deletePost, editPost, setPostHidden } from "../posts/pipeline";
 import { fail, type Outcome } from "../outcome";
+import { tag, wrote } from "../../cache/page-tags";
 import { deleteLike, findOpenCreation, insertLike, likeCountOf, moveLikeCount } from "./forge-repository";
 
 /**
@@ -43,6 +44,8 @@ export async function setLiked(
   const progress = await progressOf(db, viewer.id);
   if (!isRankAtLeast(progress.rank.id, LIKE_RANK)) return fail(403, likeRankMessage());
   const subject = `${creationId}:${viewer.id}`;
+  // The count shows on the creation's page and its card in the Forge (and on `/`).
+  wrote(tag.creation(creationId), tag.forge);
   return db.transaction().execute(async (trx) => {
     // Read again inside the transaction: a creation hidden or deleted a moment ago takes no like.
     if (liked && !(await findOpenCreation(trx, creationId))) return fail(404, CREATION_MISSING);

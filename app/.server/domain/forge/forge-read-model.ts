@@ -5,6 +5,7 @@ import { toIso } from "~/lib/dates";
 import { mediaUrl } from "~/lib/media";
 import { isModerator } from "../accounts/roles";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
+import { readsFrom, tag } from "../../cache/page-tags";
 import { withAuthors } from "../progression/authors";
 import { creationPageRows, findCreation, hasLiked, listCategories, listCreationComments, recentCreations } from "./forge-repository";
 
@@ -14,6 +15,8 @@ type CreationRow = Awaited<ReturnType<typeof recentCreations>>[number];
 
 /** Creation cards: authors with ranks in one query for all the rows, and the thumbnail if any. */
 async function summarise(db: Db, creationRows: CreationRow[]) {
+  // Any creation, like or comment changes the lists (a new card, a count).
+  readsFrom(tag.forge);
   const rows = withAuthors(creationRows);
   return rows.map((c) => ({
     id: c.id,
@@ -57,6 +60,7 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
   const moderator = viewer !== null && isModerator(viewer);
   const row = await findCreation(db, id, { includeHidden: moderator });
   if (!row) return null;
+  readsFrom(tag.creation(id));
   const [creation] = withAuthors([row]);
   const [comments, liked] = await Promise.all([
     listCreationComments(db, id, { includeHidden: moderator }).then((rows) => withAuthors(rows)),

@@ -2,6 +2,7 @@ import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { SectionId } from "~/lib/domain-values";
 import { toIso } from "~/lib/dates";
+import { readsFrom, tag } from "../../cache/page-tags";
 import { withAuthors } from "../progression/authors";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { discussionPage, findDiscussionWithTopic, isTopicMember, replyPage } from "./forum-repository";
@@ -20,6 +21,8 @@ export async function topicWithDiscussions(
 ) {
   const topic = await findTopic(db, section, topicId);
   if (!topic) return null;
+  // Its counts, its members and its list of discussions; each author reads their own tag.
+  readsFrom(tag.topic(topic.id));
   const moderator = isModerator(viewer);
   const [page, joined] = await Promise.all([
     discussionPage(db, topic.id, request, { includeHidden: moderator }),
@@ -57,6 +60,9 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
   // The replies do not wait for the discussion: on PostgreSQL the two queries run at once.
   const [row, page] = await Promise.all([findDiscussionWithTopic(db, id), replyPage(db, id, request, { includeHidden: moderator })]);
   if (!row || (row.hidden_at !== null && !moderator)) return null;
+  // The topic's title is shown too, but a topic is never renamed: a reply elsewhere in the topic
+  // must not invalidate this page.
+  readsFrom(tag.discussion(id));
   const topic = { id: row.topic_id, section: row.topic_section, title: row.topic_title };
   const [discussion] = withAuthors([row]);
   const replies = withAuthors(page.rows);

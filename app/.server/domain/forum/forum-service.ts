@@ -6,10 +6,11 @@ import { excerptOf } from "~/lib/text";
 import { TOPIC_RANK } from "~/lib/privileges";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { progressOf } from "../progression/progression-service";
+import { tag, wrote } from "../../cache/page-tags";
 import { isModerator } from "../accounts/roles";
-import { createPost, deletePost as deleteOwnPost, editPost as editOwnPost, logModeration, moderatorPolicy, setPostHidden } from "../posts/pipeline";
+import { createPost, deletePost as deleteOwnPost, editPost as editOwnPost, logModeration, moderatorPolicy, postPageTags, setPostHidden } from "../posts/pipeline";
 import { discussionRef, findDiscussion, isLocked, setDiscussionMark } from "./forum-repository";
-import { addTopicMember, findTopic, insertTopic, moveTopicMembers, removeTopicMember, topicIdTaken } from "./section-repository";
+import { addTopicMember, findTopic, insertTopic, moveTopicMembers, removeTopicMember, topicIdTaken, topicOfDiscussion } from "./section-repository";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 
 export type { Outcome };
@@ -43,7 +44,7 @@ export async function createTopic(
   if (!allowed.ok) return allowed;
   const base = slugify(input.title, 50);
   const at = now.toISOString();
-  return services.db.transaction().execute(async (trx) => {
+  const created = await services.db.transaction().execute(async (trx) => {
     let id = RESERVED_TOPIC_IDS.has(base) ? `${base}-topic` : base;
     for (let n = 2; await topicIdTaken(trx, id); n++) id = `${base}-${n}`;
     await insertTopic(trx, {
@@ -59,9 +60,15 @@ export async function createTopic(
     await addTopicMember(trx, id, viewer.id, at);
     return { ok: true as const, value: { id } };
   });
+  // The section lists its topics (and `/` the first of them).
+  wrote(tag.section(section), tag.topic(created.value.id));
+  return created;
 }
 
 export async function setTopicMembership(services: AppServices, viewer: Viewer, topicId: string, join: boolean, now = new Date()) {
+  // The member count shows on the topic and in its section's list.
+  const { section } = await topicOfDiscussion(services.db, topicId);
+  wrote(tag.topic(topicId), tag.section(section));
   return services.db.transaction().execute(async (trx) => {
     if (join) {
       if (await addTopicMember(trx, topicId, viewer.id, now.toISOString())) await moveTopicMembers(trx, topicId, 1);
@@ -183,12 +190,15 @@ export async function moderate(
   if (kind === "reply" && DISCUSSION_ONLY.includes(action)) return fail(400, "That action applies to discussions only.");
   if (action === "hide" || action === "restore") return setPostHidden(services, viewer, kind, id, action === "hide", now);
   // Locking and featuring are the Forum's own marks on a discussion.
-  if (!(await findDiscussion(services.db, id))) return fail(404, "Post not found");
+  const discussion = await findDiscussion(services.db, id);
+  if (!discussion) return fail(404, "Post not found");
   const at = now.toISOString();
   await services.db.transaction().execute(async (trx) => {
     const mark = action === "lock" || action === "unlock" ? "locked_at" : "featured_at";
     await setDiscussionMark(trx, id, mark, action === "lock" || action === "feature" ? at : null);
     await logModeration(trx, viewer, action, "discussion", id, at);
   });
+  // Its badges show in the topic's list, and featuring moves the featured lists of the section and `/`.
+  wrote(...(await postPageTags(services.db, "discussion", id, discussion.topic_id)));
   return { ok: true, value: { id } };
 }

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/connect";
 import type { SectionId } from "~/lib/domain-values";
+import { readsFrom, tag } from "../../cache/page-tags";
 import { withAuthors } from "../progression/authors";
 import { featuredDiscussions, listTopics } from "./section-repository";
 
@@ -22,11 +23,20 @@ export function topicSummary(t: TopicRow) {
   };
 }
 
+/** A section's topics with their counts: any post, topic or membership in the section changes them. */
 export async function sectionTopics(db: Db, section: SectionId, limit?: number) {
+  readsFrom(tag.section(section));
   return (await listTopics(db, section, limit)).map(topicSummary);
 }
 
+const ALL_SECTIONS: readonly SectionId[] = ["monastery", "battlefield"];
+
+/**
+ * Featured discussions of one section or of both: a reply anywhere in a section may move its
+ * "busiest this week", so the list reads the section's tag.
+ */
 export async function featuredDiscussionSummaries(db: Db, options: { section?: SectionId; limit?: number; now?: Date }) {
+  readsFrom(...(options.section ? [options.section] : ALL_SECTIONS).map(tag.section));
   const rows = withAuthors(await featuredDiscussions(db, options));
   return rows.map((d) => ({
     id: d.id,

@@ -161,3 +161,8 @@ export async function removeTopicMember(db: Db, topicId: string, memberId: strin
 export async function moveTopicMembers(db: Db, topicId: string, delta: number) {
   await db.updateTable("topic").set((eb) => ({ member_count: eb("member_count", "+", delta) })).where("id", "=", topicId).execute();
 }
+
+/** The topic a discussion is in (its section and title), for writes that must name the section. */
+export async function topicOfDiscussion(db: Db, topicId: string) {
+  return db.selectFrom("topic").select(["id", "section", "title"]).where("id", "=", topicId).executeTakeFirstOrThrow();
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { AppServices } from "../../context";
 import { enqueueMail } from "../../mail/outbox";
+import { wroteNothingPublic } from "../../cache/page-tags";
 import { newsletterConfirmMail } from "../../mail/templates/newsletter-confirm";
 import {
   findSubscriptionByEmail,
@@ -34,6 +35,8 @@ export function unsubscribeUrl(baseUrl: string, token: string) {
  * the same.
  */
 export async function subscribe(services: AppServices, rawEmail: string, now = new Date()) {
+  // Who subscribes is shown nowhere.
+  wroteNothingPublic();
   const email = rawEmail.trim().toLowerCase();
   const base = services.env.BASE_URL;
   await services.db.transaction().execute(async (trx) => {
@@ -70,9 +73,11 @@ export async function findSubscription(services: AppServices, token: string) {
 }
 
 export async function confirmSubscription(services: AppServices, token: string, now = new Date()) {
+  wroteNothingPublic();
   return markConfirmed(services.db, token, now.toISOString());
 }
 
 export async function unsubscribe(services: AppServices, token: string, now = new Date()) {
+  wroteNothingPublic();
   return markUnsubscribed(services.db, token, now.toISOString());
 }

@@ -1,4 +1,5 @@
 import { renderMarkdown } from "../../markdown";
+import { currentPageTags, tag, wrote } from "../../cache/page-tags";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { isModerator } from "../accounts/roles";
@@ -11,6 +12,7 @@ import { postWithinLimits } from "./post-limits";
 import {
   countTargets,
   findPost,
+  forumPlace,
   insertModerationAction,
   insertSubmitted,
   markDeleted,
@@ -107,6 +109,37 @@ export async function logModeration(
 }
 
 /**
+ * tags: the pages a post of this kind shows on, for the anonymous page cache (issue 13): its own
+ * page or its parent's, and the list that counts it (a forum post's topic and section, the Council,
+ * the Forge). Only inside a request: a script has no page cache to tell.
+ */
+export async function postPageTags(db: Executor, kind: PostKind, id: number, parentId: string | number | null): Promise<string[]> {
+  if (!currentPageTags()) return [];
+  switch (kind) {
+    case "discussion":
+    case "reply": {
+      const discussionId = kind === "discussion" ? id : Number(parentId);
+      const place = await forumPlace(db, kind === "discussion" ? { topicId: String(parentId) } : { discussionId });
+      return [tag.discussion(discussionId), ...(place ? [tag.topic(place.topicId), tag.section(place.section)] : [])];
+    }
+    case "question":
+    case "answer":
+      return [tag.question(kind === "question" ? id : Number(parentId)), tag.council];
+    case "creation":
+    case "comment":
+      return [tag.creation(kind === "creation" ? id : Number(parentId)), tag.forge];
+  }
+}
+
+/**
+ * A post written, edited, deleted, hidden or restored changes the pages it shows on and its
+ * author's profile (the lists of their posts and their counts).
+ */
+async function wrotePost(db: Executor, kind: PostKind, post: { id: number; parentId: string | number | null; authorId: string }) {
+  wrote(...(await postPageTags(db, kind, post.id, post.parentId)), tag.profile(post.authorId));
+}
+
+/**
  * Every post's body is rendered to HTML once, when it is written (ADR 0012), so no page view runs
  * the Markdown parser on it.
  */
@@ -139,7 +172,7 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
   const at = now.toISOString();
   // Rendered before the transaction: a long body must not hold the write lock while it renders.
   const values = withRenderedBody(post.values);
-  return postWithinLimits(services, viewer, post, now, async (trx) => {
+  const posted = await postWithinLimits(services, viewer, post, now, async (trx) => {
     if (post.recheck) {
       const still = await post.recheck(trx);
       if (!still.ok) return still;
@@ -158,6 +191,8 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
     await awardPostXp(trx, post.kind, viewer.id, inserted.id, now);
     return { ok: true as const, value: inserted };
   });
+  if (posted.ok) await wrotePost(services.db, post.kind, { id: posted.value.id, parentId: post.parentId, authorId: viewer.id });
+  return posted;
 }
 
 /** The author's edit: marked as edited; Forum edits also count against the write burst limit. */
@@ -180,6 +215,7 @@ export async function editPost(
     await updateEdited(trx, kind, id, values, now.toISOString());
     await change.alsoWrite?.(trx);
   });
+  await wrotePost(services.db, kind, { id, parentId: own.value.parent_id, authorId: own.value.author_id });
   return own;
 }
 
@@ -205,6 +241,7 @@ export async function deletePost(
     await deletePostMedia(services, trx, kind, id);
     await takeBackPostXp(trx, kind, post.author_id, id);
   });
+  await wrotePost(services.db, kind, { id, parentId: post.parent_id, authorId: post.author_id });
   return own;
 }
 
@@ -232,5 +269,6 @@ export async function setPostHidden(
     await countPost(trx, kind, { parentId: post.parent_id, createdAt: post.created_at }, delta);
     await logModeration(trx, viewer, hidden ? "hide" : "restore", kind, id, at);
   });
+  await wrotePost(services.db, kind, { id, parentId: post.parent_id, authorId: post.author_id });
   return { ok: true, value: { id } };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Db } from "../../db/connect";
 import type { ModerationActionKind } from "../../db/schema";
+import type { SectionId } from "~/lib/domain-values";
 import { COUNTED_IN, POST_KINDS, type MediaColumn, type PostKind } from "./post-kinds";
 
 type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom">;
@@ -148,4 +149,18 @@ export async function unlinkMedia(db: Executor, kind: PostKind, id: number, colu
     .where("id", "=", id)
     .execute();
   return names;
+}
+
+/** Where a forum post shows: the topic, found by its id or by a discussion in it, and its section. */
+export async function forumPlace(db: Executor, of: { topicId: string } | { discussionId: number }): Promise<{ topicId: string; section: SectionId } | undefined> {
+  const row =
+    "topicId" in of
+      ? await db.selectFrom("topic").select(["topic.id", "topic.section"]).where("topic.id", "=", of.topicId).executeTakeFirst()
+      : await db
+          .selectFrom("discussion")
+          .innerJoin("topic", "topic.id", "discussion.topic_id")
+          .select(["topic.id", "topic.section"])
+          .where("discussion.id", "=", of.discussionId)
+          .executeTakeFirst();
+  return row ? { topicId: row.id, section: row.section } : undefined;
 }

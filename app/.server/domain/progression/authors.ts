@@ -1,3 +1,4 @@
+import { readsFrom, tag } from "../../cache/page-tags";
 import { isRankId, type RankId } from "~/lib/ranks";
 
 export interface AuthorRef {
@@ -10,10 +11,12 @@ export interface AuthorRef {
  * Gathers each row's author (name, handle, rank) into one object. The rank is the member row's own
  * (`member.rank`, kept by the XP ledger's transaction, ADR 0027), selected by the same join that
  * gives the name and handle, so a list of authors costs no query of its own.
+ * The page then shows each author, so it reads their member tag (a new name or rank invalidates it).
  */
 export function withAuthors<T extends { author_id: string; author_name: string; author_handle: string; author_rank: string }>(
   rows: T[],
 ): (Omit<T, "author_name" | "author_handle" | "author_rank"> & { author: AuthorRef })[] {
+  readsFrom(...rows.map((r) => tag.member(r.author_id)));
   return rows.map(({ author_name, author_handle, author_rank, ...rest }) => ({
     ...rest,
     author: { name: author_name, handle: author_handle, rank: storedRank(author_rank) },

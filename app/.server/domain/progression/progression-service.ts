@@ -1,4 +1,5 @@
 import { engineOf, type Db } from "../../db/connect";
+import { tag, wrote } from "../../cache/page-tags";
 import { startOfUtcDay } from "~/lib/dates";
 import { progressAt, rankById, type Rank, type RankProgress, type VirtueLevels } from "~/lib/ranks";
 import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
@@ -72,9 +73,12 @@ export async function awardXp(trx: Db, memberId: string, kind: XpKind, subjectId
     const used = await pointsSince(trx, memberId, CAPPED_KINDS, startOfUtcDay(at));
     points = Math.max(0, Math.min(points, DAILY_VOTE_XP_CAP - used));
   }
+  // The profile shows the exact XP; a new rank (shown wherever the member is an author) is the member tag's.
+  wrote(tag.profile(memberId));
   return insertXpEvent(trx, { member_id: memberId, kind, subject_id: String(subjectId), points, created_at: at.toISOString() });
 }
 
 export async function revokeXp(trx: Db, memberId: string, kind: XpKind, subjectId: string | number) {
+  wrote(tag.profile(memberId));
   await deleteXpEvent(trx, memberId, kind, String(subjectId));
 }

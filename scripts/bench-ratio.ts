@@ -1,0 +1,121 @@
+// Issue 13's throughput benchmark: each public page of the production build against the same HTML
+// bytes served by a bare node:http server, in alternating rounds on this machine, printed as req/s
+// and the ratio. Pages: anonymous `/`, a topic, a discussion with exactly 50 replies, a question;
+// and the 50-reply discussion signed in, also as a multiple of the baseline recorded in
+// docs/performance.md (commit 14084b7, before issue 13). `npm run build` first.
+// Run: npm run bench:ratio   (ROUNDS=3 SECONDS=5 CONNECTIONS=20 by default)
+import fs from "node:fs";
+import { createServer } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import pino from "pino";
+import { loadEnv } from "../app/.server/env";
+import { createServices } from "../app/.server/services";
+import { postReply } from "../app/.server/domain/forum/forum-service";
+import { migrateToLatest } from "../database/migrate";
+import { discussion, member } from "../tests/factories";
+import { startBuiltSite } from "./bench-support";
+
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const SECONDS = Number(process.env.SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 20);
+const REPLIES = 50;
+
+// ---------------------------------------------------------------- the data: demo content + a 50-reply discussion
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-ratio-"));
+const env = loadEnv({ DATA_DIR: dataDir, DEMO_CONTENT: "on", LOG_LEVEL: "silent", PORT: "0" });
+const services = await createServices(env, pino({ level: "silent" }), migrateToLatest);
+const topic = await services.db.selectFrom("topic").select(["id", "section"]).where("id", "=", "morning-meditation").executeTakeFirstOrThrow();
+const acolyte = { xp: 100 };
+const started = await discussion(services, {
+  topic: { id: topic.id, section: topic.section as "monastery" },
+  author: await member(services.db, acolyte),
+  title: "Fifty replies on sitting still",
+  body: "How do you keep a **daily** practice when the day runs away? Share what works.\n\n- one\n- two",
+});
+const repliers = await Promise.all(Array.from({ length: 10 }, () => member(services.db, acolyte)));
+const t0 = Date.now() - REPLIES * 15 * 60_000;
+for (let i = 0; i < REPLIES; i++) {
+  // Spread over hours and ten members, as a real thread would be (and within the posting limits).
+  const posted = await postReply(
+    services,
+    repliers[i % repliers.length]!,
+    started.id,
+    { body: `Reply ${i + 1}: I sit for *ten minutes* after coffee, and [this guide](https://example.org/guide) helped.\n\nSome days it is only three breaths.`, submissionKey: crypto.randomUUID() },
+    new Date(t0 + i * 15 * 60_000),
+  );
+  if (!posted.ok) throw new Error(`reply ${i + 1}: ${JSON.stringify(posted)}`);
+}
+const question = await services.db.selectFrom("question").select("id").orderBy("id").limit(1).executeTakeFirstOrThrow();
+await services.db.destroy();
+
+// ---------------------------------------------------------------- the site and a member's session
+const { server, base } = await startBuiltSite(dataDir, { DEMO_CONTENT: "off" });
+const joined = await fetch(`${base}/join`, {
+  method: "POST",
+  redirect: "manual",
+  headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams({ fullName: "Bench Reader", email: `bench-${Date.now()}@example.org`, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }),
+});
+const cookie = joined.headers
+  .getSetCookie()
+  .map((c) => c.split(";")[0])
+  .filter((pair) => !pair!.endsWith("="))
+  .join("; ");
+if (!cookie.includes("session_token")) throw new Error(`join failed: ${joined.status}`);
+
+const discussionPath = `/${topic.section}/${topic.id}/${started.id}-${started.slug}`;
+const pages: { label: string; path: string; headers?: Record<string, string> }[] = [
+  { label: "anonymous /", path: "/" },
+  { label: "anonymous topic", path: `/${topic.section}/${topic.id}` },
+  { label: `anonymous ${REPLIES}-reply discussion`, path: discussionPath },
+  { label: "anonymous question", path: `/council/${question.id}` },
+  { label: `signed in ${REPLIES}-reply discussion`, path: discussionPath, headers: { cookie } },
+];
+
+async function run(url: string, headers: Record<string, string> = {}) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+console.log(`req/s, ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections (site vs the same bytes from bare node:http):`);
+const figures: Record<string, { site: number; bare: number }> = {};
+for (const page of pages) {
+  const res = await fetch(base + page.path, { headers: page.headers });
+  if (res.status !== 200) throw new Error(`${page.path}: ${res.status}`);
+  const type = res.headers.get("content-type") ?? "text/html; charset=utf-8";
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const bare = createServer((_req, reply) => {
+    reply.writeHead(200, { "content-type": type, "content-length": bytes.length });
+    reply.end(bytes);
+  });
+  await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", () => resolve()));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`;
+  const site: number[] = [];
+  const plain: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    site.push(await run(base + page.path, page.headers));
+    plain.push(await run(bareUrl, page.headers));
+  }
+  bare.close();
+  const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+  figures[page.label] = { site: mean(site), bare: mean(plain) };
+  const { site: s, bare: b } = figures[page.label]!;
+  console.log(
+    `  ${page.label.padEnd(34)} site ${s.toFixed(0).padStart(6)}   bare ${b.toFixed(0).padStart(6)}   ratio ${((s / b) * 100).toFixed(1).padStart(5)}%   (${(bytes.length / 1024).toFixed(1)} KB, cache: ${res.headers.get("x-page-cache") ?? "none"})`,
+  );
+}
+
+const signedIn = figures[`signed in ${REPLIES}-reply discussion`]!.site;
+const record = fs.existsSync("docs/performance.md") ? fs.readFileSync("docs/performance.md", "utf8") : "";
+const baseline = Number(record.match(/baseline-signed-in-discussion-req-s:\s*([\d.]+)/)?.[1]);
+if (baseline > 0) {
+  console.log(`signed in ${REPLIES}-reply discussion: ${signedIn.toFixed(0)} req/s, ${(signedIn / baseline).toFixed(2)}× the baseline's ${baseline} req/s (docs/performance.md, commit 14084b7)`);
+} else {
+  console.log(`signed in ${REPLIES}-reply discussion: ${signedIn.toFixed(0)} req/s (no baseline recorded in docs/performance.md)`);
+}
+server.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
+process.exit(0);

@@ -1,0 +1,195 @@
+import type { AddressInfo } from "node:net";
+import { createServer, type Server } from "node:http";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readsFrom, tag, wrote, wroteNothingPublic } from "~/.server/cache/page-tags";
+import { etagFor, inlineScriptHashes, isEligible, notModified, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware, pickEncoding } from "./page-cache";
+
+const html = (text: string) => Buffer.from(`<!doctype html><p>${text}</p>`);
+
+function store(cache: PageCache, key: string, reads: string[], startSeq = cache.sequence(), body = html(key)) {
+  return cache.set({ key, status: 200, headers: { "content-type": "text/html" }, body, reads, startSeq });
+}
+
+describe("the page store", () => {
+  it("keeps a page until a tag it read is written, and ignores writes of other tags", () => {
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    store(cache, "/a", [tag.topic("t1"), tag.member("m1")]);
+    store(cache, "/b", [tag.topic("t2")]);
+    cache.bump([tag.topic("t2")]);
+    expect(cache.get("/a")).toBeDefined();
+    expect(cache.get("/b")).toBeUndefined();
+    cache.bump([tag.member("m1")]);
+    expect(cache.get("/a")).toBeUndefined();
+  });
+
+  it("drops everything on a write with no tags or with `site`, and nothing on `-` alone", () => {
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    store(cache, "/a", [tag.forge]);
+    cache.bump([tag.nothing]);
+    expect(cache.get("/a")).toBeDefined();
+    cache.bump([]);
+    expect(cache.get("/a")).toBeUndefined();
+    store(cache, "/a", [tag.forge]);
+    cache.bump([tag.site]);
+    expect(cache.size).toBe(0);
+    expect(cache.storedBytes).toBe(0);
+  });
+
+  it("refuses a page whose request began before a write of something it read", () => {
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    const began = cache.sequence();
+    cache.bump([tag.council]);
+    expect(store(cache, "/council", [tag.council], began)).toBeUndefined();
+    expect(store(cache, "/forge", [tag.forge], began)).toBeDefined();
+  });
+
+  it("serves nothing older than the TTL", () => {
+    let now = 1000;
+    const cache = new PageCache({ ttlMs: 500, maxBytes: 1 << 20, now: () => now });
+    store(cache, "/", [tag.forge]);
+    now += 499;
+    expect(cache.get("/")).toBeDefined();
+    now += 1;
+    expect(cache.get("/")).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it("evicts the least recently used pages to stay within its bytes", () => {
+    const body = Buffer.from(Array.from({ length: 4000 }, (_, i) => String.fromCharCode(33 + ((i * 7919) % 90))).join(""));
+    const probe = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 30 });
+    const one = store(probe, "/1", [tag.forge], 0, body)!.bytes;
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: one * 3 + 10 });
+    store(cache, "/1", [tag.forge], 0, body);
+    store(cache, "/2", [tag.forge], 0, body);
+    store(cache, "/3", [tag.forge], 0, body);
+    expect(cache.get("/1")).toBeDefined(); // now the most recent
+    store(cache, "/4", [tag.forge], 0, body);
+    expect(cache.get("/2")).toBeUndefined();
+    expect(cache.get("/1")).toBeDefined();
+    expect(cache.size).toBe(3);
+    expect(cache.storedBytes).toBeLessThanOrEqual(cache.maxBytes);
+  });
+
+  it("refuses a body over the entry bound, and serves nothing while untrusted", () => {
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 30, maxEntryBytes: 100 });
+    expect(store(cache, "/big", [tag.forge], 0, Buffer.alloc(101, "x"))).toBeUndefined();
+    expect(store(cache, "/small", [tag.forge], 0, Buffer.alloc(100, "x"))).toBeDefined();
+    cache.setTrusted(false);
+    expect(cache.get("/small")).toBeUndefined();
+    expect(store(cache, "/other", [tag.forge], 0)).toBeUndefined();
+  });
+
+  it("picks br over gzip over identity, honouring q=0", () => {
+    expect(pickEncoding("gzip, deflate, br")).toBe("br");
+    expect(pickEncoding("gzip")).toBe("gzip");
+    expect(pickEncoding("br;q=0, gzip")).toBe("gzip");
+    expect(pickEncoding("*")).toBe("br");
+    expect(pickEncoding("identity")).toBe("identity");
+    expect(pickEncoding(undefined)).toBe("identity");
+  });
+
+  it("names each variant with a strong ETag and matches any of them", () => {
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    const entry = store(cache, "/", [tag.forge])!;
+    const tags = (["br", "gzip", "identity"] as const).map((e) => etagFor(entry, e));
+    expect(new Set(tags).size).toBe(3);
+    for (const t of tags) expect(notModified(entry, `"nope", ${t}`)).toBe(true);
+    expect(notModified(entry, '"nope"')).toBe(false);
+    expect(notModified(entry, undefined)).toBe(false);
+    const other = store(cache, "/x", [tag.forge], cache.sequence(), html("other"))!;
+    expect(other.etag).not.toBe(entry.etag);
+  });
+
+  it("hashes inline scripts only", () => {
+    const hashes = inlineScriptHashes('<script nonce="">window.a=1</script><script type="module" src="/x.js"></script><script>b()</script>');
+    expect(hashes).toHaveLength(2);
+    expect(hashes[0]).toMatch(/^'sha256-[A-Za-z0-9+/]+=*'$/);
+  });
+
+  it("lets only a cookieless, unauthorised GET or HEAD of a page through", () => {
+    const req = (method: string, url: string, headers: Record<string, string> = {}) => ({ method, url, headers }) as never;
+    expect(isEligible(req("GET", "/"))).toBe(true);
+    expect(isEligible(req("HEAD", "/council?page=2"))).toBe(true);
+    expect(isEligible(req("POST", "/"))).toBe(false);
+    expect(isEligible(req("GET", "/", { cookie: "ipos_flash=signed-in" }))).toBe(false);
+    expect(isEligible(req("GET", "/", { cookie: "" }))).toBe(false);
+    expect(isEligible(req("GET", "/", { authorization: "Bearer x" }))).toBe(false);
+    for (const path of ["/healthz", "/media/a.jpg", "/assets/app.js"]) expect(isEligible(req("GET", path))).toBe(false);
+  });
+});
+
+describe("the front and the write bump over HTTP", () => {
+  let server: Server;
+  let base: string;
+  const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+  let renders = 0;
+
+  beforeAll(async () => {
+    const app = express();
+    app.use(pageTagsMiddleware(cache));
+    app.use(pageCapture(cache, { https: false, development: false }));
+    app.get("/page/:id", (req, res) => {
+      renders += 1;
+      readsFrom(tag.topic(req.params.id));
+      res.type("html").send(`<p>page ${req.params.id} render ${renders}</p><script nonce="${res.locals.nonce}">1</script>`);
+    });
+    app.get("/undeclared", (_req, res) => void res.type("html").send("<p>nothing declared</p>"));
+    app.post("/write/:id", (req, res) => {
+      wrote(tag.topic(req.params.id));
+      res.redirect(303, `/page/${req.params.id}`);
+    });
+    app.post("/untagged", (_req, res) => void res.send("ok"));
+    app.post("/private", (_req, res) => {
+      wroteNothingPublic();
+      res.send("ok");
+    });
+    app.post("/refused", (_req, res) => {
+      wrote(tag.topic("1"));
+      res.status(400).send("no");
+    });
+    server = createServer(pageCacheFront({ cache, app }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const state = async (path: string) => (await fetch(base + path)).headers.get("x-page-cache");
+  const post = (path: string) => fetch(base + path, { method: "POST", redirect: "manual" });
+
+  it("stores what declared its reads, never what did not", async () => {
+    expect(await state("/page/1")).toBe("miss");
+    expect(await state("/page/1")).toBe("hit");
+    expect(await state("/undeclared")).toBe("miss");
+    expect(await state("/undeclared")).toBe("miss");
+  });
+
+  it("a write drops the pages that read what it wrote, a redirect counts, a refused write does not", async () => {
+    await state("/page/1");
+    await state("/page/2");
+    expect(await state("/page/2")).toBe("hit");
+    expect((await post("/refused")).status).toBe(400);
+    expect(await state("/page/1")).toBe("hit");
+    expect((await post("/write/1")).status).toBe(303);
+    expect(await state("/page/1")).toBe("miss");
+    expect(await state("/page/2")).toBe("hit");
+  });
+
+  it("a write without tags drops everything; one that changed nothing public drops nothing", async () => {
+    await state("/page/3");
+    expect(await state("/page/3")).toBe("hit");
+    expect((await post("/private")).status).toBe(200);
+    expect(await state("/page/3")).toBe("hit");
+    expect((await post("/untagged")).status).toBe(200);
+    expect(await state("/page/3")).toBe("miss");
+    expect(await state("/page/2")).toBe("miss");
+  });
+
+  it("renders a stored page with an empty nonce and names its script by hash", async () => {
+    await post("/untagged");
+    const res = await fetch(base + "/page/9");
+    const body = await res.text();
+    expect(body).toContain('<script nonce="">1</script>');
+    expect(res.headers.get("content-security-policy")).toContain(inlineScriptHashes(body)[0]!);
+  });
+});

@@ -1,0 +1,507 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
+import type { NextFunction, Request, Response } from "express";
+import { currentPageTags, tag, withPageTags, type CachedHitEffect, type PageTags } from "~/.server/cache/page-tags";
+import { contentSecurityPolicy, type SecurityOptions } from "./http";
+
+/**
+ * The anonymous page cache (issue 13, ADR 0026): the HTTP server asks it before Express sees a
+ * request. A logged-out reader's GET is answered from memory with precompressed bytes; everything
+ * else goes to the app. A page is kept only while nothing it read (its read tags) has been written
+ * since its request began; a short TTL is the safety net for writes no tag describes.
+ */
+
+export interface PageCacheOptions {
+  /** The safety net: no entry is served older than this. */
+  ttlMs: number;
+  /** LRU bound on the bytes kept (all three encodings counted). */
+  maxBytes: number;
+  /** The largest identity body stored. */
+  maxEntryBytes?: number;
+  now?: () => number;
+}
+
+export type Encoding = "br" | "gzip" | "identity";
+
+export interface CachedPage {
+  key: string;
+  status: number;
+  /** Headers to replay, lower-case names; CSP, ETag, Vary and Cache-Control included. */
+  headers: Record<string, string>;
+  bodies: Record<Encoding, Buffer>;
+  /** The strong validator of the identity bytes; the compressed variants add a suffix. */
+  etag: string;
+  reads: string[];
+  /** Run on every hit (after the answer is sent): the loader's side effects, such as a view count. */
+  onHit: CachedHitEffect[];
+  startSeq: number;
+  storedAt: number;
+  bytes: number;
+}
+
+const ENCODING_SUFFIX: Record<Encoding, string> = { identity: "", gzip: "-gz", br: "-br" };
+
+export class PageCache {
+  readonly ttlMs: number;
+  readonly maxBytes: number;
+  readonly maxEntryBytes: number;
+  private readonly now: () => number;
+  /** Insertion order is recency order: a hit moves its entry to the end. */
+  private readonly entries = new Map<string, CachedPage>();
+  private bytes = 0;
+  private seq = 0;
+  private siteWrite = 0;
+  private readonly lastWrite = new Map<string, number>();
+  private readonly listeners: Array<(tags: string[]) => void> = [];
+  /** While false (the invalidation bus lost its connection) nothing is served or stored. */
+  private trusted = true;
+
+  constructor(options: PageCacheOptions) {
+    this.ttlMs = options.ttlMs;
+    this.maxBytes = options.maxBytes;
+    this.maxEntryBytes = options.maxEntryBytes ?? 1024 * 1024;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The write sequence now: a request remembers it when it begins. */
+  sequence() {
+    return this.seq;
+  }
+
+  get size() {
+    return this.entries.size;
+  }
+
+  get storedBytes() {
+    return this.bytes;
+  }
+
+  get enabled() {
+    return this.trusted;
+  }
+
+  /**
+   * Stops serving and storing (false) until told again (true). The invalidation bus says false
+   * when it cannot hear other instances' writes; on true it has already bumped `site`.
+   */
+  setTrusted(trusted: boolean) {
+    this.trusted = trusted;
+  }
+
+  /** Called with the tags of every local write (the invalidation bus publishes them). */
+  onLocalWrite(listener: (tags: string[]) => void) {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Records a write of `tags`: empty means everything, `tag.nothing` alone means nothing public.
+   * `local` writes are also published to the other instances.
+   */
+  bump(tags: Iterable<string>, { local = true } = {}) {
+    const given = [...tags];
+    if (PageCache.changesNothing(given)) return;
+    const list = given.filter((t) => t !== tag.nothing);
+    const seq = ++this.seq;
+    const all = list.length === 0 || list.includes(tag.site);
+    if (all) {
+      this.siteWrite = seq;
+      // Nothing older can be valid any more: drop it now rather than on the next lookup.
+      this.entries.clear();
+      this.bytes = 0;
+      this.lastWrite.clear();
+    } else {
+      for (const t of list) this.lastWrite.set(t, seq);
+    }
+    if (local) for (const listener of this.listeners) listener(all ? [tag.site] : list);
+  }
+
+  /** True when the local write said it changed nothing public (only `tag.nothing`). */
+  static changesNothing(tags: Iterable<string>) {
+    const list = [...tags];
+    return list.length > 0 && list.every((t) => t === tag.nothing);
+  }
+
+  isValid(entry: CachedPage) {
+    if (this.now() - entry.storedAt >= this.ttlMs) return false;
+    if (this.siteWrite > entry.startSeq) return false;
+    for (const t of entry.reads) {
+      if (t === tag.site) continue;
+      if ((this.lastWrite.get(t) ?? 0) > entry.startSeq) return false;
+    }
+    return true;
+  }
+
+  get(key: string): CachedPage | undefined {
+    if (!this.trusted) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (!this.isValid(entry)) {
+      this.delete(key);
+      return undefined;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /**
+   * Stores a page read by a request that began at `startSeq`, unless a write it read came in
+   * meanwhile (then it is already stale) or it is too big. Returns the entry when stored.
+   */
+  set(input: {
+    key: string;
+    status: number;
+    headers: Record<string, string>;
+    body: Buffer;
+    reads: Iterable<string>;
+    onHit?: CachedHitEffect[];
+    startSeq: number;
+  }): CachedPage | undefined {
+    if (!this.trusted) return undefined;
+    if (input.body.length > this.maxEntryBytes) return undefined;
+    const reads = [...new Set(input.reads)];
+    const identity = input.body;
+    const bodies: Record<Encoding, Buffer> = {
+      identity,
+      // Done once per stored page, so the best ratio costs nothing later; 9 keeps a miss quick.
+      br: brotliCompressSync(identity, {
+        params: {
+          [zlibConstants.BROTLI_PARAM_QUALITY]: 9,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        },
+      }),
+      gzip: gzipSync(identity, { level: 9 }),
+    };
+    const etag = createHash("sha256").update(identity).digest("base64url").slice(0, 27);
+    const entry: CachedPage = {
+      key: input.key,
+      status: input.status,
+      headers: input.headers,
+      bodies,
+      etag,
+      reads,
+      onHit: input.onHit ?? [],
+      startSeq: input.startSeq,
+      storedAt: this.now(),
+      bytes: bodies.identity.length + bodies.br.length + bodies.gzip.length + input.key.length,
+    };
+    if (!this.isValid(entry)) return undefined;
+    if (entry.bytes > this.maxBytes) return undefined;
+    this.delete(input.key);
+    this.entries.set(input.key, entry);
+    this.bytes += entry.bytes;
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.bytes;
+    }
+    return entry;
+  }
+
+  delete(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+
+  clear() {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
+
+/** The client's preferred stored variant: br, then gzip, then identity (q=0 refuses one). */
+export function pickEncoding(acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return "identity";
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    accepted.set(name, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get("*") ?? 0) > 0;
+  if (ok("br")) return "br";
+  if (ok("gzip")) return "gzip";
+  return "identity";
+}
+
+export function etagFor(entry: CachedPage, encoding: Encoding) {
+  return `"${entry.etag}${ENCODING_SUFFIX[encoding]}"`;
+}
+
+/** If-None-Match matches any variant of the page: the content is the same bytes. */
+export function notModified(entry: CachedPage, ifNoneMatch: string | undefined) {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === "*") return true;
+  return ifNoneMatch
+    .split(",")
+    .map((v) => v.trim().replace(/^W\//, ""))
+    .some((v) => v === `"${entry.etag}"` || v === `"${entry.etag}-gz"` || v === `"${entry.etag}-br"`);
+}
+
+/** Writes a stored page (or a 304) for this request. */
+export function sendCached(req: IncomingMessage, res: ServerResponse, entry: CachedPage, state: "hit" | "miss") {
+  const encoding = pickEncoding(header(req, "accept-encoding"));
+  const etag = etagFor(entry, encoding);
+  res.setHeader("X-Request-Id", randomUUID());
+  res.setHeader("X-Page-Cache", state);
+  res.setHeader("ETag", etag);
+  res.setHeader("Vary", "Accept-Encoding");
+  // No shared proxy may keep a page; browsers keep it but must revalidate (a 304 is cheap).
+  res.setHeader("Cache-Control", "private, no-cache");
+  if (notModified(entry, header(req, "if-none-match"))) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
+  const body = entry.bodies[encoding];
+  if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", body.length);
+  res.statusCode = entry.status;
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** Paths never cached: health checks and files (served with their own caching by express.static). */
+const NEVER = /^\/(healthz|media\/|assets\/|favicon)/;
+
+/** Only a logged-out reader's plain GET or HEAD: any cookie at all (session, flash) goes to the app. */
+export function isEligible(req: IncomingMessage) {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (req.headers.cookie !== undefined || req.headers.authorization !== undefined) return false;
+  const url = req.url ?? "/";
+  if (!url.startsWith("/") || NEVER.test(url)) return false;
+  return true;
+}
+
+/** What the front tells the app about a request it could not answer (on the request object). */
+const CANDIDATE = Symbol("page-cache-candidate");
+interface Candidate {
+  key: string;
+  startSeq: number;
+}
+type WithCandidate = IncomingMessage & { [CANDIDATE]?: Candidate };
+
+export interface FrontOptions {
+  cache: PageCache | undefined;
+  app: (req: IncomingMessage, res: ServerResponse) => void;
+  draining?: () => boolean;
+  /** The client's address as the app sees it (trust proxy), for the side effects of a hit. */
+  clientIp?: (req: IncomingMessage) => string;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The node:http handler: serves a hit straight from memory, otherwise hands the request to the app
+ * (marking an eligible GET so the app's capture middleware may store its response).
+ */
+export function pageCacheFront({ cache, app, draining = () => false, clientIp = (req) => req.socket.remoteAddress ?? "unknown", onError }: FrontOptions) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    // While draining, the app answers everything (each response then closes its connection).
+    if (!cache || !cache.enabled || draining() || !isEligible(req)) {
+      if (cache) res.setHeader("X-Page-Cache", "bypass");
+      return app(req, res);
+    }
+    const key = req.url ?? "/";
+    const entry = cache.get(key);
+    if (entry) {
+      sendCached(req, res, entry, "hit");
+      if (entry.onHit.length > 0 && req.method === "GET") {
+        const hit = { clientIp: clientIp(req) };
+        for (const effect of entry.onHit) {
+          try {
+            effect(hit);
+          } catch (error) {
+            onError?.(error);
+          }
+        }
+      }
+      return;
+    }
+    res.setHeader("X-Page-Cache", "miss");
+    if (req.method === "GET") (req as WithCandidate)[CANDIDATE] = { key, startSeq: cache.sequence() };
+    app(req, res);
+  };
+}
+
+/** Whether the front marked this request as one whose response may be stored. */
+export function isCacheCandidate(req: IncomingMessage) {
+  return (req as WithCandidate)[CANDIDATE] !== undefined;
+}
+
+/**
+ * Near the top of the Express app: gives every request its read and write tags, and after a
+ * successful write (any method but GET/HEAD, status < 400, redirects included) bumps what it wrote.
+ * The bump comes when the response head is written: the action (and its transaction) has finished
+ * by then, and no byte of the answer has left, so a client that follows the redirect at once can
+ * never be served the page from before its own write. A request that ends without a head (the
+ * client went away) bumps on close.
+ */
+export function pageTagsMiddleware(cache: PageCache | undefined) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const tags: PageTags = { reads: new Set(), writes: new Set() };
+    if (cache && req.method !== "GET" && req.method !== "HEAD") {
+      let done = false;
+      const bump = () => {
+        if (done) return;
+        done = true;
+        if (res.statusCode >= 400) return;
+        if (PageCache.changesNothing(tags.writes)) return;
+        cache.bump(tags.writes);
+      };
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: Response, ...args: unknown[]) {
+        if (typeof args[0] === "number") this.statusCode = args[0];
+        bump();
+        return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+      } as Response["writeHead"];
+      res.once("close", bump);
+    }
+    withPageTags(tags, next);
+  };
+}
+
+/** Response types the cache keeps: documents and React Router's single-fetch data. */
+const STORABLE_TYPE = /^(text\/html|text\/x-script)\b/i;
+
+/** Headers never replayed from a stored response: they are per response or set by sendCached. */
+const NOT_REPLAYED = new Set([
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "date",
+  "etag",
+  "vary",
+  "cache-control",
+  "x-request-id",
+  "x-page-cache",
+  "set-cookie",
+]);
+
+/**
+ * After compression(): for a request the front marked, holds the whole identity body back, then
+ * either stores it and answers from the entry (precompressed, with an ETag and a hash-based CSP),
+ * or lets it through unchanged (compression() then compresses it as usual). A marked request is
+ * rendered with an empty nonce, so its CSP names its inline scripts by their hashes instead.
+ */
+export function pageCapture(cache: PageCache | undefined, security: SecurityOptions) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const candidate = cache ? (req as unknown as WithCandidate)[CANDIDATE] : undefined;
+    if (!cache || !candidate) return next();
+    res.locals.nonce = "";
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const original = { writeHead: res.writeHead, write: res.write, end: res.end };
+    let headArgs: unknown[] | undefined;
+
+    res.writeHead = function (this: Response, ...args: unknown[]) {
+      headArgs = args;
+      return this;
+    } as Response["writeHead"];
+    res.write = function (this: Response, chunk: unknown, encoding?: unknown, callback?: unknown) {
+      if (chunk) {
+        const buffer = toBuffer(chunk, encoding);
+        chunks.push(buffer);
+        size += buffer.length;
+      }
+      const cb = typeof encoding === "function" ? encoding : callback;
+      if (typeof cb === "function") queueMicrotask(() => (cb as () => void)());
+      return true;
+    } as Response["write"];
+    res.end = function (this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+      if (chunk && typeof chunk !== "function") {
+        const buffer = toBuffer(chunk, encoding);
+        chunks.push(buffer);
+        size += buffer.length;
+      }
+      res.writeHead = original.writeHead;
+      res.write = original.write;
+      res.end = original.end;
+      if (headArgs) applyHead(res, headArgs);
+      const body = Buffer.concat(chunks, size);
+      const type = String(res.getHeader("content-type") ?? "");
+      if (/^text\/html/i.test(type)) {
+        res.setHeader("Content-Security-Policy", contentSecurityPolicy({ ...security, scriptHashes: inlineScriptHashes(body) }));
+      }
+      const tags = currentPageTags();
+      const storable =
+        res.statusCode === 200 &&
+        STORABLE_TYPE.test(type) &&
+        res.getHeader("set-cookie") === undefined &&
+        tags !== undefined &&
+        tags.reads.size > 0 &&
+        !res.getHeader("content-encoding");
+      const entry = storable
+        ? cache.set({
+            key: candidate.key,
+            status: 200,
+            headers: replayable(res),
+            body,
+            reads: tags!.reads,
+            onHit: tags!.onHit,
+            startSeq: candidate.startSeq,
+          })
+        : undefined;
+      if (entry) {
+        // compression() leaves a body alone that already says how it is encoded.
+        sendCached(req, res, entry, "miss");
+        return res;
+      }
+      const cb = [chunk, encoding, callback].find((a) => typeof a === "function") as (() => void) | undefined;
+      return (original.end as (this: Response, chunk: Buffer, cb?: () => void) => Response).call(res, body, cb);
+    } as Response["end"];
+    next();
+  };
+}
+
+function toBuffer(chunk: unknown, encoding: unknown): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+}
+
+/** Folds writeHead's status and headers into the response, as writeHead itself would. */
+function applyHead(res: Response, args: unknown[]) {
+  const [status, second, third] = args;
+  if (typeof status === "number") res.statusCode = status;
+  const headers = typeof second === "string" ? third : second;
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(String(headers[i]), headers[i + 1] as string);
+  } else if (headers && typeof headers === "object") {
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value as string);
+  }
+}
+
+function replayable(res: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.getHeaders())) {
+    if (value === undefined || NOT_REPLAYED.has(name)) continue;
+    headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  return headers;
+}
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+
+/** 'sha256-…' of every inline script in a page (the browser hashes the text exactly as sent). */
+export function inlineScriptHashes(html: Buffer | string): string[] {
+  const text = typeof html === "string" ? html : html.toString("utf8");
+  const hashes = new Set<string>();
+  for (const match of text.matchAll(INLINE_SCRIPT)) {
+    const [, attributes, content] = match;
+    if (/\bsrc\s*=/i.test(attributes!)) continue;
+    hashes.add(`'sha256-${createHash("sha256").update(content!, "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}

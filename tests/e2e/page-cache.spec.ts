@@ -1,0 +1,31 @@
+import { expect, expectNoSeriousViolations, test, waitForHydration } from "./support/fixtures";
+
+/*
+ * The anonymous page cache (ADR 0026) from a browser: a page served from memory carries no nonce,
+ * only its inline scripts' hashes in the CSP. If those were wrong, Chromium would refuse React
+ * Router's inline scripts and the page would never hydrate.
+ */
+test("a cached page hydrates under its hash-based CSP, navigates client-side, and axe stays clean", async ({ page }) => {
+  const refused: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  // A visitor's request (no cookie) fills the cache, so the browser's own visit is a hit.
+  await page.request.get("/");
+  const response = await page.goto("/");
+  expect(response?.headers()["x-page-cache"]).toBe("hit");
+  expect(response?.headers()["content-security-policy"]).not.toContain("nonce-");
+  await waitForHydration(page);
+
+  // A client-side navigation keeps the document (and this marker); a full load would lose it.
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+  await page.getByRole("link", { name: "Enter The Monastery" }).first().click();
+  await expect(page).toHaveURL(/\/monastery$/);
+  await expect(page.getByRole("heading", { level: 1, name: "The Monastery" })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/$/);
+  await expectNoSeriousViolations(page);
+  expect(refused).toEqual([]);
+});
