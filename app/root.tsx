@@ -1,4 +1,3 @@
-import { useEffect } from "react";
 import {
   Links,
   Meta,
@@ -8,10 +7,10 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
-import { Toaster, toast } from "sonner";
 import type { Route } from "./+types/root";
 import { Footer } from "~/components/layout/footer";
 import { NavigationBar } from "~/components/layout/navigation-bar";
+import { Toaster } from "~/components/layout/toaster";
 import { useNonce } from "~/components/layout/nonce";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { noticeRankUp } from "~/.server/domain/progression/rank-up";
@@ -89,7 +88,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <Footer />
-        <Toaster position="bottom-right" richColors closeButton />
+        <Toaster toast={data?.toast ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -97,11 +96,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App({ loaderData }: Route.ComponentProps) {
-  const pending = loaderData.toast;
-  useEffect(() => {
-    if (pending) toast.success(pending.title, { id: pending.id, description: pending.description });
-  }, [pending]);
+export default function App() {
   return <Outlet />;
 }
 
