@@ -6,8 +6,8 @@ import { FieldError, FormAlert, Label, TextAreaField, TextField } from "~/compon
 import type { CreationType } from "~/lib/domain-values";
 import { mediaUrl } from "~/lib/media";
 import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data";
-import { AUDIO_MAX_BYTES, CREATION_TITLE_MAX, DESCRIPTION_MAX, IMAGE_MAX_BYTES, LINK_MAX } from "~/schemas/forge";
-import { BODY_MAX } from "~/schemas/forum";
+import { AUDIO_MAX_BYTES, CREATION_TITLE_MAX, DESCRIPTION_MAX, IMAGE_MAX_BYTES, LINK_MAX } from "~/schemas/fields";
+import { BODY_MAX } from "~/schemas/fields";
 import { CREATION_LABELS } from "./creation-types";
 
 export interface CreationDefaults {

@@ -33,8 +33,9 @@ import { parseId } from "~/lib/params";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { virtueById } from "~/lib/virtues";
 import { cn, plural } from "~/lib/utils";
-import { answerSchema, editAnswerSchema, editQuestionSchema, QUESTION_LISTS } from "~/schemas/council";
-import { BODY_MAX, TITLE_MAX } from "~/schemas/forum";
+import { answerSchema, editAnswerSchema, editQuestionSchema } from "~/schemas/council";
+import { QUESTION_LISTS } from "~/schemas/fields";
+import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -141,7 +142,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 function EditQuestionForm({ title, body, virtues, errors: serverErrors, cancel }: { title: string; body: string; virtues: string[]; errors?: Record<string, string>; cancel: string }) {
-  const { errors, onSubmit, onChange } = useValidatedForm(editQuestionSchema, [], serverErrors, QUESTION_LISTS);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/council").then((m) => m.editQuestionSchema), [], serverErrors, QUESTION_LISTS);
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-4 flex flex-col gap-4">
       <input type="hidden" name="intent" value="edit-question" />
@@ -178,7 +179,9 @@ function AnswerTextForm({
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const { errors, onSubmit, onChange } = useValidatedForm(intent === "answer" ? answerSchema : editAnswerSchema, [], serverErrors);
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/council").then((m) => (intent === "answer" ? m.answerSchema : m.editAnswerSchema)),
+    [], serverErrors);
   const fieldId = intent === "answer" ? "answer-body" : `edit-answer-${answerId}`;
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? answerId}>

@@ -32,7 +32,8 @@ import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { isRankAtLeast } from "~/lib/ranks";
 import { plural } from "~/lib/utils";
-import { COMMENT_MAX, commentSchema, editCommentSchema } from "~/schemas/creation-comment";
+import { commentSchema, editCommentSchema } from "~/schemas/creation-comment";
+import { COMMENT_MAX } from "~/schemas/fields";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -146,7 +147,9 @@ function CommentForm({
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const { errors, onSubmit, onChange } = useValidatedForm(intent === "comment" ? commentSchema : editCommentSchema, [], serverErrors);
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/creation-comment").then((m) => (intent === "comment" ? m.commentSchema : m.editCommentSchema)),
+    [], serverErrors);
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? commentId}>
       <input type="hidden" name="intent" value={intent} />

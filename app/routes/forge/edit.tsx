@@ -7,7 +7,8 @@ import { requireViewer } from "~/.server/session";
 import { parseCreationForm } from "~/.server/upload-forms";
 import { CreationForm } from "~/features/forge/creation-form";
 import { parseId } from "~/lib/params";
-import { editCreationSchema, UPLOAD_BODY_LIMIT } from "~/schemas/forge";
+import { editCreationSchema } from "~/schemas/forge";
+import { UPLOAD_BODY_LIMIT } from "~/schemas/fields";
 
 /** This route takes uploads: server/http.ts lets its posts be larger than the global 1 MB. */
 export const handle = { maxBodyBytes: UPLOAD_BODY_LIMIT };

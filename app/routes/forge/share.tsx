@@ -6,7 +6,8 @@ import { shareCreation } from "~/.server/domain/forge/creation-service";
 import { requireViewer } from "~/.server/session";
 import { parseCreationForm } from "~/.server/upload-forms";
 import { CreationForm } from "~/features/forge/creation-form";
-import { creationSchema, UPLOAD_BODY_LIMIT } from "~/schemas/forge";
+import { creationSchema } from "~/schemas/forge";
+import { UPLOAD_BODY_LIMIT } from "~/schemas/fields";
 
 /** This route takes uploads: server/http.ts lets its posts be larger than the global 1 MB. */
 export const handle = { maxBodyBytes: UPLOAD_BODY_LIMIT };

@@ -20,7 +20,8 @@ import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { cn, plural } from "~/lib/utils";
-import { BODY_MAX, editDiscussionSchema, editReplySchema, replySchema, TITLE_MAX } from "~/schemas/forum";
+import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/forum";
+import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [{ title: "Discussion not found" }];
@@ -149,7 +150,9 @@ function EditForm({
   cancel: string;
   errors?: Record<string, string>;
 }) {
-  const { errors, onSubmit, onChange } = useValidatedForm(kind === "reply" ? editReplySchema : editDiscussionSchema, [], serverErrors);
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/forum").then((m) => (kind === "reply" ? m.editReplySchema : m.editDiscussionSchema)),
+    [], serverErrors);
   const fieldId = `edit-${kind}-${id}`;
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-3 flex flex-col gap-4">
@@ -184,7 +187,7 @@ function EditForm({
 function ReplyForm({ submissionKey, errors: serverErrors }: { submissionKey: string; errors?: Record<string, string> }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "reply";
-  const { errors, onSubmit, onChange } = useValidatedForm(replySchema, [], serverErrors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/forum").then((m) => m.replySchema), [], serverErrors);
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey}>
       <input type="hidden" name="intent" value="reply" />
