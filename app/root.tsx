@@ -9,6 +9,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import { Footer } from "~/components/layout/footer";
+import { SiteStylesheet } from "~/components/layout/inline-css";
 import { NavigationBar } from "~/components/layout/navigation-bar";
 import { Toaster } from "~/components/layout/toaster";
 import { useNonce } from "~/components/layout/nonce";
@@ -19,7 +20,6 @@ import { loadViewer } from "~/.server/session";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -74,6 +74,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        <SiteStylesheet href={stylesheet} nonce={nonce} />
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
