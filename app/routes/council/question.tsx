@@ -36,6 +36,8 @@ import { cn, plural } from "~/lib/utils";
 import { answerSchema, editAnswerSchema, editQuestionSchema } from "~/schemas/council";
 import { QUESTION_LISTS } from "~/schemas/fields";
 import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
+import { MemberProse } from "~/components/community/member-prose";
+import { proseInMarkupOnly } from "~/.server/hydration-data";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -58,7 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
   const helpfulRank = rankById(HELPFUL_RANK);
-  return {
+  return proseInMarkupOnly(context, {
     ...shown,
     canonical: `${services.env.BASE_URL}/council/${id}`,
     signedIn: viewer !== null,
@@ -66,7 +68,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     helpfulRank: { label: helpfulRank.label, minXp: helpfulRank.minXp },
     editing: edit === "question" || edit?.startsWith("answer-") ? edit : null,
     submissionKey: crypto.randomUUID(),
-  };
+  });
 }
 
 type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
@@ -246,7 +248,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
       {editing === "question" && question.mine && question.body !== null ? (
         <EditQuestionForm title={question.title} body={question.body} virtues={question.virtues} errors={errorsFor("question")} cancel={here} />
       ) : (
-        <div className="prose-member mt-6" dangerouslySetInnerHTML={{ __html: question.html }} />
+        <MemberProse className="mt-6" html={question.html} />
       )}
       {question.mine && editing !== "question" ? (
         <div className="mt-4 flex flex-wrap items-center gap-1">
@@ -290,8 +292,8 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                     <div className="mt-3">
                       <AnswerTextForm intent="edit-answer" answerId={a.id} body={a.body} errors={errorsFor(`answer-${a.id}`)} cancel={`${here}#answer-${a.id}`} />
                     </div>
-                  ) : a.html ? (
-                    <div className="prose-member mt-3" dangerouslySetInnerHTML={{ __html: a.html }} />
+                  ) : a.html !== null ? (
+                    <MemberProse className="mt-3" html={a.html} />
                   ) : (
                     <p className="mt-3 text-muted">[deleted]</p>
                   )}

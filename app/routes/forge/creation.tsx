@@ -34,6 +34,8 @@ import { isRankAtLeast } from "~/lib/ranks";
 import { plural } from "~/lib/utils";
 import { commentSchema, editCommentSchema } from "~/schemas/creation-comment";
 import { COMMENT_MAX } from "~/schemas/fields";
+import { MemberProse } from "~/components/community/member-prose";
+import { proseInMarkupOnly } from "~/.server/hydration-data";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -51,7 +53,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!shown) throw data("Not found", { status: 404 });
   const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
-  return {
+  return proseInMarkupOnly(context, {
     ...shown,
     signedIn: viewer !== null,
     moderator: isModerator(viewer),
@@ -59,7 +61,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     likeRank: likeRankMessage(),
     editing: edit?.startsWith("comment-") ? edit : null,
     submissionKey: crypto.randomUUID(),
-  };
+  });
 }
 
 type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
@@ -233,7 +235,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
             <a href={creation.audio}>Download the audio</a>
           </audio>
         ) : null}
-        <div className="prose-member mt-6" dangerouslySetInnerHTML={{ __html: creation.html }} />
+        <MemberProse className="mt-6" html={creation.html} />
         {creation.linkUrl ? (
           <p className="mt-6">
             <a
@@ -299,8 +301,8 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                     <div className="mt-3">
                       <CommentForm intent="edit-comment" commentId={c.id} body={c.body} errors={errorsFor(`comment-${c.id}`)} cancel={`${here}#comment-${c.id}`} />
                     </div>
-                  ) : c.html ? (
-                    <div className="prose-member mt-2 text-sm" dangerouslySetInnerHTML={{ __html: c.html }} />
+                  ) : c.html !== null ? (
+                    <MemberProse className="mt-2 text-sm" html={c.html} />
                   ) : (
                     <p className="mt-2 text-sm text-muted">[deleted]</p>
                   )}

@@ -22,6 +22,8 @@ import { parseId } from "~/lib/params";
 import { cn, plural } from "~/lib/utils";
 import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/forum";
 import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
+import { MemberProse } from "~/components/community/member-prose";
+import { proseInMarkupOnly } from "~/.server/hydration-data";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [{ title: "Discussion not found" }];
@@ -55,13 +57,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw redirect(shown.path + url.search, 301);
   }
   const edit = url.searchParams.get("edit");
-  return {
+  return proseInMarkupOnly(context, {
     ...shown,
     canonical: services.env.BASE_URL + shown.path,
     signedIn: viewer !== null,
     editing: edit === "discussion" || edit?.startsWith("reply-") ? edit : null,
     submissionKey: crypto.randomUUID(),
-  };
+  });
 }
 
 type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
@@ -263,8 +265,8 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
             cancel={path}
             errors={errorsFor("discussion")}
           />
-        ) : discussion.html ? (
-          <div className="prose-member mt-4" dangerouslySetInnerHTML={{ __html: discussion.html }} />
+        ) : discussion.html !== null ? (
+          <MemberProse className="mt-4" html={discussion.html} />
         ) : (
           <p className="mt-4 text-muted">[deleted]</p>
         )}
@@ -302,8 +304,8 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
                 </Byline>
                 {editing === `reply-${r.id}` && r.mine && r.body !== null ? (
                   <EditForm kind="reply" id={r.id} body={r.body} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />
-                ) : r.html ? (
-                  <div className="prose-member mt-3" dangerouslySetInnerHTML={{ __html: r.html }} />
+                ) : r.html !== null ? (
+                  <MemberProse className="mt-3" html={r.html} />
                 ) : (
                   <p className="mt-3 text-muted">[deleted]</p>
                 )}
