@@ -10,7 +10,10 @@ import {
   type HandleErrorFunction,
   type RouterContextProvider,
 } from "react-router";
+import { InlineCssProvider } from "~/components/layout/inline-css";
 import { NonceProvider } from "~/components/layout/nonce";
+import { builtStylesheet } from "~/.server/inline-css";
+import stylesheet from "./app.css?url";
 import { requestContext } from "~/.server/context";
 import { RETRY_AFTER_SECONDS } from "~/.server/db/unavailable";
 
@@ -40,7 +43,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <InlineCssProvider value={builtStylesheet(stylesheet)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </InlineCssProvider>
       </NonceProvider>,
       {
         nonce,

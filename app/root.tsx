@@ -1,4 +1,3 @@
-import { useEffect } from "react";
 import {
   Links,
   Meta,
@@ -8,10 +7,11 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
-import { Toaster, toast } from "sonner";
 import type { Route } from "./+types/root";
 import { Footer } from "~/components/layout/footer";
+import { SiteStylesheet } from "~/components/layout/inline-css";
 import { NavigationBar } from "~/components/layout/navigation-bar";
+import { Toaster } from "~/components/layout/toaster";
 import { useNonce } from "~/components/layout/nonce";
 import { servicesContext, viewerContext, viewerRankContext } from "~/.server/context";
 import { noticeRankUp } from "~/.server/domain/progression/rank-up";
@@ -20,7 +20,6 @@ import { loadViewer } from "~/.server/session";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -76,6 +75,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        <SiteStylesheet href={stylesheet} nonce={nonce} />
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
@@ -90,7 +90,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <Footer />
-        <Toaster position="bottom-right" richColors closeButton />
+        <Toaster toast={data?.toast ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -98,11 +98,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App({ loaderData }: Route.ComponentProps) {
-  const pending = loaderData.toast;
-  useEffect(() => {
-    if (pending) toast.success(pending.title, { id: pending.id, description: pending.description });
-  }, [pending]);
+export default function App() {
   return <Outlet />;
 }
 

@@ -84,6 +84,7 @@ export function createApp({ env, logger, services, assets, build, draining = () 
           requestId: res.locals.requestId,
           clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
           nonce: res.locals.nonce,
+          document: !req.path.endsWith(".data"),
           logger: res.locals.logger,
         });
         return context;

@@ -25,6 +25,8 @@ export interface RequestInfo {
   clientIp: string;
   /** CSP nonce for this response's inline scripts. */
   nonce: string;
+  /** A document request, not a client-side navigation's `.data` fetch: member HTML travels in its markup (ADR 0029). */
+  document: boolean;
   logger: Logger;
 }
 

@@ -1,15 +1,8 @@
 import * as z from "zod/mini";
+export { INTERESTS, INTEREST_CHECKBOXES, JOIN_CHECKBOXES, SIGN_IN_CHECKBOXES, type InterestId } from "./fields";
 
 // Every message here is the seed's (§5), word for word; limits beyond the seed come from PRODUCT.md §7.
 // zod/mini keeps the browser bundle small: these schemas ship to every form page (ADR 0006).
-
-export const INTERESTS = [
-  { id: "meditation", label: "Meditation & Inner Peace" },
-  { id: "fitness", label: "Fitness & Strength" },
-  { id: "philosophy", label: "Philosophy & Wisdom" },
-  { id: "creativity", label: "Creative Expression" },
-] as const;
-export type InterestId = (typeof INTERESTS)[number]["id"];
 
 /** The validation default the seed mentions: 'Required' when a value is missing. */
 const required = (what = "string") => ({
@@ -59,7 +52,6 @@ export const interestsSchema = z._default(
   z.object({ meditation: checkbox, fitness: checkbox, philosophy: checkbox, creativity: checkbox }),
   {},
 );
-export const INTEREST_CHECKBOXES = INTERESTS.map((i) => `interests.${i.id}`);
 
 /** The browser's zone, filled in by a script on the join page; without JavaScript it is absent. */
 const joinTimeZone = z.optional(z.string(required()).check(z.maxLength(64, "Expected string")));
@@ -80,7 +72,6 @@ export const joinSchema = z
   .check(passwordsMatch);
 
 export type JoinValues = z.infer<typeof joinSchema>;
-export const JOIN_CHECKBOXES = [...INTEREST_CHECKBOXES, "termsAccepted"] as const;
 
 export const signInSchema = z.object({
   email: emailSchema,
@@ -90,7 +81,6 @@ export const signInSchema = z.object({
   rememberMe: z._default(z.optional(z.boolean(required("boolean"))), false),
 });
 export type SignInValues = z.infer<typeof signInSchema>;
-export const SIGN_IN_CHECKBOXES = ["rememberMe"] as const;
 
 export const forgotPasswordSchema = z.object({ email: emailSchema });
 

@@ -1,15 +1,10 @@
 import * as z from "zod/mini";
 import { VIRTUE_IDS } from "~/lib/virtues";
 import { submissionKeySchema } from "./forum";
+import { CHALLENGE_TITLE_MIN, CHALLENGE_TITLE_MAX, CHALLENGE_DESCRIPTION_MIN, CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX } from "./fields";
+export { CHALLENGE_TITLE_MIN, CHALLENGE_TITLE_MAX, CHALLENGE_DESCRIPTION_MIN, CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX, CHALLENGE_LISTS } from "./fields";
 
 // A challenge as advisors create it and sages propose it (issue 11, ADR 0022).
-
-export const CHALLENGE_TITLE_MIN = 8;
-export const CHALLENGE_TITLE_MAX = 100;
-export const CHALLENGE_DESCRIPTION_MIN = 20;
-export const CHALLENGE_DESCRIPTION_MAX = 1000;
-/** A challenge lasts one day to a year. */
-export const CHALLENGE_LENGTH_MAX = 365;
 
 const text = z.string({ error: (issue) => (issue.input === undefined ? "Required" : "Expected text") });
 const wholeNumber = (label: string, max: number) =>
@@ -49,7 +44,6 @@ export const challengeSchema = z
       path: ["checkInsRequired"],
     }),
   );
-export const CHALLENGE_LISTS = ["virtues"] as const;
 
 export const reviewSchema = z.object({
   decision: z.enum(["publish", "decline"], { error: "Choose to publish or decline" }),

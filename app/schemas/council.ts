@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { VIRTUE_IDS } from "~/lib/virtues";
 import { bodySchema, submissionKeySchema, titleSchema } from "./forum";
+export { QUESTION_LISTS } from "./fields";
 
 /** Issue 4: a question carries 1 to 3 of the six virtues as tags. */
 export const virtuesSchema = z
@@ -12,7 +13,6 @@ export const questionSchema = z.object({ title: titleSchema, body: bodySchema, v
 export const editQuestionSchema = z.object({ title: titleSchema, body: bodySchema, virtues: virtuesSchema });
 export const answerSchema = z.object({ body: bodySchema, submissionKey: submissionKeySchema });
 export const editAnswerSchema = z.object({ body: bodySchema });
-export const QUESTION_LISTS = ["virtues"] as const;
 
 export const advisorSchema = z.object({
   email: z.string().check(z.trim(), z.email("Please enter a valid email address")),

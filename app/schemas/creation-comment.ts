@@ -1,9 +1,9 @@
 import * as z from "zod/mini";
 import { submissionKeySchema } from "./forum";
+import { COMMENT_MAX } from "./fields";
+export { COMMENT_MAX } from "./fields";
 
 // Issue 10: a comment on a creation is 1 to 2,000 characters; the form and the action share this.
-
-export const COMMENT_MAX = 2_000;
 
 export const commentBodySchema = z
   .string({ error: (issue) => (issue.input === undefined ? "Required" : "Expected text") })

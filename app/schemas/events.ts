@@ -1,15 +1,10 @@
 import * as z from "zod/mini";
 import { canonicalTimeZone, zonedToUtc } from "~/lib/time-zones";
 import { submissionKeySchema } from "./forum";
+import { EVENT_TITLE_MIN, EVENT_TITLE_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_URL_MAX, EVENT_CAPACITY_MAX } from "./fields";
+export { EVENT_TITLE_MIN, EVENT_TITLE_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_URL_MAX, EVENT_CAPACITY_MAX } from "./fields";
 
 // The event form, shared by the page (checked before submit) and the action (PRODUCT.md §4).
-
-export const EVENT_TITLE_MIN = 8;
-export const EVENT_TITLE_MAX = 150;
-export const EVENT_DESCRIPTION_MAX = 5_000;
-export const EVENT_PLACE_MAX = 200;
-export const EVENT_URL_MAX = 500;
-export const EVENT_CAPACITY_MAX = 1_000;
 
 const text = z.string({ error: (issue) => (issue.input === undefined ? "Required" : "Expected text") });
 

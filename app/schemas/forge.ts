@@ -1,24 +1,12 @@
 import * as z from "zod/mini";
 import type { CreationType } from "~/lib/domain-values";
 import { bodySchema, submissionKeySchema } from "./forum";
+import { CREATION_TITLE_MIN, CREATION_TITLE_MAX, DESCRIPTION_MAX, LINK_MAX } from "./fields";
+export { CREATION_TITLE_MIN, CREATION_TITLE_MAX, DESCRIPTION_MAX, LINK_MAX, IMAGE_MAX_BYTES, AUDIO_MAX_BYTES, UPLOAD_BODY_LIMIT } from "./fields";
 
 // Issue 10: a creation's title 3 to 120 characters, description up to 500, a Markdown body; by
 // type an image (Visual Art), an audio file (Music) or an http(s) link (Projects).
 
-export const CREATION_TITLE_MIN = 3;
-export const CREATION_TITLE_MAX = 120;
-export const DESCRIPTION_MAX = 500;
-export const LINK_MAX = 2000;
-
-/** Upload limits (PRODUCT.md §7); checked while the body streams in, never after reading it whole. */
-export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-export const AUDIO_MAX_BYTES = 20 * 1024 * 1024;
-/**
- * The largest body an upload route takes (ADR 0020): one audio file at its limit and the text
- * fields. Routes declare it in their `handle` (server/http.ts reads it for the route a request
- * matches, so it lives outside server-only code); every other route keeps the global 1 MB.
- */
-export const UPLOAD_BODY_LIMIT = 21 * 1024 * 1024;
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 export const AUDIO_TYPES = ["audio/mpeg", "audio/ogg", "audio/wav"] as const;
 

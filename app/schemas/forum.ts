@@ -1,10 +1,8 @@
 import * as z from "zod/mini";
+import { TITLE_MIN, TITLE_MAX, BODY_MAX } from "./fields";
+export { TITLE_MIN, TITLE_MAX, BODY_MAX } from "./fields";
 
 // Limits from PRODUCT.md §7: titles 8 to 150 characters, post bodies 1 to 20,000.
-
-export const TITLE_MIN = 8;
-export const TITLE_MAX = 150;
-export const BODY_MAX = 20_000;
 
 const text = z.string({ error: (issue) => (issue.input === undefined ? "Required" : "Expected text") });
 

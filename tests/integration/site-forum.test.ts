@@ -26,6 +26,29 @@ async function formKey(path: string, cookie: string) {
 }
 
 describe(`the forum over HTTP on ${ENGINE}`, () => {
+  it("a document carries a reply's HTML once, in its markup; a client navigation's .data carries it", async () => {
+    const cy = await joinAs("Cy Forum");
+    const dee = await joinAs("Dee Forum");
+    const topic = "/monastery/breath-and-stillness";
+    const started = await web.http.post(
+      `${topic}/new`,
+      { title: "Where the hydration data goes", body: "Opening post.", submissionKey: await formKey(`${topic}/new`, cy) },
+      { cookie: cy },
+    );
+    const path = started.headers.get("location")!;
+    const marker = `hydrate-once-${Date.now()}`;
+    await web.http.post(path, { intent: "reply", body: `A reply with **${marker}** in it.`, submissionKey: await formKey(path, dee) }, { cookie: dee });
+
+    const occurrences = (text: string) => text.split(marker).length - 1;
+    const html = await (await web.http.get(path)).text();
+    expect(html).toContain(`<strong>${marker}</strong>`);
+    expect(occurrences(html)).toBe(1);
+    // Signed in as the author, the Markdown source comes too (for the edit form), but not the HTML twice.
+    expect(occurrences(await (await web.http.get(path, { cookie: dee })).text())).toBe(2);
+    const data = await (await web.http.get(`${path}.data`)).text();
+    expect(data).toContain(`<strong>${marker}</strong>`);
+  });
+
   it("a member joins a topic, starts a discussion, another replies, the author edits and deletes", async () => {
     const ada = await joinAs("Ada Forum");
     const bo = await joinAs("Bo Forum");

@@ -3,7 +3,7 @@ import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
 import { FieldError, FormAlert, Label, TextAreaField, TextField } from "~/components/ui/form-controls";
-import { EVENT_CAPACITY_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_TITLE_MAX, EVENT_URL_MAX, eventSchema, newEventSchema } from "~/schemas/events";
+import { EVENT_CAPACITY_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_TITLE_MAX, EVENT_URL_MAX } from "~/schemas/fields";
 
 export interface EventFormDefaults {
   title: string;
@@ -34,8 +34,11 @@ export function EventForm({
   submissionKey?: string;
   submitLabel: string;
 }) {
-  const schema = submissionKey ? newEventSchema : eventSchema;
-  const { errors, onSubmit, onChange } = useValidatedForm(schema, [], serverErrors);
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/events").then((m) => (submissionKey ? m.newEventSchema : m.eventSchema)),
+    [],
+    serverErrors,
+  );
   const busy = useNavigation().state === "submitting";
   const select = (name: "path" | "timeZone", label: string, options: { value: string; label: string }[]) => (
     <div className="flex flex-col gap-2">

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent } from "react";
-import { safeParse, type core } from "zod/mini";
+import type { ZodMiniType } from "zod/mini";
 import { Button } from "~/components/ui/button";
 import { CardContent, CardFooter } from "~/components/ui/card";
 import { FieldError, FormAlert, Label, TextAreaField, TextField } from "~/components/ui/form-controls";
 import type { CreationType } from "~/lib/domain-values";
 import { mediaUrl } from "~/lib/media";
 import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data";
-import { AUDIO_MAX_BYTES, CREATION_TITLE_MAX, DESCRIPTION_MAX, IMAGE_MAX_BYTES, LINK_MAX } from "~/schemas/forge";
-import { BODY_MAX } from "~/schemas/forum";
+import { AUDIO_MAX_BYTES, CREATION_TITLE_MAX, DESCRIPTION_MAX, IMAGE_MAX_BYTES, LINK_MAX } from "~/schemas/fields";
+import { BODY_MAX } from "~/schemas/fields";
 import { CREATION_LABELS } from "./creation-types";
 
 export interface CreationDefaults {
@@ -43,13 +43,14 @@ const TYPES = Object.keys(CREATION_LABELS) as CreationType[];
  * (fetch cannot report it).
  */
 export function CreationForm({
-  schema,
+  loadSchema,
   submissionKey,
   defaults = EMPTY,
   serverErrors,
   submitLabel,
 }: {
-  schema: core.$ZodType;
+  /** Fetches the form's schema (and zod) after hydration (ADR 0029); define it once, outside the component. */
+  loadSchema: () => Promise<ZodMiniType>;
   submissionKey?: string;
   defaults?: CreationDefaults;
   serverErrors?: FieldErrors;
@@ -62,13 +63,20 @@ export function CreationForm({
   const [progress, setProgress] = useState<number | null>(null);
   const [errors, setErrors] = useState<FieldErrors>(serverErrors ?? {});
   const validated = useRef(false);
+  const schema = useRef<ZodMiniType | null>(null);
+  useEffect(() => {
+    loadSchema().then(
+      (loaded) => void (schema.current = loaded),
+      () => undefined, // the submit tries again; the server validates anyway
+    );
+  }, [loadSchema]);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
   const shows = (which: CreationType) => !hydrated || type === which;
 
   const check = (form: HTMLFormElement): FieldErrors => {
-    const result = safeParse(schema, formToObject(form));
-    const found: FieldErrors = result.success ? {} : firstErrors(result.error.issues);
+    const result = schema.current?.safeParse(formToObject(form));
+    const found: FieldErrors = !result || result.success ? {} : firstErrors(result.error.issues);
     const file = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)?.files?.[0];
     const image = file("image");
     const audio = file("audio");
@@ -88,10 +96,11 @@ export function CreationForm({
     setPreview(file && file.type.startsWith("image/") ? URL.createObjectURL(file) : null);
   };
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     validated.current = true;
+    schema.current ??= await loadSchema().catch(() => null);
     const found = check(form);
     setErrors(found);
     const first = Object.keys(found)[0];

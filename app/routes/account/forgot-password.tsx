@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { errors, onSubmit, onChange } = useValidatedForm(forgotPasswordSchema, [], actionData?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/account").then((m) => m.forgotPasswordSchema), [], actionData?.errors);
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="mb-8 text-center font-serif text-4xl font-bold">Forgot your password?</h1>

@@ -12,7 +12,8 @@ import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { parseForm } from "~/.server/forms";
 import { useNonce } from "~/components/layout/nonce";
 import { DEFAULT_TIME_ZONE } from "~/lib/time-zones";
-import { INTERESTS, JOIN_CHECKBOXES, joinSchema } from "~/schemas/account";
+import { joinSchema } from "~/schemas/account";
+import { INTERESTS, JOIN_CHECKBOXES } from "~/schemas/fields";
 import type { FieldErrors } from "~/schemas/form-data";
 
 export const meta: Route.MetaFunction = () => [
@@ -114,7 +115,7 @@ function BrowserTimeZone() {
 function JoinForm({ serverErrors, values }: { serverErrors?: FieldErrors; values?: Echo }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formAction === "/join";
-  const { errors, onSubmit, onChange } = useValidatedForm(joinSchema, JOIN_CHECKBOXES, serverErrors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/account").then((m) => m.joinSchema), JOIN_CHECKBOXES, serverErrors);
   return (
     <Card>
       <CardHeader>

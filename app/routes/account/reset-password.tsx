@@ -32,7 +32,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { errors, onSubmit, onChange } = useValidatedForm(resetPasswordSchema, [], actionData?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/account").then((m) => m.resetPasswordSchema), [], actionData?.errors);
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="mb-8 text-center font-serif text-4xl font-bold">Choose a new password</h1>

@@ -17,7 +17,7 @@ import {
 import { flashCookie } from "~/.server/flash";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
-import { INTEREST_CHECKBOXES, INTERESTS } from "~/schemas/account";
+import { INTEREST_CHECKBOXES, INTERESTS } from "~/schemas/fields";
 import type { FieldErrors } from "~/schemas/form-data";
 import {
   changeEmailSchema,
@@ -116,7 +116,7 @@ function useSubmitting(intent: Intent) {
 
 function ProfileForm({ settings, zones, result }: { settings: Route.ComponentProps["loaderData"]["settings"]; zones: string[]; result?: ActionResult }) {
   const busy = useSubmitting("profile");
-  const { errors, onSubmit, onChange } = useValidatedForm(profileSettingsSchema, INTEREST_CHECKBOXES, result?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/settings").then((m) => m.profileSettingsSchema), INTEREST_CHECKBOXES, result?.errors);
   return (
     <Card>
       <CardHeader>
@@ -180,7 +180,7 @@ function ProfileForm({ settings, zones, result }: { settings: Route.ComponentPro
 
 function EmailForm({ email, result }: { email: string; result?: ActionResult }) {
   const busy = useSubmitting("email");
-  const { errors, onSubmit, onChange } = useValidatedForm(changeEmailSchema, [], result?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/settings").then((m) => m.changeEmailSchema), [], result?.errors);
   return (
     <Card>
       <CardHeader>
@@ -216,7 +216,7 @@ function EmailForm({ email, result }: { email: string; result?: ActionResult }) 
 
 function PasswordForm({ result }: { result?: ActionResult }) {
   const busy = useSubmitting("password");
-  const { errors, onSubmit, onChange } = useValidatedForm(changePasswordSchema, [], result?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/settings").then((m) => m.changePasswordSchema), [], result?.errors);
   return (
     <Card>
       <CardHeader>
@@ -266,7 +266,7 @@ function PasswordForm({ result }: { result?: ActionResult }) {
 
 function DeleteForm({ result }: { result?: ActionResult }) {
   const busy = useSubmitting("delete");
-  const { errors, onSubmit, onChange } = useValidatedForm(deleteAccountSchema, [], result?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/settings").then((m) => m.deleteAccountSchema), [], result?.errors);
   return (
     <Card className="border-warrior">
       <CardHeader>

@@ -10,7 +10,8 @@ import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { flashCookie } from "~/.server/flash";
 import { parseForm } from "~/.server/forms";
 import { safeRedirectTarget } from "~/.server/session";
-import { SIGN_IN_CHECKBOXES, signInSchema } from "~/schemas/account";
+import { signInSchema } from "~/schemas/account";
+import { SIGN_IN_CHECKBOXES } from "~/schemas/fields";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign In · Inner Peace. Outer Strength." },
@@ -43,7 +44,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/signin");
-  const { errors, onSubmit, onChange } = useValidatedForm(signInSchema, SIGN_IN_CHECKBOXES, actionData?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/account").then((m) => m.signInSchema), SIGN_IN_CHECKBOXES, actionData?.errors);
   const redirectTo = searchParams.get("redirectTo") ?? "";
 
   return (

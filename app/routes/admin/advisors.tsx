@@ -41,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Advisors({ loaderData, actionData }: Route.ComponentProps) {
-  const { errors, onSubmit, onChange } = useValidatedForm(advisorSchema, [], actionData?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/council").then((m) => m.advisorSchema), [], actionData?.errors);
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
       <h1 className="mb-8 font-serif text-4xl font-bold">Advisors</h1>

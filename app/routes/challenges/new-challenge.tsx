@@ -12,7 +12,8 @@ import { requireViewer } from "~/.server/session";
 import { CHALLENGE_RANK } from "~/lib/privileges";
 import { isRankAtLeast } from "~/lib/ranks";
 import { VIRTUES, type Virtue } from "~/lib/virtues";
-import { CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX, CHALLENGE_LISTS, CHALLENGE_TITLE_MAX, challengeSchema } from "~/schemas/challenges";
+import { challengeSchema } from "~/schemas/challenges";
+import { CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX, CHALLENGE_LISTS, CHALLENGE_TITLE_MAX } from "~/schemas/fields";
 
 export const meta: Route.MetaFunction = () => [{ title: "New challenge · Challenges" }, { name: "robots", content: "noindex" }];
 
@@ -47,7 +48,7 @@ export default function NewChallenge({ loaderData, actionData }: Route.Component
   const { publishes, allowed, refusal, submissionKey } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { errors, onSubmit, onChange } = useValidatedForm(challengeSchema, [], actionData?.errors, CHALLENGE_LISTS);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/challenges").then((m) => m.challengeSchema), [], actionData?.errors, CHALLENGE_LISTS);
   const heading = publishes ? "Create a Challenge" : "Propose a Challenge";
   return (
     <div className="mx-auto max-w-2xl px-4 py-12">

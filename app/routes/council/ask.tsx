@@ -9,8 +9,9 @@ import { askQuestion } from "~/.server/domain/council/council-service";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { VirtuePicker } from "~/features/council/virtue-picker";
-import { QUESTION_LISTS, questionSchema } from "~/schemas/council";
-import { BODY_MAX, TITLE_MAX } from "~/schemas/forum";
+import { questionSchema } from "~/schemas/council";
+import { QUESTION_LISTS } from "~/schemas/fields";
+import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Ask a Question · The Council" },
@@ -34,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { errors, onSubmit, onChange } = useValidatedForm(questionSchema, [], actionData?.errors, QUESTION_LISTS);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/council").then((m) => m.questionSchema), [], actionData?.errors, QUESTION_LISTS);
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
       <p className="text-sm">

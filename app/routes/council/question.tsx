@@ -34,8 +34,11 @@ import { parseId } from "~/lib/params";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { virtueById } from "~/lib/virtues";
 import { cn, plural } from "~/lib/utils";
-import { answerSchema, editAnswerSchema, editQuestionSchema, QUESTION_LISTS } from "~/schemas/council";
-import { BODY_MAX, TITLE_MAX } from "~/schemas/forum";
+import { answerSchema, editAnswerSchema, editQuestionSchema } from "~/schemas/council";
+import { QUESTION_LISTS } from "~/schemas/fields";
+import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
+import { MemberProse } from "~/components/community/member-prose";
+import { proseInMarkupOnly } from "~/.server/hydration-data";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -64,7 +67,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
   const helpfulRank = rankById(HELPFUL_RANK);
-  return {
+  return proseInMarkupOnly(context, {
     ...shown,
     canonical: `${services.env.BASE_URL}/council/${id}`,
     signedIn: viewer !== null,
@@ -72,7 +75,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     helpfulRank: { label: helpfulRank.label, minXp: helpfulRank.minXp },
     editing: edit === "question" || edit?.startsWith("answer-") ? edit : null,
     submissionKey: crypto.randomUUID(),
-  };
+  });
 }
 
 type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
@@ -148,7 +151,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 function EditQuestionForm({ title, body, virtues, errors: serverErrors, cancel }: { title: string; body: string; virtues: string[]; errors?: Record<string, string>; cancel: string }) {
-  const { errors, onSubmit, onChange } = useValidatedForm(editQuestionSchema, [], serverErrors, QUESTION_LISTS);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/council").then((m) => m.editQuestionSchema), [], serverErrors, QUESTION_LISTS);
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-4 flex flex-col gap-4">
       <input type="hidden" name="intent" value="edit-question" />
@@ -185,7 +188,9 @@ function AnswerTextForm({
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const { errors, onSubmit, onChange } = useValidatedForm(intent === "answer" ? answerSchema : editAnswerSchema, [], serverErrors);
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/council").then((m) => (intent === "answer" ? m.answerSchema : m.editAnswerSchema)),
+    [], serverErrors);
   const fieldId = intent === "answer" ? "answer-body" : `edit-answer-${answerId}`;
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? answerId}>
@@ -250,7 +255,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
       {editing === "question" && question.mine && question.body !== null ? (
         <EditQuestionForm title={question.title} body={question.body} virtues={question.virtues} errors={errorsFor("question")} cancel={here} />
       ) : (
-        <div className="prose-member mt-6" dangerouslySetInnerHTML={{ __html: question.html }} />
+        <MemberProse className="mt-6" html={question.html} />
       )}
       {question.mine && editing !== "question" ? (
         <div className="mt-4 flex flex-wrap items-center gap-1">
@@ -294,8 +299,8 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                     <div className="mt-3">
                       <AnswerTextForm intent="edit-answer" answerId={a.id} body={a.body} errors={errorsFor(`answer-${a.id}`)} cancel={`${here}#answer-${a.id}`} />
                     </div>
-                  ) : a.html ? (
-                    <div className="prose-member mt-3" dangerouslySetInnerHTML={{ __html: a.html }} />
+                  ) : a.html !== null ? (
+                    <MemberProse className="mt-3" html={a.html} />
                   ) : (
                     <p className="mt-3 text-muted">[deleted]</p>
                   )}

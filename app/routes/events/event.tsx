@@ -14,6 +14,8 @@ import { requireViewer } from "~/.server/session";
 import { EventTimes, PATH_LABEL, placesText } from "~/features/events/event-card";
 import { parseId } from "~/lib/params";
 import { plural } from "~/lib/utils";
+import { MemberProse } from "~/components/community/member-prose";
+import { proseInMarkupOnly } from "~/.server/hydration-data";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -30,12 +32,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const event = id ? await eventPage(services.db, id, viewer) : null;
   if (!id || !event) throw data("Not found", { status: 404 });
-  return {
+  return proseInMarkupOnly(context, {
     event,
     canonical: `${services.env.BASE_URL}/events/${id}`,
     signedIn: viewer !== null,
     mayEdit: viewer !== null && (viewer.role === "admin" || viewer.id === event.hostId) && !event.cancelled && !event.started,
-  };
+  });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -161,7 +163,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
         <h2 id="about" className="font-serif text-2xl font-bold">
           About this event
         </h2>
-        <div className="prose-member mt-4" dangerouslySetInnerHTML={{ __html: event.descriptionHtml }} />
+        <MemberProse className="mt-4" html={event.descriptionHtml} />
       </section>
 
       <section aria-labelledby="rsvp" className="mt-10">

@@ -32,7 +32,10 @@ import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { isRankAtLeast } from "~/lib/ranks";
 import { plural } from "~/lib/utils";
-import { COMMENT_MAX, commentSchema, editCommentSchema } from "~/schemas/creation-comment";
+import { commentSchema, editCommentSchema } from "~/schemas/creation-comment";
+import { COMMENT_MAX } from "~/schemas/fields";
+import { MemberProse } from "~/components/community/member-prose";
+import { proseInMarkupOnly } from "~/.server/hydration-data";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -50,7 +53,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!shown) throw data("Not found", { status: 404 });
   const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
-  return {
+  return proseInMarkupOnly(context, {
     ...shown,
     signedIn: viewer !== null,
     moderator: isModerator(viewer),
@@ -58,7 +61,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     likeRank: likeRankMessage(),
     editing: edit?.startsWith("comment-") ? edit : null,
     submissionKey: crypto.randomUUID(),
-  };
+  });
 }
 
 type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
@@ -146,7 +149,9 @@ function CommentForm({
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const { errors, onSubmit, onChange } = useValidatedForm(intent === "comment" ? commentSchema : editCommentSchema, [], serverErrors);
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/creation-comment").then((m) => (intent === "comment" ? m.commentSchema : m.editCommentSchema)),
+    [], serverErrors);
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? commentId}>
       <input type="hidden" name="intent" value={intent} />
@@ -230,7 +235,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
             <a href={creation.audio}>Download the audio</a>
           </audio>
         ) : null}
-        <div className="prose-member mt-6" dangerouslySetInnerHTML={{ __html: creation.html }} />
+        <MemberProse className="mt-6" html={creation.html} />
         {creation.linkUrl ? (
           <p className="mt-6">
             <a
@@ -296,8 +301,8 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                     <div className="mt-3">
                       <CommentForm intent="edit-comment" commentId={c.id} body={c.body} errors={errorsFor(`comment-${c.id}`)} cancel={`${here}#comment-${c.id}`} />
                     </div>
-                  ) : c.html ? (
-                    <div className="prose-member mt-2 text-sm" dangerouslySetInnerHTML={{ __html: c.html }} />
+                  ) : c.html !== null ? (
+                    <MemberProse className="mt-2 text-sm" html={c.html} />
                   ) : (
                     <p className="mt-2 text-sm text-muted">[deleted]</p>
                   )}

@@ -7,7 +7,11 @@ import { requireViewer } from "~/.server/session";
 import { parseCreationForm } from "~/.server/upload-forms";
 import { CreationForm } from "~/features/forge/creation-form";
 import { parseId } from "~/lib/params";
-import { editCreationSchema, UPLOAD_BODY_LIMIT } from "~/schemas/forge";
+import { editCreationSchema } from "~/schemas/forge";
+import { UPLOAD_BODY_LIMIT } from "~/schemas/fields";
+
+/** The form's schema, fetched after hydration (ADR 0029); the action imports it directly. */
+const loadSchema = () => import("~/schemas/forge").then((m) => m.editCreationSchema);
 
 /** This route takes uploads: server/http.ts lets its posts be larger than the global 1 MB. */
 export const handle = { maxBodyBytes: UPLOAD_BODY_LIMIT };
@@ -52,7 +56,7 @@ export default function Edit({ loaderData, actionData }: Route.ComponentProps) {
       <h1 className="mt-2 mb-8 font-serif text-4xl font-bold">Edit Your Creation</h1>
       <Card>
         <CreationForm
-          schema={editCreationSchema}
+          loadSchema={loadSchema}
           defaults={{
             title: creation.title,
             description: creation.description,

@@ -6,7 +6,11 @@ import { shareCreation } from "~/.server/domain/forge/creation-service";
 import { requireViewer } from "~/.server/session";
 import { parseCreationForm } from "~/.server/upload-forms";
 import { CreationForm } from "~/features/forge/creation-form";
-import { creationSchema, UPLOAD_BODY_LIMIT } from "~/schemas/forge";
+import { creationSchema } from "~/schemas/forge";
+import { UPLOAD_BODY_LIMIT } from "~/schemas/fields";
+
+/** The form's schema, fetched after hydration (ADR 0029); the action imports it directly. */
+const loadSchema = () => import("~/schemas/forge").then((m) => m.creationSchema);
 
 /** This route takes uploads: server/http.ts lets its posts be larger than the global 1 MB. */
 export const handle = { maxBodyBytes: UPLOAD_BODY_LIMIT };
@@ -44,7 +48,7 @@ export default function Share({ loaderData, actionData }: Route.ComponentProps) 
       <h1 className="mt-2 mb-2 font-serif text-4xl font-bold">Share Your Creation</h1>
       <p className="mb-8 text-stone-700">Writing, visual art, music or a project: show the community what you made.</p>
       <Card>
-        <CreationForm schema={creationSchema} submissionKey={loaderData.submissionKey} serverErrors={actionData?.errors} submitLabel="Share Creation" />
+        <CreationForm loadSchema={loadSchema} submissionKey={loaderData.submissionKey} serverErrors={actionData?.errors} submitLabel="Share Creation" />
       </Card>
     </div>
   );

@@ -20,7 +20,10 @@ import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { cn, plural } from "~/lib/utils";
-import { BODY_MAX, editDiscussionSchema, editReplySchema, replySchema, TITLE_MAX } from "~/schemas/forum";
+import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/forum";
+import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
+import { MemberProse } from "~/components/community/member-prose";
+import { proseInMarkupOnly } from "~/.server/hydration-data";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [{ title: "Discussion not found" }];
@@ -54,13 +57,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw redirect(shown.path + url.search, 301);
   }
   const edit = url.searchParams.get("edit");
-  return {
+  return proseInMarkupOnly(context, {
     ...shown,
     canonical: services.env.BASE_URL + shown.path,
     signedIn: viewer !== null,
     editing: edit === "discussion" || edit?.startsWith("reply-") ? edit : null,
     submissionKey: crypto.randomUUID(),
-  };
+  });
 }
 
 type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
@@ -149,7 +152,9 @@ function EditForm({
   cancel: string;
   errors?: Record<string, string>;
 }) {
-  const { errors, onSubmit, onChange } = useValidatedForm(kind === "reply" ? editReplySchema : editDiscussionSchema, [], serverErrors);
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/forum").then((m) => (kind === "reply" ? m.editReplySchema : m.editDiscussionSchema)),
+    [], serverErrors);
   const fieldId = `edit-${kind}-${id}`;
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-3 flex flex-col gap-4">
@@ -184,7 +189,7 @@ function EditForm({
 function ReplyForm({ submissionKey, errors: serverErrors }: { submissionKey: string; errors?: Record<string, string> }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "reply";
-  const { errors, onSubmit, onChange } = useValidatedForm(replySchema, [], serverErrors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/forum").then((m) => m.replySchema), [], serverErrors);
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey}>
       <input type="hidden" name="intent" value="reply" />
@@ -260,8 +265,8 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
             cancel={path}
             errors={errorsFor("discussion")}
           />
-        ) : discussion.html ? (
-          <div className="prose-member mt-4" dangerouslySetInnerHTML={{ __html: discussion.html }} />
+        ) : discussion.html !== null ? (
+          <MemberProse className="mt-4" html={discussion.html} />
         ) : (
           <p className="mt-4 text-muted">[deleted]</p>
         )}
@@ -299,8 +304,8 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
                 </Byline>
                 {editing === `reply-${r.id}` && r.mine && r.body !== null ? (
                   <EditForm kind="reply" id={r.id} body={r.body} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />
-                ) : r.html ? (
-                  <div className="prose-member mt-3" dangerouslySetInnerHTML={{ __html: r.html }} />
+                ) : r.html !== null ? (
+                  <MemberProse className="mt-3" html={r.html} />
                 ) : (
                   <p className="mt-3 text-muted">[deleted]</p>
                 )}

@@ -11,7 +11,8 @@ import { findTopic } from "~/.server/domain/forum/section-repository";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
-import { BODY_MAX, discussionSchema, TITLE_MAX } from "~/schemas/forum";
+import { discussionSchema } from "~/schemas/forum";
+import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `Start a Discussion · ${loaderData?.topic.title ?? ""}` },
@@ -44,7 +45,7 @@ export default function NewDiscussion({ loaderData, actionData }: Route.Componen
   const info = SECTIONS[section];
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { errors, onSubmit, onChange } = useValidatedForm(discussionSchema, [], actionData?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/forum").then((m) => m.discussionSchema), [], actionData?.errors);
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
       <p className="text-sm">

@@ -47,7 +47,7 @@ export default function NewTopic({ loaderData, actionData }: Route.ComponentProp
   const info = SECTIONS[section];
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { errors, onSubmit, onChange } = useValidatedForm(topicSchema, [], actionData?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/forum").then((m) => m.topicSchema), [], actionData?.errors);
   return (
     <div className="mx-auto max-w-2xl px-4 py-12">
       <p className="text-sm">

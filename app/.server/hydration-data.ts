@@ -1,0 +1,28 @@
+import type { RouterContextProvider } from "react-router";
+import { requestContext } from "./context";
+
+const PROSE_KEYS = new Set(["html", "descriptionHtml"]);
+
+/**
+ * Leaves rendered member HTML out of a document's hydration data, so a page carries it once, in the
+ * markup (MemberProse takes it from there while hydrating; ADR 0029). The property stays readable
+ * for the server render but becomes non-enumerable, which the serializer skips (turbo-stream walks
+ * Object.keys). A `.data` fetch for a client-side navigation keeps it: there is no markup to read.
+ * Only null or string values named `html` or `descriptionHtml` are touched, `null` (a deleted post) stays.
+ */
+export function proseInMarkupOnly<T>(context: Readonly<RouterContextProvider>, data: T): T {
+  if (context.get(requestContext).document) hide(data, 0);
+  return data;
+}
+
+function hide(value: unknown, depth: number) {
+  if (depth > 4 || value === null || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    for (const item of value) hide(item, depth + 1);
+    return;
+  }
+  for (const [key, inner] of Object.entries(value)) {
+    if (PROSE_KEYS.has(key) && typeof inner === "string") Object.defineProperty(value, key, { enumerable: false });
+    else hide(inner, depth + 1);
+  }
+}

@@ -1,0 +1,14 @@
+import { useId, useState } from "react";
+import { cn } from "~/lib/utils";
+
+/**
+ * Member text rendered to HTML when it was written. A document carries that HTML once, in the markup:
+ * the server leaves it out of the hydration data (entry.server.tsx, ADR 0029), so while hydrating the
+ * browser takes it from the element the server rendered (found by a useId, the same on both sides).
+ * Client-side navigations bring it in the route data as usual.
+ */
+export function MemberProse({ html, className }: { html: string | undefined; className?: string }) {
+  const id = useId();
+  const [fromDocument] = useState(() => (html === undefined && typeof document !== "undefined" ? (document.getElementById(id)?.innerHTML ?? "") : ""));
+  return <div id={id} className={cn("prose-member", className)} dangerouslySetInnerHTML={{ __html: html ?? fromDocument }} />;
+}

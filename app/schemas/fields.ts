@@ -1,0 +1,60 @@
+/**
+ * The limits and field names that forms show and schemas check, without zod: a page imports them from
+ * here, and fetches its schema (and zod) only after hydration (use-validated-form.ts, ADR 0029). The
+ * schema modules re-export them, so server code may keep importing them from there.
+ */
+
+// forum.ts
+export const TITLE_MIN = 8;
+export const TITLE_MAX = 150;
+export const BODY_MAX = 20_000;
+
+// creation-comment.ts
+export const COMMENT_MAX = 2_000;
+
+// council.ts
+export const QUESTION_LISTS = ["virtues"] as const;
+
+// challenges.ts
+export const CHALLENGE_TITLE_MIN = 8;
+export const CHALLENGE_TITLE_MAX = 100;
+export const CHALLENGE_DESCRIPTION_MIN = 20;
+export const CHALLENGE_DESCRIPTION_MAX = 1000;
+/** A challenge lasts one day to a year. */
+export const CHALLENGE_LENGTH_MAX = 365;
+export const CHALLENGE_LISTS = ["virtues"] as const;
+
+// events.ts
+export const EVENT_TITLE_MIN = 8;
+export const EVENT_TITLE_MAX = 150;
+export const EVENT_DESCRIPTION_MAX = 5_000;
+export const EVENT_PLACE_MAX = 200;
+export const EVENT_URL_MAX = 500;
+export const EVENT_CAPACITY_MAX = 1_000;
+
+// forge.ts
+export const CREATION_TITLE_MIN = 3;
+export const CREATION_TITLE_MAX = 120;
+export const DESCRIPTION_MAX = 500;
+export const LINK_MAX = 2000;
+/** Upload limits (PRODUCT.md §7); checked while the body streams in, never after reading it whole. */
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const AUDIO_MAX_BYTES = 20 * 1024 * 1024;
+/**
+ * The largest body an upload route takes (ADR 0020): one audio file at its limit and the text
+ * fields. Routes declare it in their `handle` (server/http.ts reads it for the route a request
+ * matches, so it lives outside server-only code); every other route keeps the global 1 MB.
+ */
+export const UPLOAD_BODY_LIMIT = 21 * 1024 * 1024;
+
+// account.ts
+export const INTERESTS = [
+  { id: "meditation", label: "Meditation & Inner Peace" },
+  { id: "fitness", label: "Fitness & Strength" },
+  { id: "philosophy", label: "Philosophy & Wisdom" },
+  { id: "creativity", label: "Creative Expression" },
+] as const;
+export type InterestId = (typeof INTERESTS)[number]["id"];
+export const INTEREST_CHECKBOXES = INTERESTS.map((i) => `interests.${i.id}`);
+export const JOIN_CHECKBOXES = [...INTEREST_CHECKBOXES, "termsAccepted"] as const;
+export const SIGN_IN_CHECKBOXES = ["rememberMe"] as const;

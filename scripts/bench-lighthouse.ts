@@ -1,0 +1,101 @@
+// Issue 13's Lighthouse run: the production build (`npm run build` first) on a fresh SQLite data dir
+// with the demo content, Lighthouse's mobile preset (its default: a mid-range phone, slow 4G, 4x CPU
+// slowdown) in Debian's Chromium, for `/`, a topic, a discussion, a question and /forge. Prints the
+// four category scores, LCP, CLS and TBT per page. With `--check` it exits 1 when a page misses the
+// goals (performance ≥ 98, accessibility, best practices and SEO 100, LCP ≤ 1.5 s, CLS 0).
+// Run: npm run bench:lighthouse [-- --check]. CHROME_PATH picks another Chromium.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { startBuiltSite } from "./bench-support";
+
+const check = process.argv.includes("--check");
+const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const GOALS = { performance: 98, accessibility: 100, "best-practices": 100, seo: 100, lcpMs: 1500, cls: 0 };
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-lighthouse-"));
+const { server, base } = await startBuiltSite(dataDir, { DEMO_CONTENT: "on" });
+
+/** The first link on `page` whose path matches `pattern` (the demo content's ids are not fixed). */
+async function firstLink(page: string, pattern: RegExp) {
+  const html = await (await fetch(base + page)).text();
+  for (const [, href] of html.matchAll(/href="([^"]+)"/g)) if (pattern.test(href)) return href;
+  throw new Error(`no link like ${pattern} on ${page}`);
+}
+
+const topic = await firstLink("/monastery", /^\/monastery\/[^/?#]+$/);
+const pages = [
+  { name: "home", url: "/" },
+  { name: "topic", url: topic },
+  { name: "discussion", url: await firstLink(topic, new RegExp(`^${topic}/[0-9]+-[^/?#]*$`)) },
+  { name: "question", url: await firstLink("/council", /^\/council\/[0-9]+[^/?#]*$/) },
+  { name: "forge", url: "/forge" },
+];
+
+// A running site is warm: its first requests (module compilation, the database's first reads) are not
+// what a reader waits for, and Lighthouse takes the document's response time from what it observes.
+for (let round = 0; round < 5; round++) for (const page of pages) await (await fetch(base + page.url)).arrayBuffer();
+
+const chrome = await chromeLauncher.launch({
+  chromePath,
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+});
+type Row = { page: string; url: string; performance: number; accessibility: number; "best-practices": number; seo: number; lcpMs: number; cls: number; tbtMs: number; failing: string[] };
+const rows: Row[] = [];
+try {
+  for (const page of pages) {
+    const result = await lighthouse(base + page.url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`);
+    const { categories, audits } = result.lhr;
+    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+    const failing = Object.values(audits)
+      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual" && a.scoreDisplayMode !== "notApplicable")
+      .map((a) => a.id);
+    rows.push({
+      page: page.name,
+      url: page.url,
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      "best-practices": score("best-practices"),
+      seo: score("seo"),
+      lcpMs: audits["largest-contentful-paint"]?.numericValue ?? NaN,
+      cls: audits["cumulative-layout-shift"]?.numericValue ?? NaN,
+      tbtMs: audits["total-blocking-time"]?.numericValue ?? NaN,
+      failing,
+    });
+  }
+} finally {
+  await chrome.kill();
+  server.close();
+}
+
+console.log(`Lighthouse ${"mobile"} (${chromePath}), production build, SQLite with demo content:`);
+console.log("  page        perf  a11y  bp   seo   LCP      CLS     TBT");
+let missed = 0;
+for (const r of rows) {
+  const misses =
+    r.performance < GOALS.performance ||
+    r.accessibility < GOALS.accessibility ||
+    r["best-practices"] < GOALS["best-practices"] ||
+    r.seo < GOALS.seo ||
+    !(r.lcpMs <= GOALS.lcpMs) ||
+    !(r.cls <= GOALS.cls);
+  if (misses) missed++;
+  console.log(
+    `  ${r.page.padEnd(10)}  ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r["best-practices"]).padStart(3)}  ${String(r.seo).padStart(4)}  ${(r.lcpMs / 1000).toFixed(2).padStart(5)} s  ${r.cls.toFixed(3).padStart(6)}  ${Math.round(r.tbtMs).toString().padStart(4)} ms${misses ? "  below goal" : ""}`,
+  );
+  if (r.failing.length > 0) console.log(`              audits not passed: ${r.failing.join(", ")}`);
+}
+console.log(`Goals: performance ≥ ${GOALS.performance}, accessibility/best practices/SEO 100, LCP ≤ ${GOALS.lcpMs / 1000} s, CLS 0.`);
+if (check && missed > 0) {
+  console.error(`${missed} page(s) below the goals.`);
+  process.exit(1);
+}
+process.exit(0);
