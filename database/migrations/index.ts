@@ -14,6 +14,7 @@ import * as mailOutbox from "./2026-11-22-0008-mail-outbox";
 import * as challenges from "./2026-11-22-0030-challenges";
 import * as events from "./2026-11-22-0050-events";
 import * as memberStanding from "./2026-11-22-0100-member-standing";
+import * as keysetIndexes from "./2026-11-22-0120-keyset-indexes";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-0030-challenges": challenges,
   "2026-11-22-0050-events": events,
   "2026-11-22-0100-member-standing": memberStanding,
+  "2026-11-22-0120-keyset-indexes": keysetIndexes,
 };

@@ -1,7 +1,8 @@
-import type { Db } from "../../db/connect";
+import { engineOf, type Db } from "../../db/connect";
+import { MAX_ID } from "~/lib/params";
 import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
 
-type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom">;
+type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom" | "getExecutor">;
 
 export const DISCUSSIONS_PER_PAGE = 20;
 export const REPLIES_PER_PAGE = 50;
@@ -38,7 +39,8 @@ export async function findDiscussion(db: Executor, id: number) {
 
 /**
  * One page of a topic's discussions, most recent activity first, by keyset on
- * (last_activity_at, id): the same cost for the first page as for the last one.
+ * (last_activity_at, id): the same cost for the first page as for the last one. The ORDER BY is
+ * discussion_topic_activity_idx read forwards or backwards, so no page sorts anything.
  */
 export async function discussionPage(
   db: Executor,
@@ -52,12 +54,9 @@ export async function discussionPage(
   if (request.kind === "after" || request.kind === "before") {
     const { at, id } = request.cursor;
     const op = request.kind === "after" ? "<" : ">";
-    query = query.where((eb) =>
-      eb.or([
-        eb("discussion.last_activity_at", op, at),
-        eb.and([eb("discussion.last_activity_at", "=", at), eb("discussion.id", op, id)]),
-      ]),
-    );
+    // A row comparison, not `a < x OR (a = x AND id < y)`: both engines turn it into one index
+    // range on (topic_id, last_activity_at, id), where the OR made PostgreSQL filter row by row (ADR 0028).
+    query = query.where((eb) => eb(eb.refTuple("discussion.last_activity_at", "discussion.id"), op, eb.tuple(at, id)));
   }
   const direction = newestFirst ? "desc" : "asc";
   // One extra row says whether there is more beyond this page.
@@ -93,20 +92,40 @@ export async function findReply(db: Executor, id: number) {
   return replySelect(db).where("reply.id", "=", id).executeTakeFirst();
 }
 
-/** One page of replies, oldest first, by keyset on id. */
+/**
+ * One page of replies, oldest first, by keyset on id within the discussion: a range of
+ * reply_discussion_idx (discussion_id, id) on both engines, written the way each one plans it
+ * (ADR 0028). SQLite: `discussion_id = ? AND id > ?` is already that range (id is the rowid).
+ * PostgreSQL: with `discussion_id = ?` its planner drops discussion_id from the ORDER BY (it is
+ * constant), so the primary key on id sorts just as well, and for a big discussion it often picks
+ * that, filtering out every reply written to other discussions in between (5,000 extra rows on a
+ * last page in keyset-plans.test.ts; its statistics cannot see that a discussion's ids cluster).
+ * Bounds written only as row comparisons on (discussion_id, id) keep discussion_id in the order,
+ * which only reply_discussion_idx gives. Ids run from 1 to MAX_ID, so 0 and MAX_ID bound it all.
+ */
 export async function replyPage(
   db: Executor,
   discussionId: number,
   request: PageRequest<number>,
   { includeHidden = false, limit = REPLIES_PER_PAGE } = {},
 ) {
-  let query = replySelect(db).where("reply.discussion_id", "=", discussionId);
-  if (!includeHidden) query = query.where("reply.hidden_at", "is", null);
   const oldestFirst = walksForward(request);
-  if (request.kind === "after") query = query.where("reply.id", ">", request.cursor);
-  if (request.kind === "before") query = query.where("reply.id", "<", request.cursor);
+  const after = request.kind === "after" ? request.cursor : 0;
+  // Below the cursor, or up to the largest id there can be (MAX_ID + 1 would not fit PostgreSQL's integer).
+  const [below, before] = request.kind === "before" ? (["<", request.cursor] as const) : (["<=", MAX_ID] as const);
+  let query = replySelect(db);
+  if (engineOf(db) === "postgres") {
+    query = query
+      .where((eb) => eb(eb.refTuple("reply.discussion_id", "reply.id"), ">", eb.tuple(discussionId, after)))
+      .where((eb) => eb(eb.refTuple("reply.discussion_id", "reply.id"), below, eb.tuple(discussionId, before)));
+  } else {
+    query = query.where("reply.discussion_id", "=", discussionId).where("reply.id", ">", after).where("reply.id", below, before);
+  }
+  if (!includeHidden) query = query.where("reply.hidden_at", "is", null);
+  const direction = oldestFirst ? "asc" : "desc";
   const rows = await query
-    .orderBy("reply.id", oldestFirst ? "asc" : "desc")
+    .orderBy("reply.discussion_id", direction)
+    .orderBy("reply.id", direction)
     .limit(limit + 1)
     .execute();
   const page = slicePage(rows, limit, request);
