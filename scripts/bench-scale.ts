@@ -23,6 +23,11 @@ import { toIso } from "../app/lib/dates";
 import { rankFor } from "../app/lib/ranks";
 import { excerptOf } from "../app/lib/text";
 import { XP } from "../app/lib/xp";
+import { discussionPage, replyPage } from "../app/.server/domain/forum/forum-repository";
+import { questionPageRows } from "../app/.server/domain/council/council-repository";
+import { creationPageRows } from "../app/.server/domain/forge/forge-repository";
+import { xpTotals } from "../app/.server/domain/progression/xp-repository";
+import { decodeActivityCursor } from "../app/.server/pagination";
 import { migrateToLatest } from "../database/migrate";
 import { startBuiltSite, timePage } from "./bench-support";
 
@@ -72,6 +77,7 @@ const db: Db = pgEngine ? createDatabase({ engine, url: databaseUrl.toString(), 
 try {
   await migrateToLatest(db);
   const built = await build(db);
+  await measureQueries(db, built);
   await db.destroy();
   await measure(built);
 } finally {
@@ -125,11 +131,11 @@ async function build(db: Db): Promise<Built> {
       .values(ids.map((id) => ({ id, name: id === "prolific" ? "Prolific Member" : `Author ${id.slice(7)}`, email: `${id}@example.org`, email_verified: false, image: null, created_at: at, updated_at: at, handle: id, bio: null, interests: "[]", role: "member" })))
       .execute();
   });
-  const topics = Array.from({ length: TOPICS }, (_, i) => ({ id: i === 0 ? "big-topic" : `topic-${i}`, section: i < TOPICS / 2 ? "monastery" : "battlefield" }));
+  const topics = Array.from({ length: TOPICS }, (_, i) => ({ id: i === 0 ? "big-topic" : `topic-${i}`, section: i < TOPICS / 2 ? ("monastery" as const) : ("battlefield" as const) }));
   await step(`${TOPICS} topics`, () =>
     db
       .insertInto("topic")
-      .values(topics.map((t, i) => ({ id: t.id, section: t.section, title: i === 0 ? "The Big Topic" : `Topic ${i}`, description: "A topic of the scale benchmark.", created_by: "prolific", created_at: new Date(now - 3 * 365 * 86_400_000).toISOString() })))
+      .values(topics.map((t, i) => ({ id: t.id, section: t.section, title: i === 0 ? "The Big Topic" : `Topic ${i}`, description: "A topic of the scale benchmark.", created_by: "prolific", created_at: new Date(now - 3 * 365 * 86_400_000).toISOString(), last_activity_at: new Date(now).toISOString() })))
       .execute(),
   );
   // Discussion g: the first BIG_TOPIC_DISCUSSIONS in the big topic, the rest over the others;
@@ -219,6 +225,42 @@ async function build(db: Db): Promise<Built> {
     replyMiddle: Number(replyMiddle.id),
     questionId: QUESTIONS,
   };
+}
+
+// ------------------------------------------------------------------ timing the queries alone
+/**
+ * The keyset queries by themselves, as the repositories send them, and the ledger sum that author
+ * ranks still make (until they read member.rank): what a page costs in the database, apart from
+ * rendering. Median of RUNS after 3 warmup.
+ */
+async function measureQueries(db: Db, built: Built) {
+  const time = async (run: () => Promise<unknown>) => {
+    const samples: number[] = [];
+    for (let i = 0; i < RUNS + 3; i++) {
+      const t = performance.now();
+      await run();
+      if (i >= 3) samples.push(performance.now() - t);
+    }
+    return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  };
+  const topicCursor = decodeActivityCursor(built.topicMiddle)!;
+  const newest = await db.selectFrom("question").select(["created_at", "id"]).orderBy("created_at", "desc").orderBy("id", "desc").offset(QUESTIONS / 2).limit(1).executeTakeFirstOrThrow();
+  const questionCursor = { at: toIso(newest.created_at), id: Number(newest.id) };
+  const queries: [string, () => Promise<unknown>][] = [
+    ["topic page query, first", () => discussionPage(db, built.bigTopic, { kind: "first" })],
+    ["topic page query, middle", () => discussionPage(db, built.bigTopic, { kind: "after", cursor: topicCursor })],
+    ["topic page query, last", () => discussionPage(db, built.bigTopic, { kind: "last" })],
+    ["reply page query, first", () => replyPage(db, built.big.id, { kind: "first" })],
+    ["reply page query, middle", () => replyPage(db, built.big.id, { kind: "after", cursor: built.replyMiddle })],
+    ["reply page query, last", () => replyPage(db, built.big.id, { kind: "last" })],
+    ["question page query, middle", () => questionPageRows(db, {}, { kind: "after", cursor: questionCursor }, 20)],
+    ["creation page query, last", () => creationPageRows(db, undefined, { kind: "last" }, 20)],
+    ["xpTotals of the prolific member (ledger sum)", () => xpTotals(db, ["prolific"])],
+    ["xpTotals of one other author (ledger sum)", () => xpTotals(db, ["author-1"])],
+  ];
+  console.log(`
+the queries alone, median of ${RUNS} (${engine}):`);
+  for (const [label, run] of queries) console.log(`  ${label.padEnd(44)} ${(await time(run)).toFixed(2).padStart(8)} ms`);
 }
 
 // ------------------------------------------------------------------ timing the pages

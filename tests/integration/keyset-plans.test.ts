@@ -3,8 +3,9 @@
 // one statement each (generate_series on PostgreSQL, a recursive CTE on SQLite), then the queries
 // the repositories really send are captured and explained for the first, a middle (after and
 // before a cursor) and the last page: SQLite must SEARCH the expected index (never SCAN the table
-// or sort in a temporary B-tree); PostgreSQL must read the expected index, sort nothing and, run
-// with EXPLAIN ANALYZE, touch no more rows of the big table than the page needs (ADR 0028).
+// or sort in a temporary B-tree); PostgreSQL must read the expected index, sort no more than the
+// page and, run with EXPLAIN ANALYZE, touch no more rows of the big table than the page needs
+// (ADR 0028).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompiledQuery, sql, type KyselyPlugin, type QueryId, type RootOperationNode } from "kysely";
 import type { Db } from "~/.server/db/connect";
@@ -55,8 +56,9 @@ class Capture implements KyselyPlugin {
 async function captured<T>(run: (executor: Db) => Promise<T>) {
   const capture = new Capture();
   const result = await run(db.withPlugin(capture));
-  expect(capture.sent).toHaveLength(1);
-  const { node, queryId } = capture.sent[0];
+  // A subquery passes through the plugin too, before the query that holds it: the last is the one sent.
+  expect(capture.sent.length).toBeGreaterThan(0);
+  const { node, queryId } = capture.sent[capture.sent.length - 1];
   return { result, query: db.getExecutor().compileQuery(node, queryId) };
 }
 
@@ -82,7 +84,9 @@ async function expectIndexRange(query: CompiledQuery, table: string, index: stri
     );
     const nodes = flatten(rows[0]["QUERY PLAN"][0].Plan);
     const described = JSON.stringify(nodes.map((n) => [n["Node Type"], n["Relation Name"], n["Index Name"], n["Index Cond"], n["Actual Rows"], n["Rows Removed by Filter"]]));
-    expect(nodes.filter((n) => n["Node Type"] === "Sort" || n["Node Type"] === "Incremental Sort"), described).toEqual([]);
+    // A sort may only put the page's own rows back in order (after a join), never choose them.
+    const sorts = nodes.filter((n) => n["Node Type"] === "Sort" || n["Node Type"] === "Incremental Sort");
+    expect(sorts.filter((n) => n.Plans![0]["Actual Rows"]! > limit + 1), described).toEqual([]);
     const reads = nodes.filter((n) => n["Relation Name"] === table);
     expect(reads, described).toHaveLength(1);
     const [scan] = reads;
@@ -118,7 +122,9 @@ beforeAll(async () => {
   const made = await topic(site.services, { creator: author });
   topicId = made.id;
   const other = await topic(site.services, { creator: author });
-  const a = `'${author.id}'`;
+  // Twenty authors take turns, so that joining member is a real join the planner must weigh.
+  const authors = [author, ...(await Promise.all(Array.from({ length: 19 }, () => member(db))))];
+  const a = `case g % ${authors.length} ${authors.map((m, i) => `when ${i} then '${m.id}'`).join(" ")} end`;
   const discussionColumns = "topic_id, author_id, title, slug, body, body_html, excerpt, created_at, last_activity_at";
   await bulk("discussion", discussionColumns, `'${topicId}', ${a}, 'Discussion ' || g, 'discussion-' || g, 'Body', '<p>Body</p>', 'Body', ${at("g / 2")}, ${at("g / 2")}`, DISCUSSIONS);
   // Another topic's discussions interleave in time: the topic's range must skip them by index.
