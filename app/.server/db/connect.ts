@@ -63,6 +63,6 @@ export function createDatabase(options: DatabaseOptions): Db {
   return new Kysely<Database>({ dialect: new NodeSqliteDialect(() => openSqlite(file)) });
 }
 
-export function engineOf(db: Kysely<any>): Engine {
+export function engineOf(db: Pick<Kysely<any>, "getExecutor">): Engine {
   return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }

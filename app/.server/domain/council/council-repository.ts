@@ -77,9 +77,8 @@ export async function questionPageRows(db: Db, filter: QuestionFilter, request: 
   if (request.kind === "after" || request.kind === "before") {
     const { at, id } = request.cursor;
     const op = request.kind === "after" ? "<" : ">";
-    query = query.where((eb) =>
-      eb.or([eb("question.created_at", op, at), eb.and([eb("question.created_at", "=", at), eb("question.id", op, id)])]),
-    );
+    // A row comparison: one index range on question_created_idx on both engines (ADR 0028).
+    query = query.where((eb) => eb(eb.refTuple("question.created_at", "question.id"), op, eb.tuple(at, id)));
   }
   const direction = newestFirst ? "desc" : "asc";
   const rows = await query.orderBy("question.created_at", direction).orderBy("question.id", direction).limit(limit + 1).execute();

@@ -61,9 +61,9 @@ export async function creationPageRows(db: Db, type: CreationType | undefined, r
   if (request.kind === "after" || request.kind === "before") {
     const { at, id } = request.cursor;
     const op = request.kind === "after" ? "<" : ">";
-    query = query.where((eb) =>
-      eb.or([eb("creation.created_at", op, at), eb.and([eb("creation.created_at", "=", at), eb("creation.id", op, id)])]),
-    );
+    // A row comparison: one index range on (created_at, id), or (type, created_at, id) for a
+    // category, on both engines (ADR 0028).
+    query = query.where((eb) => eb(eb.refTuple("creation.created_at", "creation.id"), op, eb.tuple(at, id)));
   }
   const direction = walksForward(request) ? "desc" : "asc";
   const rows = await query.orderBy("creation.created_at", direction).orderBy("creation.id", direction).limit(limit + 1).execute();

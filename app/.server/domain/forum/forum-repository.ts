@@ -1,7 +1,8 @@
-import type { Db } from "../../db/connect";
+import { engineOf, type Db } from "../../db/connect";
+import { MAX_ID } from "~/lib/params";
 import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
 
-type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom">;
+type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom" | "getExecutor">;
 
 export const DISCUSSIONS_PER_PAGE = 20;
 export const REPLIES_PER_PAGE = 50;
@@ -48,7 +49,8 @@ export async function findDiscussionWithTopic(db: Executor, id: number) {
 
 /**
  * One page of a topic's discussions, most recent activity first, by keyset on
- * (last_activity_at, id): the same cost for the first page as for the last one.
+ * (last_activity_at, id): the same cost for the first page as for the last one. The ORDER BY is
+ * discussion_topic_activity_idx read forwards or backwards, so no page sorts anything.
  */
 export async function discussionPage(
   db: Executor,
@@ -62,12 +64,9 @@ export async function discussionPage(
   if (request.kind === "after" || request.kind === "before") {
     const { at, id } = request.cursor;
     const op = request.kind === "after" ? "<" : ">";
-    query = query.where((eb) =>
-      eb.or([
-        eb("discussion.last_activity_at", op, at),
-        eb.and([eb("discussion.last_activity_at", "=", at), eb("discussion.id", op, id)]),
-      ]),
-    );
+    // A row comparison, not `a < x OR (a = x AND id < y)`: both engines turn it into one index
+    // range on (topic_id, last_activity_at, id), where the OR made PostgreSQL filter row by row (ADR 0028).
+    query = query.where((eb) => eb(eb.refTuple("discussion.last_activity_at", "discussion.id"), op, eb.tuple(at, id)));
   }
   const direction = newestFirst ? "desc" : "asc";
   // One extra row says whether there is more beyond this page.
@@ -80,46 +79,72 @@ export async function discussionPage(
   return { rows: page.rows, hasNewer: page.hasPrevious, hasOlder: page.hasNext };
 }
 
+const REPLY_COLUMNS = [
+  "reply.id",
+  "reply.discussion_id",
+  "reply.body",
+  "reply.body_html",
+  "reply.created_at",
+  "reply.edited_at",
+  "reply.deleted_at",
+  "reply.hidden_at",
+  "reply.author_id",
+  "member.name as author_name",
+  "member.handle as author_handle",
+  "member.rank as author_rank",
+] as const;
+
 export function replySelect(db: Executor) {
-  return db
-    .selectFrom("reply")
-    .innerJoin("member", "member.id", "reply.author_id")
-    .select([
-      "reply.id",
-      "reply.discussion_id",
-      "reply.body",
-      "reply.body_html",
-      "reply.created_at",
-      "reply.edited_at",
-      "reply.deleted_at",
-      "reply.hidden_at",
-      "reply.author_id",
-      "member.name as author_name",
-      "member.handle as author_handle",
-      "member.rank as author_rank",
-    ]);
+  return db.selectFrom("reply").innerJoin("member", "member.id", "reply.author_id").select(REPLY_COLUMNS);
 }
 
 export async function findReply(db: Executor, id: number) {
   return replySelect(db).where("reply.id", "=", id).executeTakeFirst();
 }
 
-/** One page of replies, oldest first, by keyset on id. */
+/**
+ * One page of replies, oldest first, by keyset on id within the discussion: a range of
+ * reply_discussion_idx (discussion_id, id) on both engines, written the way each one plans it
+ * (ADR 0028). SQLite: `discussion_id = ? AND id > ?` is already that range (id is the rowid).
+ * PostgreSQL: with `discussion_id = ?` its planner drops discussion_id from the ORDER BY (it is
+ * constant), so the primary key on id sorts just as well, and for a big discussion it often picks
+ * that, filtering out every reply written to other discussions in between (5,000 extra rows on a
+ * last page in keyset-plans.test.ts; its statistics cannot see that a discussion's ids cluster).
+ * Bounds written only as row comparisons on (discussion_id, id) keep discussion_id in the order,
+ * which only reply_discussion_idx gives; ids run from 1 to MAX_ID, so 0 and MAX_ID bound it all.
+ * PostgreSQL estimates such bounds at one row, and with a join in the same query it then hashes
+ * every reply of the discussion and sorts them (5 s for a million): so the page is cut in a
+ * subquery of reply alone, and only its rows meet member.
+ */
 export async function replyPage(
   db: Executor,
   discussionId: number,
   request: PageRequest<number>,
   { includeHidden = false, limit = REPLIES_PER_PAGE } = {},
 ) {
-  let query = replySelect(db).where("reply.discussion_id", "=", discussionId);
-  if (!includeHidden) query = query.where("reply.hidden_at", "is", null);
-  const oldestFirst = walksForward(request);
-  if (request.kind === "after") query = query.where("reply.id", ">", request.cursor);
-  if (request.kind === "before") query = query.where("reply.id", "<", request.cursor);
-  const rows = await query
-    .orderBy("reply.id", oldestFirst ? "asc" : "desc")
-    .limit(limit + 1)
-    .execute();
+  const direction = walksForward(request) ? "asc" : "desc";
+  const after = request.kind === "after" ? request.cursor : 0;
+  // Below the cursor, or up to the largest id there can be (MAX_ID + 1 would not fit PostgreSQL's integer).
+  const [below, before] = request.kind === "before" ? (["<", request.cursor] as const) : (["<=", MAX_ID] as const);
+  let rows;
+  if (engineOf(db) === "postgres") {
+    let page = db
+      .selectFrom("reply")
+      .selectAll("reply")
+      .where((eb) => eb(eb.refTuple("reply.discussion_id", "reply.id"), ">", eb.tuple(discussionId, after)))
+      .where((eb) => eb(eb.refTuple("reply.discussion_id", "reply.id"), below, eb.tuple(discussionId, before)));
+    if (!includeHidden) page = page.where("reply.hidden_at", "is", null);
+    rows = await db
+      .selectFrom(page.orderBy("reply.discussion_id", direction).orderBy("reply.id", direction).limit(limit + 1).as("reply"))
+      .innerJoin("member", "member.id", "reply.author_id")
+      .select(REPLY_COLUMNS)
+      .orderBy("reply.id", direction)
+      .execute();
+  } else {
+    let query = replySelect(db).where("reply.discussion_id", "=", discussionId).where("reply.id", ">", after).where("reply.id", below, before);
+    if (!includeHidden) query = query.where("reply.hidden_at", "is", null);
+    rows = await query.orderBy("reply.id", direction).limit(limit + 1).execute();
+  }
   const page = slicePage(rows, limit, request);
   return { rows: page.rows, hasEarlier: page.hasPrevious, hasLater: page.hasNext };
 }
