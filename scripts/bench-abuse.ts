@@ -25,12 +25,10 @@ if (base) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-abuse-"));
   // Demo content gives the topic and the Council the scenarios post into.
   const started = await startBuiltSite(dataDir, { DEMO_CONTENT: "on" });
-  const server = started.server;
   base = started.base;
   process.env.BASE_URL = base;
   stop = async () => {
-    server.closeAllConnections?.();
-    await new Promise((resolve) => server.close(resolve));
+    await started.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

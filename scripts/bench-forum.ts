@@ -60,7 +60,7 @@ await db.transaction().execute(async (trx) => {
 const busiest = await db.selectFrom("discussion").select(["id", "slug"]).orderBy("id", "desc").limit(1).executeTakeFirstOrThrow();
 await db.destroy();
 
-const { server, base } = await startBuiltSite(dataDir);
+const { stop, base } = await startBuiltSite(dataDir);
 const time = (url: string) => timePage(base, url, RUNS);
 
 const discussion = `/monastery/bench-topic/${busiest.id}-${busiest.slug}`;
@@ -75,6 +75,6 @@ for (const [label, url] of pages) {
   const { median, p95 } = await time(url);
   console.log(`  ${label.padEnd(44)} median ${median.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms`);
 }
-server.close();
+await stop();
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

@@ -16,7 +16,7 @@ const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const GOALS = { performance: 98, accessibility: 100, "best-practices": 100, seo: 100, lcpMs: 1500, cls: 0 };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-lighthouse-"));
-const { server, base } = await startBuiltSite(dataDir, { DEMO_CONTENT: "on" });
+const { stop, base } = await startBuiltSite(dataDir, { DEMO_CONTENT: "on" });
 
 /** The first link on `page` whose path matches `pattern` (the demo content's ids are not fixed). */
 async function firstLink(page: string, pattern: RegExp) {
@@ -73,7 +73,7 @@ try {
   }
 } finally {
   await chrome.kill();
-  server.close();
+  await stop();
 }
 
 console.log(`Lighthouse ${"mobile"} (${chromePath}), production build, SQLite with demo content:`);

@@ -81,7 +81,7 @@ for (const [i, body] of hostile.entries()) {
 const first = await db.selectFrom("discussion").select(["id", "slug"]).orderBy("id").executeTakeFirstOrThrow();
 await db.destroy();
 
-const { server, base } = await startBuiltSite(dataDir);
+const { stop, base } = await startBuiltSite(dataDir);
 const time = (url: string) => timePage(base, url, RUNS);
 
 console.log(`server time over loopback HTTP, ${RUNS} runs each (SQLite):`);
@@ -92,6 +92,6 @@ for (const [label, url] of [
   const { median: m, p95 } = await time(url);
   console.log(`  ${label.padEnd(40)} median ${m.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms`);
 }
-server.close();
+await stop();
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

@@ -5,7 +5,7 @@
 // docs/performance.md (commit 14084b7, before issue 13). `npm run build` first.
 // Run: npm run bench:ratio   (ROUNDS=3 SECONDS=5 CONNECTIONS=20 by default)
 import fs from "node:fs";
-import { createServer } from "node:http";
+import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -51,7 +51,7 @@ const question = await services.db.selectFrom("question").select("id").orderBy("
 await services.db.destroy();
 
 // ---------------------------------------------------------------- the site and a member's session
-const { server, base } = await startBuiltSite(dataDir, { DEMO_CONTENT: "off" });
+const { stop, base } = await startBuiltSite(dataDir, { DEMO_CONTENT: "off" });
 const joined = await fetch(`${base}/join`, {
   method: "POST",
   redirect: "manual",
@@ -74,6 +74,28 @@ const pages: { label: string; path: string; headers?: Record<string, string> }[]
   { label: `signed in ${REPLIES}-reply discussion`, path: discussionPath, headers: { cookie } },
 ];
 
+/** node:http answering every request with these bytes, in a child process; resolves once it listens. */
+async function bareServer(bytes: Buffer, type: string) {
+  const file = path.join(dataDir, "bare-page");
+  fs.writeFileSync(file, bytes);
+  const program = `const http=require("node:http");const b=require("node:fs").readFileSync(${JSON.stringify(file)});
+http.createServer((q,r)=>{r.writeHead(200,{"content-type":${JSON.stringify(type)},"content-length":b.length});r.end(b)})
+.listen(0,"127.0.0.1",function(){console.log(this.address().port)})`;
+  const child = spawn(process.execPath, ["-e", program], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+    child.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
 async function run(url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
@@ -87,19 +109,16 @@ for (const page of pages) {
   if (res.status !== 200) throw new Error(`${page.path}: ${res.status}`);
   const type = res.headers.get("content-type") ?? "text/html; charset=utf-8";
   const bytes = Buffer.from(await res.arrayBuffer());
-  const bare = createServer((_req, reply) => {
-    reply.writeHead(200, { "content-type": type, "content-length": bytes.length });
-    reply.end(bytes);
-  });
-  await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", () => resolve()));
-  const bareUrl = `http://127.0.0.1:${(bare.address() as { port: number }).port}/`;
+  // The bare server runs in a process of its own, as the site does, so neither shares autocannon's.
+  const bare = await bareServer(bytes, type);
+  const bareUrl = bare.url;
   const site: number[] = [];
   const plain: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     site.push(await run(base + page.path, page.headers));
     plain.push(await run(bareUrl, page.headers));
   }
-  bare.close();
+  await bare.stop();
   const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
   figures[page.label] = { site: mean(site), bare: mean(plain) };
   const { site: s, bare: b } = figures[page.label]!;
@@ -116,6 +135,6 @@ if (baseline > 0) {
 } else {
   console.log(`signed in ${REPLIES}-reply discussion: ${signedIn.toFixed(0)} req/s (no baseline recorded in docs/performance.md)`);
 }
-server.close();
+await stop();
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

@@ -267,7 +267,7 @@ the queries alone, median of ${RUNS} (${engine}):`);
 async function measure(built: Built) {
   const env: Record<string, string> = { PAGE_CACHE: "off" };
   if (pgEngine) env.DATABASE_URL = databaseUrl.toString();
-  const { server, base } = await startBuiltSite(dataDir, env);
+  const { stop, base } = await startBuiltSite(dataDir, env);
   const topic = `/monastery/${built.bigTopic}`;
   const discussion = `${topic}/${built.big.id}-${built.big.slug}`;
   const pages: [string, string][] = [
@@ -297,6 +297,5 @@ async function measure(built: Built) {
   console.log(`\n  last page against first: topic ${spread(topic, `${topic}?page=last`)}%, discussion ${spread(discussion, `${discussion}?page=last`)}% (goal within ±20%)`);
   const over = [...medians.values()].filter((m) => m > GOAL_MS).length;
   console.log(`  ${over} of ${pages.length} pages over ${GOAL_MS} ms`);
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await stop();
 }

@@ -1,16 +1,59 @@
 // What the benchmark scripts share: the production build started on a data folder of their own,
 // and single requests timed over loopback HTTP.
-import type { Server } from "node:http";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { spawn } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 
-/** Starts build/server/index.js (run `npm run build` first) on DATA_DIR `dataDir`, port chosen by the system. */
+/**
+ * Starts the production build as `npm start` runs it (node server/index.js, NODE_ENV=production), in
+ * a child process on DATA_DIR `dataDir` and a port of its own: the benchmark's client (autocannon,
+ * fetch) must not share the server's event loop, and React must load its production build, which it
+ * picks from NODE_ENV when first imported (a script that imported app code first would get the
+ * development build). Run `npm run build` first. `stop()` sends SIGTERM and waits for the exit.
+ */
 export async function startBuiltSite(dataDir: string, env: Record<string, string> = {}) {
-  Object.assign(process.env, { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", DEMO_CONTENT: "off", LOG_LEVEL: "warn", NODE_ENV: "production", ...env });
-  const { start } = await import(pathToFileURL(path.resolve("build/server/index.js")).href);
-  const server: Server = await start();
-  const { port } = server.address() as { port: number };
-  return { server, base: `http://127.0.0.1:${port}` };
+  const port = await freePort();
+  const child = spawn(process.execPath, ["server/index.js"], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BASE_URL: `http://127.0.0.1:${port}`,
+      DEMO_CONTENT: "off",
+      LOG_LEVEL: "warn",
+      SHUTDOWN_DRAIN_SECONDS: "0",
+      ...env,
+      NODE_ENV: "production",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    if (child.exitCode !== null) throw new Error(`the site exited with ${child.exitCode} before it answered`);
+    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (tries > 600) throw new Error("the site did not answer /healthz within 60 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+function freePort() {
+  return new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /**
