@@ -29,6 +29,7 @@ import { creationPageRows } from "../app/.server/domain/forge/forge-repository";
 import { xpTotals } from "../app/.server/domain/progression/xp-repository";
 import { decodeActivityCursor } from "../app/.server/pagination";
 import { migrateToLatest } from "../database/migrate";
+import { rebuildReplyHours } from "../app/.server/db/reply-hours";
 import { startBuiltSite, timePage } from "./bench-support";
 
 const { values: args } = parseArgs({ options: { engine: { type: "string", default: "sqlite" } } });
@@ -165,6 +166,8 @@ async function build(db: Db): Promise<Built> {
       reply_count = (select coalesce(sum(reply_count), 0) from discussion where discussion.topic_id = topic.id),
       last_activity_at = (select max(last_activity_at) from discussion where discussion.topic_id = topic.id)`.execute(db);
   });
+  // What the posting pipeline keeps for "busiest in the last 7 days" (ADR 0027), written directly here.
+  await step("hourly reply counts (featured discussions)", () => rebuildReplyHours(db));
   await step(`${QUESTIONS.toLocaleString("en")} questions, ${ANSWERS} answers to one`, async () => {
     await bulk(
       "question",

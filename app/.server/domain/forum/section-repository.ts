@@ -25,9 +25,13 @@ export async function findTopic(db: Db, section: SectionId, id: string) {
 }
 
 function discussionRows(db: Db) {
+  // CROSS JOIN keeps discussion the outer loop on SQLite, whose planner (without statistics) would
+  // otherwise start from a section's topics and read every discussion in them to find the three
+  // featured ones (233 ms at 200,000 discussions); PostgreSQL plans it as the inner join it is.
   return db
     .selectFrom("discussion")
-    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .crossJoin("topic")
+    .whereRef("topic.id", "=", "discussion.topic_id")
     .innerJoin("member", "member.id", "discussion.author_id")
     .select([
       "discussion.id",
@@ -100,9 +104,12 @@ export function busiestSinceQuery(db: Db, since: Date, section: SectionId | unde
     .where("created_at", "<=", since.toISOString())
     .where("deleted_at", "is", null)
     .where("hidden_at", "is", null);
+  // CROSS JOIN: the few recent buckets lead and each finds its discussion by key; as an inner join
+  // SQLite walked every unfeatured discussion (the featured_at index) probing the buckets.
   return db
     .selectFrom(buckets.unionAll(tooEarly).as("recent"))
-    .innerJoin("discussion", "discussion.id", "recent.discussion_id")
+    .crossJoin("discussion")
+    .whereRef("discussion.id", "=", "recent.discussion_id")
     .select(["recent.discussion_id", (eb) => eb.fn.sum<number>("recent.n").as("recent")])
     .where("discussion.featured_at", "is", null)
     .where("discussion.deleted_at", "is", null)
