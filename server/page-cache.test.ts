@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
 import express from "express";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readsFrom, tag, wrote, wroteNothingPublic } from "~/.server/cache/page-tags";
 import { etagFor, inlineScriptHashes, isEligible, notModified, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware, pickEncoding } from "./page-cache";
 
@@ -42,6 +42,32 @@ describe("the page store", () => {
     cache.bump([tag.council]);
     expect(store(cache, "/council", [tag.council], began)).toBeUndefined();
     expect(store(cache, "/forge", [tag.forge], began)).toBeDefined();
+  });
+
+  it("drops a page at once for a read's change, then at most once per window, with one trailing drop", () => {
+    vi.useFakeTimers();
+    try {
+      const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20, now: () => Date.now() });
+      store(cache, "/q", [tag.question(1)]);
+      cache.bumpSoon([tag.question(1)], 2000);
+      expect(cache.get("/q")).toBeUndefined();
+      store(cache, "/q", [tag.question(1)]);
+      vi.advanceTimersByTime(500);
+      cache.bumpSoon([tag.question(1)], 2000);
+      cache.bumpSoon([tag.question(1)], 2000);
+      expect(cache.get("/q")).toBeDefined();
+      vi.advanceTimersByTime(1499);
+      expect(cache.get("/q")).toBeDefined();
+      vi.advanceTimersByTime(1);
+      expect(cache.get("/q")).toBeUndefined();
+      // A new window: the next change drops at once again.
+      store(cache, "/q", [tag.question(1)]);
+      vi.advanceTimersByTime(2000);
+      cache.bumpSoon([tag.question(1)], 2000);
+      expect(cache.get("/q")).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("serves nothing older than the TTL", () => {

@@ -40,6 +40,10 @@ export interface CachedPage {
   bytes: number;
 }
 
+/** How often a read's side effect (a view count) may drop the pages that show it. */
+const SOON_WINDOW_MS = 2000;
+const SOON_MAX = 10_000;
+
 const ENCODING_SUFFIX: Record<Encoding, string> = { identity: "", gzip: "-gz", br: "-br" };
 
 export class PageCache {
@@ -114,6 +118,34 @@ export class PageCache {
       for (const t of list) this.lastWrite.set(t, seq);
     }
     if (local) for (const listener of this.listeners) listener(all ? [tag.site] : list);
+  }
+
+  private readonly soon = new Map<string, { at: number; trailing: boolean }>();
+
+  /**
+   * A throttled bump for changes made by reads (a question's view count): the first bumps at once,
+   * later ones within `windowMs` of it are folded into one bump at the window's end. A page that
+   * shows a count stays cached between counts instead of being dropped by every new visitor.
+   */
+  bumpSoon(tags: string[], windowMs = SOON_WINDOW_MS) {
+    const now = this.now();
+    const due: string[] = [];
+    for (const t of tags) {
+      const last = this.soon.get(t);
+      if (!last || now - last.at >= windowMs) {
+        this.soon.set(t, { at: now, trailing: false });
+        due.push(t);
+      } else if (!last.trailing) {
+        last.trailing = true;
+        const timer = setTimeout(() => {
+          this.soon.set(t, { at: this.now(), trailing: false });
+          this.bump([t]);
+        }, windowMs - (now - last.at));
+        timer.unref();
+      }
+    }
+    if (this.soon.size > SOON_MAX) for (const [t, v] of this.soon) if (!v.trailing && now - v.at >= windowMs) this.soon.delete(t);
+    if (due.length > 0) this.bump(due);
   }
 
   /** True when the local write said it changed nothing public (only `tag.nothing`). */
@@ -316,7 +348,7 @@ export function pageCacheFront({ cache, app, draining = () => false, clientIp = 
     if (entry) {
       sendCached(req, res, entry, "hit");
       if (entry.onHit.length > 0 && req.method === "GET") {
-        const hit = { clientIp: clientIp(req) };
+        const hit = { clientIp: clientIp(req), invalidate: (list: string[]) => cache.bumpSoon(list) };
         for (const effect of entry.onHit) {
           try {
             effect(hit);
@@ -348,7 +380,7 @@ export function isCacheCandidate(req: IncomingMessage) {
  */
 export function pageTagsMiddleware(cache: PageCache | undefined) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const tags: PageTags = { reads: new Set(), writes: new Set() };
+    const tags: PageTags = { reads: new Set(), writes: new Set(), invalidate: cache ? (list) => cache.bumpSoon(list) : undefined };
     if (cache && req.method !== "GET" && req.method !== "HEAD") {
       let done = false;
       const bump = () => {

@@ -13,11 +13,21 @@ export interface PageTags {
   writes: Set<string>;
   /** Side effects a page's loader has that must still happen when the page is served from memory. */
   onHit?: CachedHitEffect[];
+  /** The page cache's own throttled invalidation, for a GET's side effect that changes a page. */
+  invalidate?: Invalidate;
 }
+
+/**
+ * Drops the cached pages that read these tags, for a change that is not a write request of its
+ * own (a question's view counted by a GET): at once, then at most once per short window per tag,
+ * so a busy page still stays cached between counts.
+ */
+export type Invalidate = (tags: string[]) => void;
 
 /** What the page cache knows of a request it answers from memory (no cookie: always a visitor). */
 export interface CachedHit {
   clientIp: string;
+  invalidate?: Invalidate;
 }
 export type CachedHitEffect = (hit: CachedHit) => void;
 
@@ -50,6 +60,15 @@ export function wrote(...tags: string[]) {
 export function onCachedHit(effect: CachedHitEffect) {
   const store = storage.getStore();
   if (store) (store.onHit ??= []).push(effect);
+}
+
+/**
+ * A GET's side effect changed what these tags' pages show (a view counted): the page cache drops
+ * them soon (ADR 0026). A GET's `wrote` never invalidates anything; this is the one way it may.
+ * Works after the response too: the request's context follows its promises.
+ */
+export function changedByRead(...tags: string[]) {
+  storage.getStore()?.invalidate?.(tags);
 }
 
 /**

@@ -9,7 +9,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
-import { onCachedHit, readsFrom, tag } from "~/.server/cache/page-tags";
+import { changedByRead, onCachedHit, readsFrom, tag } from "~/.server/cache/page-tags";
 import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
 import {
   acceptAnswer,
@@ -59,10 +59,23 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Counted once per viewer and day; not awaited, so the page never waits on the count.
   const key = viewerKey(services.env.AUTH_SECRET, viewer, context.get(requestContext).clientIp);
   const logger = context.get(requestContext).logger;
-  recordView(services.db, id, key).catch((error) => logger.warn({ err: error }, "view not recorded"));
+  // A counted view changes the count on this page and on the question cards (ADR 0026): the page
+  // cache drops them, at most once per short window, so the visitor sees their view on reload.
+  const counted = (added: boolean) => added && [tag.question(id), tag.council];
+  recordView(services.db, id, key)
+    .then((added) => {
+      const tags = counted(added);
+      if (tags) changedByRead(...tags);
+    })
+    .catch((error) => logger.warn({ err: error }, "view not recorded"));
   // A visitor served this page from the anonymous page cache is a view too (ADR 0010, 0026).
-  onCachedHit(({ clientIp }) => {
-    recordView(services.db, id, viewerKey(services.env.AUTH_SECRET, null, clientIp)).catch((error) => logger.warn({ err: error }, "view not recorded"));
+  onCachedHit(({ clientIp, invalidate }) => {
+    recordView(services.db, id, viewerKey(services.env.AUTH_SECRET, null, clientIp))
+      .then((added) => {
+        const tags = counted(added);
+        if (tags) invalidate?.(tags);
+      })
+      .catch((error) => logger.warn({ err: error }, "view not recorded"));
   });
   const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
