@@ -59,9 +59,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Counted once per viewer and day; not awaited, so the page never waits on the count.
   const key = viewerKey(services.env.AUTH_SECRET, viewer, context.get(requestContext).clientIp);
   const logger = context.get(requestContext).logger;
-  // A counted view changes the count on this page and on the question cards (ADR 0026): the page
-  // cache drops them, at most once per short window, so the visitor sees their view on reload.
-  const counted = (added: boolean) => added && [tag.question(id), tag.council];
+  // A counted view changes the count on this page (ADR 0026): the page cache drops it, at most once
+  // per short window, so the visitor sees their view on reload. The cards' counts elsewhere catch up
+  // with their next change or the cache's TTL, as list counts do on Stack Exchange.
+  const counted = (added: boolean) => added && [tag.question(id)];
   recordView(services.db, id, key)
     .then((added) => {
       const tags = counted(added);
