@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import "react-router";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createRequestHandler } from "@react-router/express";
@@ -175,7 +176,11 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
       }
       // Hashed file names never change content, so browsers may keep them for a year.
       app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
-      app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+      // The build's other public files (favicon.svg) by name: a static middleware in front of every
+      // page would stat the disk for each request's path first (about 1% of a page's time, issue 13).
+      const files = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((f) => f.isFile()).map((f) => `/${f.name}`));
+      const serveFile = express.static(clientDir, { maxAge: "1h", index: false });
+      app.use((req, res, next) => (files.has(req.path) ? serveFile(req, res, next) : next()));
     },
     build: vite
       ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>

@@ -7,9 +7,15 @@ export function toIso(value: string | Date): string {
   return toDate(value).toISOString();
 }
 
-const dateFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/**
+ * "Nov 23, 2026" (UTC), as Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" })
+ * writes it. Built by hand because a discussion page formats a date per post and Intl's formatter
+ * was 1.5% of a signed-in page's server time (issue 13); dates.test.ts holds it to Intl's output.
+ */
 export function formatDate(value: string | Date): string {
-  return dateFormat.format(toDate(value));
+  const at = toDate(value);
+  return `${MONTHS[at.getUTCMonth()]} ${at.getUTCDate()}, ${at.getUTCFullYear()}`;
 }
 
 /** Midnight UTC of the given moment's day, as an ISO string (daily limits and caps count from it). */

@@ -29,3 +29,20 @@ test("a cached page hydrates under its hash-based CSP, navigates client-side, an
   await expectNoSeriousViolations(page);
   expect(refused).toEqual([]);
 });
+
+test("the build's public files are served by name, and a page path never reaches the disk", async ({ page }) => {
+  const icon = await page.request.get("/favicon.svg");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+  expect(icon.headers()["cache-control"]).toContain("max-age=3600");
+  const html = await (await page.request.get("/")).text();
+  const script = /\/assets\/[^"]+\.js/.exec(html)?.[0];
+  expect(script).toBeTruthy();
+  const asset = await page.request.get(script!);
+  expect(asset.status()).toBe(200);
+  expect(asset.headers()["cache-control"]).toContain("immutable");
+  // A name that is not one of the build's files is a page like any other: the site's 404.
+  const missing = await page.request.get("/favicon.png");
+  expect(missing.status()).toBe(404);
+  expect(await missing.text()).toContain("<html");
+});
