@@ -22,6 +22,9 @@ export interface AuthOptions {
  * every account flow goes through our route actions, which validate with the seed's schemas, apply
  * our own rate limits and origin checks, then call `auth.api`.
  */
+/** Better Auth names its cookies "ipos.session_token" and so on ("__Secure-" before them on https). */
+export const AUTH_COOKIE_PREFIX = "ipos";
+
 export function createAuth({ db, engine, secret, baseURL, sendResetPassword }: AuthOptions) {
   return betterAuth({
     appName: "Inner Peace. Outer Strength.",
@@ -93,7 +96,7 @@ export function createAuth({ db, engine, secret, baseURL, sendResetPassword }: A
       fields: { expiresAt: "expires_at", createdAt: "created_at", updatedAt: "updated_at" },
     },
     advanced: {
-      cookiePrefix: "ipos",
+      cookiePrefix: AUTH_COOKIE_PREFIX,
       useSecureCookies: baseURL.startsWith("https://"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },

@@ -89,6 +89,23 @@ describe(`accounts on ${ENGINE}`, () => {
     expect(token).toMatch(/HttpOnly/i);
   });
 
+  it("finds the session cookie among others, under its __Secure- name on HTTPS, and nothing under a lookalike name", async () => {
+    const { createAuth } = await import("~/.server/auth");
+    const auth = createAuth({ db: site.services.db, engine: site.services.engine, secret: site.services.env.AUTH_SECRET, baseURL: "https://ipos.example" });
+    const values = joinValues();
+    const result = await registerMember({ ...site.services, auth }, values, visitor());
+    if (!result.ok) throw new Error("join failed");
+    const pair = cookieHeader(result.headers);
+    expect(pair).toMatch(/^__Secure-ipos\.session_token=/);
+    const context = new RouterContextProvider();
+    context.set(servicesContext, { ...site.services, auth });
+    const viewerWith = async (cookie: string) =>
+      (await loadViewer(context, new Request("https://ipos.example/", { headers: { cookie } }))).viewer;
+    expect((await viewerWith(`ipos_flash=joined; ${pair}; theme=dark`))?.email).toBe(values.email);
+    expect(await viewerWith(`x${pair}`)).toBeNull();
+    expect(await viewerWith("theme=dark")).toBeNull();
+  });
+
   it("gives each member a unique handle", async () => {
     const a = await registerMember(site.services, joinValues({ fullName: "Same Name" }), visitor());
     const b = await registerMember(site.services, joinValues({ fullName: "Same Name" }), visitor());
