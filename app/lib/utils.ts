@@ -16,6 +16,9 @@ export function initialsOf(name: string): string {
 
 const numberFormat = new Intl.NumberFormat("en-US");
 export function formatCount(n: number): string {
+  // Most counts on a page (replies, likes, views) are small; they need no grouping, and Intl's
+  // formatter costs more than the rest of a card's render (issue 13).
+  if (Number.isInteger(n) && (n > 0 || Object.is(n, 0)) && n < 1000) return String(n);
   return numberFormat.format(n);
 }
 
