@@ -26,6 +26,9 @@ import { XP } from "../app/lib/xp";
 import { discussionPage, replyPage } from "../app/.server/domain/forum/forum-repository";
 import { questionPageRows } from "../app/.server/domain/council/council-repository";
 import { creationPageRows } from "../app/.server/domain/forge/forge-repository";
+import { questionSummaries } from "../app/.server/domain/council/council-read-model";
+import { creationSummaries } from "../app/.server/domain/forge/forge-read-model";
+import { featuredDiscussionSummaries, sectionTopics } from "../app/.server/domain/forum/section-read-model";
 import { xpTotals } from "../app/.server/domain/progression/xp-repository";
 import { decodeActivityCursor } from "../app/.server/pagination";
 import { migrateToLatest } from "../database/migrate";
@@ -258,6 +261,12 @@ async function measureQueries(db: Db, built: Built) {
     ["reply page query, last", () => replyPage(db, built.big.id, { kind: "last" })],
     ["question page query, middle", () => questionPageRows(db, {}, { kind: "after", cursor: questionCursor }, 20)],
     ["creation page query, last", () => creationPageRows(db, undefined, { kind: "last" }, 20)],
+    // What `/` reads (its loader runs these five at once).
+    ["/: sectionTopics(monastery, 3)", () => sectionTopics(db, "monastery", 3)],
+    ["/: sectionTopics(battlefield, 3)", () => sectionTopics(db, "battlefield", 3)],
+    ["/: featuredDiscussionSummaries(2)", () => featuredDiscussionSummaries(db, { limit: 2 })],
+    ["/: creationSummaries(3)", () => creationSummaries(db, { limit: 3 })],
+    ["/: questionSummaries(3)", () => questionSummaries(db, 3)],
     ["xpTotals of the prolific member (ledger sum)", () => xpTotals(db, ["prolific"])],
     ["xpTotals of one other author (ledger sum)", () => xpTotals(db, ["author-1"])],
   ];
