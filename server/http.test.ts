@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyLimit, closeWhileDraining, MAX_BODY_BYTES, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { bodyLimit, closeWhileDraining, freshNonce, MAX_BODY_BYTES, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 
 let server: Server;
 let base: string;
@@ -28,6 +28,17 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe("security headers", () => {
+  it("draws every nonce once: 128 bits, base64, never repeated across pool refills", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const nonce = freshNonce();
+      expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      seen.add(nonce);
+    }
+    expect(seen.size).toBe(2000);
+  });
+
   it("sends CSP with a fresh nonce per response, nosniff, frame-ancestors and Referrer-Policy", async () => {
     const a = await fetch(base + "/");
     const b = await fetch(base + "/");

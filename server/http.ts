@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomFillSync, randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 
@@ -75,10 +75,28 @@ export function contentSecurityPolicy({ https, development, nonce, scriptHashes 
   return directives.join("; ");
 }
 
+const NONCE_BYTES = 16;
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let nonceAt = noncePool.length;
+/**
+ * 128 fresh bits from the CSPRNG, base64. Drawn from a pool filled 256 nonces at a time, as Node
+ * does for randomUUID: a randomBytes(16) call per request was 3% of an uncached page (issue 13).
+ * Every slice is handed out once.
+ */
+export function freshNonce() {
+  if (nonceAt + NONCE_BYTES > noncePool.length) {
+    randomFillSync(noncePool);
+    nonceAt = 0;
+  }
+  const nonce = noncePool.toString("base64", nonceAt, nonceAt + NONCE_BYTES);
+  nonceAt += NONCE_BYTES;
+  return nonce;
+}
+
 /** Security headers on every response, with a fresh CSP nonce for React Router's inline scripts. */
 export function securityHeaders({ https, development }: SecurityOptions) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const nonce = randomBytes(16).toString("base64");
+    const nonce = freshNonce();
     res.locals.nonce = nonce;
     res.setHeader("Content-Security-Policy", contentSecurityPolicy({ https, development, nonce }));
     res.setHeader("X-Content-Type-Options", "nosniff");
