@@ -3,7 +3,8 @@
 // slowdown) in Debian's Chromium, for `/`, a topic, a discussion, a question and /forge. Prints the
 // four category scores, LCP, CLS and TBT per page. With `--check` it exits 1 when a page misses the
 // goals (performance ≥ 98, accessibility, best practices and SEO 100, LCP ≤ 1.5 s, CLS 0).
-// Run: npm run bench:lighthouse [-- --check]. CHROME_PATH picks another Chromium.
+// Run: npm run bench:lighthouse [-- --check]. CHROME_PATH picks another Chromium; LIGHTHOUSE_JSON_DIR
+// names a directory for each page's full report (`<page>.json`), to read the audits behind a score.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +14,7 @@ import { startBuiltSite } from "./bench-support";
 
 const check = process.argv.includes("--check");
 const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const jsonDir = process.env.LIGHTHOUSE_JSON_DIR;
 const GOALS = { performance: 98, accessibility: 100, "best-practices": 100, seo: 100, lcpMs: 1500, cls: 0 };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-lighthouse-"));
@@ -53,6 +55,10 @@ try {
       onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`);
+    if (jsonDir) {
+      fs.mkdirSync(jsonDir, { recursive: true });
+      fs.writeFileSync(path.join(jsonDir, `${page.name}.json`), JSON.stringify(result.lhr, null, 1));
+    }
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     const failing = Object.values(audits)

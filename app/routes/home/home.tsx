@@ -178,8 +178,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
         <div className="grid gap-6 md:grid-cols-3">
+          {/* Far below the fold on every screen: lazy, so React does not preload the thumbnails in the
+              head, where they would compete with the first paint (ADR 0029). */}
           {creations.map((c) => (
-            <CreationCard key={c.id} creation={c} />
+            <CreationCard key={c.id} creation={c} lazy />
           ))}
         </div>
       </section>
