@@ -8,7 +8,7 @@ import { defineConfig } from "vite";
 // smaller gzip on every page (ADR 0029). Only modules the root route needs belong here: anything
 // else would be loaded by pages that do not use it.
 const everyPage =
-  /node_modules[\\/](react|react-router|clsx|class-variance-authority)[\\/]|node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/](shared|context|Icon|createLucideIcon)|app[\\/](lib[\\/](utils|class-merge)|components[\\/](ui[\\/](button|form-controls)|community[\\/]avatar|layout[\\/](nonce|error-screens|route-error-boundary)))\.tsx?$/;
+  /node_modules[\\/](react|react-router|clsx|class-variance-authority)[\\/]|app[\\/](lib[\\/](utils|class-merge)|components[\\/](ui[\\/](button|form-controls)|community[\\/]avatar|layout[\\/](nonce|error-screens|route-error-boundary)|ui[\\/]icons[\\/]icon))\.tsx?$/;
 
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
