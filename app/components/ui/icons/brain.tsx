@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "brain" (ISC licence).
+// Drawn after Lucide's brain icon (ISC licence).
 export function Brain(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "calendar-days" (ISC licence).
+// Drawn after Lucide's calendar-days icon (ISC licence).
 export function CalendarDays(props: IconProps) {
   return (
     <Icon {...props}>

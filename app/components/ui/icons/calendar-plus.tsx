@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "calendar-plus" (ISC licence).
+// Drawn after Lucide's calendar-plus icon (ISC licence).
 export function CalendarPlus(props: IconProps) {
   return (
     <Icon {...props}>

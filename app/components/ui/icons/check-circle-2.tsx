@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "check-circle-2" (ISC licence).
+// Drawn after Lucide's check-circle-2 icon (ISC licence).
 export function CheckCircle2(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "download" (ISC licence).
+// Drawn after Lucide's download icon (ISC licence).
 export function Download(props: IconProps) {
   return (
     <Icon {...props}>

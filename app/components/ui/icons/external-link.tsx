@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "external-link" (ISC licence).
+// Drawn after Lucide's external-link icon (ISC licence).
 export function ExternalLink(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "eye" (ISC licence).
+// Drawn after Lucide's eye icon (ISC licence).
 export function Eye(props: IconProps) {
   return (
     <Icon {...props}>

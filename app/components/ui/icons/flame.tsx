@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "flame" (ISC licence).
+// Drawn after Lucide's flame icon (ISC licence).
 export function Flame(props: IconProps) {
   return (
     <Icon {...props}>

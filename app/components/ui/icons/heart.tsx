@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "heart" (ISC licence).
+// Drawn after Lucide's heart icon (ISC licence).
 export function Heart(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "circle-help" (ISC licence).
+// Drawn after Lucide's circle-help icon (ISC licence).
 export function HelpCircle(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "list-filter" (ISC licence).
+// Drawn after Lucide's list-filter icon (ISC licence).
 export function ListFilter(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "lock" (ISC licence).
+// Drawn after Lucide's lock icon (ISC licence).
 export function Lock(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "map-pin" (ISC licence).
+// Drawn after Lucide's map-pin icon (ISC licence).
 export function MapPin(props: IconProps) {
   return (
     <Icon {...props}>

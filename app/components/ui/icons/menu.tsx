@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "menu" (ISC licence).
+// Drawn after Lucide's menu icon (ISC licence).
 export function Menu(props: IconProps) {
   return (
     <Icon {...props}>

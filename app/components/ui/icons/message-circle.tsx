@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "message-circle" (ISC licence).
+// Drawn after Lucide's message-circle icon (ISC licence).
 export function MessageCircle(props: IconProps) {
   return (
     <Icon {...props}>

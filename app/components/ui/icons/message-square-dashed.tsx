@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "message-square-dashed" (ISC licence).
+// Drawn after Lucide's message-square-dashed icon (ISC licence).
 export function MessageSquareDashed(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "message-square" (ISC licence).
+// Drawn after Lucide's message-square icon (ISC licence).
 export function MessageSquare(props: IconProps) {
   return (
     <Icon {...props}>

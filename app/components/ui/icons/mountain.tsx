@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "mountain" (ISC licence).
+// Drawn after Lucide's mountain icon (ISC licence).
 export function Mountain(props: IconProps) {
   return (
     <Icon {...props}>

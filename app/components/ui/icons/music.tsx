@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "music" (ISC licence).
+// Drawn after Lucide's music icon (ISC licence).
 export function Music(props: IconProps) {
   return (
     <Icon {...props}>

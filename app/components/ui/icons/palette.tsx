@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "palette" (ISC licence).
+// Drawn after Lucide's palette icon (ISC licence).
 export function Palette(props: IconProps) {
   return (
     <Icon {...props}>

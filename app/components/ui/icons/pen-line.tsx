@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "edit-3" (ISC licence).
+// Drawn after Lucide's edit-3 icon (ISC licence).
 export function PenLine(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "pen-square" (ISC licence).
+// Drawn after Lucide's pen-square icon (ISC licence).
 export function PenSquare(props: IconProps) {
   return (
     <Icon {...props}>

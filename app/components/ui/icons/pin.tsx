@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "pin" (ISC licence).
+// Drawn after Lucide's pin icon (ISC licence).
 export function Pin(props: IconProps) {
   return (
     <Icon {...props}>

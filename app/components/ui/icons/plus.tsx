@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "plus" (ISC licence).
+// Drawn after Lucide's plus icon (ISC licence).
 export function Plus(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "rss" (ISC licence).
+// Drawn after Lucide's rss icon (ISC licence).
 export function Rss(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "shield-check" (ISC licence).
+// Drawn after Lucide's shield-check icon (ISC licence).
 export function ShieldCheck(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "swords" (ISC licence).
+// Drawn after Lucide's swords icon (ISC licence).
 export function Swords(props: IconProps) {
   return (
     <Icon {...props}>

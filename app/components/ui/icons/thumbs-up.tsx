@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "thumbs-up" (ISC licence).
+// Drawn after Lucide's thumbs-up icon (ISC licence).
 export function ThumbsUp(props: IconProps) {
   return (
     <Icon {...props}>

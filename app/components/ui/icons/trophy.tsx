@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "trophy" (ISC licence).
+// Drawn after Lucide's trophy icon (ISC licence).
 export function Trophy(props: IconProps) {
   return (
     <Icon {...props}>

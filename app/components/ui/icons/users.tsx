@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "users" (ISC licence).
+// Drawn after Lucide's users icon (ISC licence).
 export function Users(props: IconProps) {
   return (
     <Icon {...props}>

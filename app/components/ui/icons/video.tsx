@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "video" (ISC licence).
+// Drawn after Lucide's video icon (ISC licence).
 export function Video(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "wrench" (ISC licence).
+// Drawn after Lucide's wrench icon (ISC licence).
 export function Wrench(props: IconProps) {
   return (
     <Icon {...props}>

@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icon";
 
-// Drawn after Lucide's "x" (ISC licence).
+// Drawn after Lucide's x icon (ISC licence).
 export function X(props: IconProps) {
   return (
     <Icon {...props}>
