@@ -1,4 +1,5 @@
-import { Menu, X } from "lucide-react";
+import { Menu } from "~/components/ui/icons/menu";
+import { X } from "~/components/ui/icons/x";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { Avatar } from "~/components/community/avatar";

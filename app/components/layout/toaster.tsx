@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { X } from "lucide-react";
+import { X } from "~/components/ui/icons/x";
 
 export type ToastMessage = { id: string; title: string; description?: string };
 

@@ -1,4 +1,4 @@
-import { ShieldCheck } from "lucide-react";
+import { ShieldCheck } from "~/components/ui/icons/shield-check";
 import { Link } from "react-router";
 import { Avatar } from "~/components/community/avatar";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";

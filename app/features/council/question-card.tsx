@@ -1,4 +1,5 @@
-import { Eye, MessageSquare } from "lucide-react";
+import { Eye } from "~/components/ui/icons/eye";
+import { MessageSquare } from "~/components/ui/icons/message-square";
 import { Byline, type Author } from "~/components/community/byline";
 import { VirtueBadge } from "~/components/community/badges";
 import { ButtonLink } from "~/components/ui/button";

@@ -1,4 +1,7 @@
-import { CalendarDays, MapPin, Users, Video } from "lucide-react";
+import { CalendarDays } from "~/components/ui/icons/calendar-days";
+import { MapPin } from "~/components/ui/icons/map-pin";
+import { Users } from "~/components/ui/icons/users";
+import { Video } from "~/components/ui/icons/video";
 import { Link } from "react-router";
 import { Byline, type Author } from "~/components/community/byline";
 import { Badge } from "~/components/ui/badge";

@@ -1,4 +1,5 @@
-import { Heart, MessageCircle } from "lucide-react";
+import { Heart } from "~/components/ui/icons/heart";
+import { MessageCircle } from "~/components/ui/icons/message-circle";
 import { Byline, type Author } from "~/components/community/byline";
 import { Badge } from "~/components/ui/badge";
 import { ButtonLink } from "~/components/ui/button";

@@ -1,4 +1,7 @@
-import { Music, Palette, PenLine, Wrench } from "lucide-react";
+import { Music } from "~/components/ui/icons/music";
+import { Palette } from "~/components/ui/icons/palette";
+import { PenLine } from "~/components/ui/icons/pen-line";
+import { Wrench } from "~/components/ui/icons/wrench";
 
 import type { CreationType } from "~/lib/domain-values";
 

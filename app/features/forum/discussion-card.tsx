@@ -1,4 +1,4 @@
-import { MessageCircle } from "lucide-react";
+import { MessageCircle } from "~/components/ui/icons/message-circle";
 import { Link } from "react-router";
 import { Byline, type Author } from "~/components/community/byline";
 import { Card } from "~/components/ui/card";

@@ -1,4 +1,5 @@
-import { MessageSquare, Users } from "lucide-react";
+import { MessageSquare } from "~/components/ui/icons/message-square";
+import { Users } from "~/components/ui/icons/users";
 import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { formatCount } from "~/lib/utils";

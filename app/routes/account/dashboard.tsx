@@ -1,4 +1,5 @@
-import { CheckCircle2, Flame } from "lucide-react";
+import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
+import { Flame } from "~/components/ui/icons/flame";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";

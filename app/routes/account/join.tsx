@@ -1,4 +1,4 @@
-import { CheckCircle2 } from "lucide-react";
+import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/join";

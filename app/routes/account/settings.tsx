@@ -1,4 +1,5 @@
-import { CheckCircle2, Download } from "lucide-react";
+import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
+import { Download } from "~/components/ui/icons/download";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/settings";
 import { useValidatedForm } from "~/components/community/use-validated-form";

@@ -1,4 +1,4 @@
-import { ShieldCheck } from "lucide-react";
+import { ShieldCheck } from "~/components/ui/icons/shield-check";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/advisors";
 import { IntentButton } from "~/components/community/post-actions";

@@ -1,4 +1,5 @@
-import { Flame, Trophy } from "lucide-react";
+import { Flame } from "~/components/ui/icons/flame";
+import { Trophy } from "~/components/ui/icons/trophy";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/challenge";
 import { VirtueBadge } from "~/components/community/badges";

@@ -1,4 +1,6 @@
-import { HelpCircle, ListFilter, MessageSquareDashed } from "lucide-react";
+import { HelpCircle } from "~/components/ui/icons/help-circle";
+import { ListFilter } from "~/components/ui/icons/list-filter";
+import { MessageSquareDashed } from "~/components/ui/icons/message-square-dashed";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/council";
 import { PageHeader, SectionHeading } from "~/components/community/page-header";

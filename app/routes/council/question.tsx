@@ -1,4 +1,7 @@
-import { CheckCircle2, Eye, ShieldCheck, ThumbsUp } from "lucide-react";
+import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
+import { Eye } from "~/components/ui/icons/eye";
+import { ShieldCheck } from "~/components/ui/icons/shield-check";
+import { ThumbsUp } from "~/components/ui/icons/thumbs-up";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/question";
 import { VirtueBadge } from "~/components/community/badges";

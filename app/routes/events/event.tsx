@@ -1,4 +1,8 @@
-import { CalendarDays, Download, MapPin, Users, Video } from "lucide-react";
+import { CalendarDays } from "~/components/ui/icons/calendar-days";
+import { Download } from "~/components/ui/icons/download";
+import { MapPin } from "~/components/ui/icons/map-pin";
+import { Users } from "~/components/ui/icons/users";
+import { Video } from "~/components/ui/icons/video";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/event";
 import { Avatar } from "~/components/community/avatar";

@@ -1,4 +1,5 @@
-import { CalendarPlus, Rss } from "lucide-react";
+import { CalendarPlus } from "~/components/ui/icons/calendar-plus";
+import { Rss } from "~/components/ui/icons/rss";
 import type { Route } from "./+types/events";
 import { ProsePage, ProseSection, TextLink } from "~/components/layout/prose-page";
 import { useViewer } from "~/components/layout/use-viewer";

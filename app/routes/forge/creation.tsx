@@ -1,4 +1,5 @@
-import { ExternalLink, MessageCircle } from "lucide-react";
+import { ExternalLink } from "~/components/ui/icons/external-link";
+import { MessageCircle } from "~/components/ui/icons/message-circle";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/creation";
 import { Byline } from "~/components/community/byline";

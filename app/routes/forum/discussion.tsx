@@ -1,4 +1,5 @@
-import { Lock, Pin } from "lucide-react";
+import { Lock } from "~/components/ui/icons/lock";
+import { Pin } from "~/components/ui/icons/pin";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/discussion";
 import { Byline } from "~/components/community/byline";

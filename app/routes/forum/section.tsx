@@ -1,4 +1,4 @@
-import { Plus } from "lucide-react";
+import { Plus } from "~/components/ui/icons/plus";
 import type { Route } from "./+types/section";
 import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { servicesContext, viewerContext } from "~/.server/context";

@@ -1,4 +1,7 @@
-import { Lock, MessageCircle, PenSquare, Pin } from "lucide-react";
+import { Lock } from "~/components/ui/icons/lock";
+import { MessageCircle } from "~/components/ui/icons/message-circle";
+import { PenSquare } from "~/components/ui/icons/pen-square";
+import { Pin } from "~/components/ui/icons/pin";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/topic";
 import { Byline } from "~/components/community/byline";

@@ -1,4 +1,7 @@
-import { Brain, Flame, Mountain, Swords } from "lucide-react";
+import { Brain } from "~/components/ui/icons/brain";
+import { Flame } from "~/components/ui/icons/flame";
+import { Mountain } from "~/components/ui/icons/mountain";
+import { Swords } from "~/components/ui/icons/swords";
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
