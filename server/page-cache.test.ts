@@ -70,6 +70,45 @@ describe("the page store", () => {
     }
   });
 
+  it("forgets written tags no stored page needs, keeping pages valid and refusing requests that began before", () => {
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20, maxWrittenTags: 100 });
+    const inFlight = cache.sequence();
+    for (let i = 2; i <= 96; i++) cache.bump([tag.discussion(i)]);
+    store(cache, "/kept", [tag.topic("t1"), tag.discussion(1)]);
+    for (let i = 97; i <= 102; i++) cache.bump([tag.discussion(i)]);
+    // The 101st tag: the 95 written before the oldest page are forgotten, the 6 after it kept.
+    expect(cache.writtenTags).toBe(6);
+    // The page read none of what was written: still served.
+    expect(cache.get("/kept")).toBeDefined();
+    // A write of what it read still drops it, after the forgetting.
+    store(cache, "/other", [tag.discussion(9999)]);
+    cache.bump([tag.discussion(9999)]);
+    expect(cache.get("/other")).toBeUndefined();
+    // A request that began before forgotten writes cannot be checked against them: refused.
+    expect(store(cache, "/late", [tag.discussion(300)], inFlight)).toBeUndefined();
+    expect(store(cache, "/fresh", [tag.discussion(300)])).toBeDefined();
+    cache.bump([tag.topic("t1")]);
+    expect(cache.get("/kept")).toBeUndefined();
+    expect(cache.get("/fresh")).toBeDefined();
+  });
+
+  it("drops everything when an old page pins more written tags than it may remember", () => {
+    let now = 0;
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20, maxWrittenTags: 100, now: () => now });
+    store(cache, "/old", [tag.forge]);
+    for (let i = 1; i <= 101; i++) cache.bump([tag.discussion(i)]);
+    expect(cache.writtenTags).toBe(0);
+    expect(cache.get("/old")).toBeUndefined();
+    // An expired page does not pin anything: it is dropped and the tags before it forgotten.
+    store(cache, "/expired", [tag.forge]);
+    for (let i = 1; i <= 60; i++) cache.bump([tag.discussion(i)]);
+    now += 60_000;
+    store(cache, "/live", [tag.council]);
+    for (let i = 61; i <= 101; i++) cache.bump([tag.discussion(i)]);
+    expect(cache.writtenTags).toBe(41);
+    expect(cache.get("/live")).toBeDefined();
+  });
+
   it("serves nothing older than the TTL", () => {
     let now = 1000;
     const cache = new PageCache({ ttlMs: 500, maxBytes: 1 << 20, now: () => now });

@@ -19,6 +19,8 @@ export interface PageCacheOptions {
   maxBytes: number;
   /** The largest identity body stored. */
   maxEntryBytes?: number;
+  /** How many written tags it remembers before it forgets those no stored page needs (see `forget`). */
+  maxWrittenTags?: number;
   now?: () => number;
 }
 
@@ -50,6 +52,7 @@ export class PageCache {
   readonly ttlMs: number;
   readonly maxBytes: number;
   readonly maxEntryBytes: number;
+  private readonly maxWrittenTags: number;
   private readonly now: () => number;
   /** Insertion order is recency order: a hit moves its entry to the end. */
   private readonly entries = new Map<string, CachedPage>();
@@ -65,6 +68,7 @@ export class PageCache {
     this.ttlMs = options.ttlMs;
     this.maxBytes = options.maxBytes;
     this.maxEntryBytes = options.maxEntryBytes ?? 1024 * 1024;
+    this.maxWrittenTags = options.maxWrittenTags ?? 50_000;
     this.now = options.now ?? Date.now;
   }
 
@@ -79,6 +83,11 @@ export class PageCache {
 
   get storedBytes() {
     return this.bytes;
+  }
+
+  /** How many written tags it remembers (bounded by `maxWrittenTags`). */
+  get writtenTags() {
+    return this.lastWrite.size;
   }
 
   get enabled() {
@@ -116,8 +125,32 @@ export class PageCache {
       this.lastWrite.clear();
     } else {
       for (const t of list) this.lastWrite.set(t, seq);
+      if (this.lastWrite.size > this.maxWrittenTags) this.forget();
     }
     if (local) for (const listener of this.listeners) listener(all ? [tag.site] : list);
+  }
+
+  /**
+   * Every distinct tag written (each discussion, reply author, question…) would otherwise stay in
+   * `lastWrite` for the life of the process. A write only matters to pages whose request began
+   * before it, so writes no older than the oldest live page are forgotten, and `siteWrite` moves up
+   * to that point: a request that began earlier and has not stored yet is refused, as after a
+   * site-wide write, instead of being stored without the writes it can no longer be checked against.
+   * When that frees too little (an old page pins them), everything is dropped as on a site write.
+   */
+  private forget() {
+    const now = this.now();
+    let oldest = this.seq;
+    for (const [key, entry] of this.entries) {
+      if (now - entry.storedAt >= this.ttlMs) this.delete(key);
+      else if (entry.startSeq < oldest) oldest = entry.startSeq;
+    }
+    let kept = 0;
+    for (const written of this.lastWrite.values()) if (written > oldest) kept++;
+    const cut = kept > this.maxWrittenTags / 2 ? this.seq : oldest;
+    if (cut === this.seq) this.clear();
+    for (const [t, written] of this.lastWrite) if (written <= cut) this.lastWrite.delete(t);
+    this.siteWrite = Math.max(this.siteWrite, cut);
   }
 
   private readonly soon = new Map<string, { at: number; trailing: boolean }>();
