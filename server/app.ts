@@ -11,6 +11,7 @@ import { requestContext, servicesContext, type AppServices } from "~/.server/con
 import { loadEnv, type Env } from "~/.server/env";
 import { createServices } from "~/.server/services";
 import { startOutboxWorker } from "~/.server/mail/outbox-worker";
+import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
 import { reminderJob } from "~/.server/domain/events/reminders";
 import { sql } from "kysely";
 import { routeBodyLimit } from "./route-limits";
@@ -181,8 +182,9 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, base: { service: "inner-peace-outer-strength" } });
   const services = await createServices(env, logger, migrateToLatest);
-  // Sends the mail outbox (ADR 0025); each round first queues the event reminders that fell due.
-  const stopOutbox = startOutboxWorker(services, { jobs: [reminderJob(env.BASE_URL)] });
+  // Sends the mail outbox (ADR 0025); each round first queues the event reminders that fell due
+  // and, once an hour, drops reply counts older than the featured window.
+  const stopOutbox = startOutboxWorker(services, { jobs: [reminderJob(env.BASE_URL), replyHourPruningJob()] });
   let draining = false;
   const site = createSite({
     env,

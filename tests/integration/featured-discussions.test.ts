@@ -3,6 +3,7 @@ import type { Db } from "~/.server/db/connect";
 import { rebuildReplyHours } from "~/.server/db/reply-hours";
 import { deletePost, moderate, postReply } from "~/.server/domain/forum/forum-service";
 import { engineOf } from "~/.server/db/connect";
+import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
 import { busiestSinceQuery, FEATURED_WINDOW_DAYS, featuredDiscussions } from "~/.server/domain/forum/section-repository";
 import { sql } from "kysely";
 import type { SectionId } from "~/lib/domain-values";
@@ -132,5 +133,38 @@ describe(`featured discussions from hourly reply counts on ${ENGINE}`, () => {
     const reference = performance.now();
     expect(got).toEqual(await countedFromReplies(db, now, "battlefield", 3));
     console.info(`featured at 40,000 replies on ${ENGINE}: ${took.toFixed(1)} ms from the hours, ${(performance.now() - reference).toFixed(1)} ms counting replies`);
+  });
+  it("keeps the hourly counts to the window: the worker's job drops older hours, once an hour, and the ranking stays", async () => {
+    const db = site.services.db;
+    const now = new Date("2027-02-10T12:30:00.000Z");
+    const day = 24 * 3_600_000;
+    const where = await topic(site.services, { section: "monastery" });
+    const old = await discussion(site.services, { topic: { id: where.id, section: where.section }, at: new Date(now.getTime() - 30 * day) });
+    const fresh = await discussion(site.services, { topic: { id: where.id, section: where.section }, at: new Date(now.getTime() - 30 * day) });
+    for (const [d, daysAgo] of [[old, 20], [old, 9], [old, 1], [fresh, 2], [fresh, 1], [fresh, 0.5]] as const) {
+      const replier = await member(db);
+      const posted = await postReply(site.services, replier, d.id, { body: `Reply ${daysAgo}`, submissionKey: crypto.randomUUID() }, new Date(now.getTime() - daysAgo * day));
+      if (!posted.ok) throw new Error(JSON.stringify(posted));
+    }
+    const hoursOf = async (id: number) => (await db.selectFrom("reply_hour").select("hour").where("discussion_id", "=", id).orderBy("hour").execute()).map((r) => r.hour);
+    const ranked = async () => (await featuredDiscussions(db, { section: "monastery", limit: 10, now })).filter((d) => d.featured_at === null).map((d) => d.id);
+    const before = await ranked();
+    expect(await hoursOf(old.id)).toHaveLength(3);
+
+    const job = replyHourPruningJob();
+    const cutoff = new Date(now.getTime() - (FEATURED_WINDOW_DAYS + 1) * day).toISOString().slice(0, 13);
+    expect(await job(db, now)).toBeGreaterThanOrEqual(2);
+    expect((await hoursOf(old.id)).every((h) => h >= cutoff)).toBe(true);
+    expect(await hoursOf(old.id)).toHaveLength(1);
+    expect(await hoursOf(fresh.id)).toHaveLength(3);
+    expect(await ranked()).toEqual(before);
+    expect(before).toEqual(await countedFromReplies(db, now, "monastery", 10));
+
+    // A bucket of an old hour (a reply of then restored) waits for the next hour's round.
+    await db.insertInto("reply_hour").values({ discussion_id: old.id, section: "monastery", hour: "2027-01-01T00", replies: 1 }).execute();
+    expect(await job(db, new Date(now.getTime() + 10 * 60_000))).toBe(0);
+    expect(await hoursOf(old.id)).toContain("2027-01-01T00");
+    expect(await job(db, new Date(now.getTime() + 61 * 60_000))).toBe(1);
+    expect(await hoursOf(old.id)).not.toContain("2027-01-01T00");
   });
 });

@@ -26,3 +26,14 @@ export async function rebuildReplyHours(db: Kysely<Database>) {
     where reply.deleted_at is null and reply.hidden_at is null
     group by reply.discussion_id, topic.section, ${hour}`.execute(db);
 }
+
+/**
+ * Deletes the buckets of hours before `before`'s hour. Featured discussions read only the last
+ * FEATURED_WINDOW_DAYS of them; without this the table keeps a row per discussion and hour for ever.
+ * A reply of a pruned hour deleted or restored later moves a fresh bucket of that hour, which no
+ * read reaches and the next pruning removes. Returns how many buckets went.
+ */
+export async function pruneReplyHours(db: Kysely<Database>, before: Date): Promise<number> {
+  const removed = await db.deleteFrom("reply_hour").where("hour", "<", replyHourOf(before)).executeTakeFirst();
+  return Number(removed.numDeletedRows);
+}
