@@ -6,7 +6,7 @@ import type { AppServices } from "~/.server/context";
 import { SUBSCRIBE_MESSAGE } from "~/.server/domain/newsletter/newsletter-service";
 import { createMailer, type Mailer } from "~/.server/mail/mailer";
 import { enqueueMail, InvalidMailError, type QueuedMail } from "~/.server/mail/outbox";
-import { backoffMs, createOutboxWorker, OUTBOX_DEFAULTS, startOutboxWorker } from "~/.server/mail/outbox-worker";
+import { backoffMs, createOutboxWorker, OUTBOX_DEFAULTS, outboxPruningJob, startOutboxWorker } from "~/.server/mail/outbox-worker";
 import { passwordResetMail } from "~/.server/mail/templates/password-reset";
 import { readable, startSite, stopVite } from "./site-server";
 import { mailText, startSmtpServer, type ReceivedMail } from "./smtp";
@@ -100,6 +100,35 @@ describe(`the mail outbox on ${ENGINE}`, () => {
       expect((await worker.runOnce(seconds(t, 365 * 86_400))).claimed).toBe(0);
       const errors = lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50);
       expect(errors.map((l) => l.msg)).toEqual(["mail given up after its last attempt"]);
+    } finally {
+      await local.destroy();
+    }
+  });
+
+  it("lets sent and given-up mail go after 30 days, hourly, and never touches mail still to send", async () => {
+    const local = await createTestSite();
+    try {
+      const db = local.services.db;
+      const t0 = new Date("2031-03-01T00:00:00.000Z");
+      const at = (days: number) => new Date(t0.getTime() + days * 86_400_000).toISOString();
+      for (const to of ["sent-long-ago@example.org", "failed-long-ago@example.org", "sent-lately@example.org", "waiting@example.org"]) {
+        await enqueueMail(db, mail(to), new Date(at(-60)));
+      }
+      await db.updateTable("mail_outbox").set({ sent_at: at(-31) }).where("to_address", "=", "sent-long-ago@example.org").execute();
+      await db.updateTable("mail_outbox").set({ failed_at: at(-31), attempts: 8 }).where("to_address", "=", "failed-long-ago@example.org").execute();
+      await db.updateTable("mail_outbox").set({ sent_at: at(-29) }).where("to_address", "=", "sent-lately@example.org").execute();
+      // Backing off (not due in this round), however old.
+      await db.updateTable("mail_outbox").set({ attempts: 3, next_attempt_at: at(1) }).where("to_address", "=", "waiting@example.org").execute();
+
+      const worker = createOutboxWorker(local.services, { jobs: [outboxPruningJob()] });
+      await worker.runOnce(t0);
+      expect((await outbox(local)).map((r) => r.to_address)).toEqual(["sent-lately@example.org", "waiting@example.org"]);
+      // Within the hour the job does not run again; after it, it does.
+      await db.updateTable("mail_outbox").set({ sent_at: at(-40) }).where("to_address", "=", "sent-lately@example.org").execute();
+      await worker.runOnce(seconds(t0, 1800));
+      expect((await outbox(local)).map((r) => r.to_address)).toEqual(["sent-lately@example.org", "waiting@example.org"]);
+      await worker.runOnce(seconds(t0, 3601));
+      expect((await outbox(local)).map((r) => r.to_address)).toEqual(["waiting@example.org"]);
     } finally {
       await local.destroy();
     }

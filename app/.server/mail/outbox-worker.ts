@@ -4,10 +4,26 @@ import type { Db } from "../db/connect";
 import type { MailOutboxTable } from "../db/schema";
 import { isDatabaseUnavailable, unavailableReason } from "../db/unavailable";
 import type { Mailer } from "./mailer";
-import { onMailQueued } from "./outbox";
+import { onMailQueued, OUTBOX_KEEP_DAYS, pruneOutbox } from "./outbox";
 
 /** Work that queues mail on a schedule (event reminders, …): run on every tick before sending. */
 export type PeriodicJob = (db: Db, now: Date) => Promise<unknown>;
+
+/**
+ * A job that runs on the first round and then only once `everyMs` has passed (by the rounds'
+ * clock), for housekeeping that need not run every few seconds. Skipped rounds return 0.
+ */
+export function atMostEvery<T>(everyMs: number, job: (db: Db, now: Date) => Promise<T>) {
+  let last = -Infinity;
+  return async (db: Db, now: Date): Promise<T | 0> => {
+    if (now.getTime() - last < everyMs) return 0;
+    last = now.getTime();
+    return job(db, now);
+  };
+}
+
+/** Once an hour, the mail sent or given up more than OUTBOX_KEEP_DAYS ago leaves the outbox. */
+export const outboxPruningJob = () => atMostEvery(60 * 60 * 1000, (db, now) => pruneOutbox(db, new Date(now.getTime() - OUTBOX_KEEP_DAYS * 24 * 60 * 60 * 1000)));
 
 export interface OutboxWorkerOptions {
   /** Rows claimed per round. */

@@ -85,3 +85,20 @@ export async function enqueueMail(db: Db, mail: QueuedMail, now = new Date()): P
   if (queued) for (const listener of queuedListeners) listener();
   return queued;
 }
+
+/** How long a sent or given-up mail stays in the outbox (for support to look at) before it goes. */
+export const OUTBOX_KEEP_DAYS = 30;
+
+/**
+ * Deletes the mail sent or given up before `before`: addresses and bodies are personal data, kept
+ * no longer than support needs them. Due and leased rows are never touched. Reminders' dedupe keys
+ * go with their rows, long after their events began, so none is queued twice. Returns how many went.
+ */
+export async function pruneOutbox(db: Db, before: Date): Promise<number> {
+  const at = before.toISOString();
+  const removed = await db
+    .deleteFrom("mail_outbox")
+    .where((eb) => eb.or([eb("sent_at", "<", at), eb("failed_at", "<", at)]))
+    .executeTakeFirst();
+  return Number(removed.numDeletedRows);
+}
