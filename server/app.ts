@@ -10,7 +10,7 @@ import type { ViteDevServer } from "vite";
 import { requestContext, servicesContext, type AppServices } from "~/.server/context";
 import { loadEnv, type Env } from "~/.server/env";
 import { createServices } from "~/.server/services";
-import { outboxPruningJob, startOutboxWorker } from "~/.server/mail/outbox-worker";
+import { outboxPruningJob, rateLimitPruningJob, startOutboxWorker } from "~/.server/mail/outbox-worker";
 import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
 import { reminderJob } from "~/.server/domain/events/reminders";
 import { sql } from "kysely";
@@ -183,8 +183,11 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   const logger = pino({ level: env.LOG_LEVEL, base: { service: "inner-peace-outer-strength" } });
   const services = await createServices(env, logger, migrateToLatest);
   // Sends the mail outbox (ADR 0025); each round first queues the event reminders that fell due
-  // and, once an hour, drops reply counts older than the featured window.and mail sent a month ago.
-  const stopOutbox = startOutboxWorker(services, { jobs: [reminderJob(env.BASE_URL), replyHourPruningJob(), outboxPruningJob()] });
+  // and, once an hour, drops reply counts older than the featured window, mail sent a month ago and
+  // rate-limit hits a day old.
+  const stopOutbox = startOutboxWorker(services, {
+    jobs: [reminderJob(env.BASE_URL), replyHourPruningJob(), outboxPruningJob(), rateLimitPruningJob()],
+  });
   let draining = false;
   const site = createSite({
     env,

@@ -62,3 +62,13 @@ export function tryAgainMessage(minutes: number) {
 export async function clearHits(db: Db, key: string): Promise<void> {
   await db.deleteFrom("rate_limit_hit").where("key", "=", key).execute();
 }
+
+/**
+ * Deletes every hit recorded before `before`, whatever its key. `hit` prunes only the keys it
+ * counts, so a key that never comes back (an IP seen once) would keep its rows for ever. Called
+ * with a day ago, longer than any window (app/lib/limits.ts), it changes no count.
+ */
+export async function pruneHits(db: Db, before: Date): Promise<number> {
+  const removed = await db.deleteFrom("rate_limit_hit").where("hit_at", "<", before.toISOString()).executeTakeFirst();
+  return Number(removed.numDeletedRows);
+}

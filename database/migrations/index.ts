@@ -17,6 +17,7 @@ import * as memberStanding from "./2026-11-22-0100-member-standing";
 import * as replyHours from "./2026-11-22-0110-reply-hours";
 import * as renderedEverywhere from "./2026-11-22-0111-rendered-everywhere";
 import * as keysetIndexes from "./2026-11-22-0120-keyset-indexes";
+import * as rateLimitHitTime from "./2026-11-23-0121-rate-limit-hit-time";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-0110-reply-hours": replyHours,
   "2026-11-22-0111-rendered-everywhere": renderedEverywhere,
   "2026-11-22-0120-keyset-indexes": keysetIndexes,
+  "2026-11-23-0121-rate-limit-hit-time": rateLimitHitTime,
 };

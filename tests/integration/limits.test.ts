@@ -7,6 +7,7 @@ import {
 import { answerQuestion, askQuestion } from "~/.server/domain/council/council-service";
 import { postReply, startDiscussion } from "~/.server/domain/forum/forum-service";
 import { hit } from "~/.server/rate-limit";
+import { rateLimitPruningJob } from "~/.server/mail/outbox-worker";
 import { JOIN_LIMIT, SIGN_IN_LIMIT, WRITE_LIMIT } from "~/lib/limits";
 import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
 import { joinSchema } from "~/schemas/account";
@@ -46,6 +47,21 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
     expect(results.filter((r) => r.ok)).toHaveLength(7);
     const rows = await site.services.db.selectFrom("rate_limit_hit").select("id").where("key", "=", "test:parallel").execute();
     expect(rows).toHaveLength(7);
+  });
+
+  it("the hourly pruning deletes hits over a day old of every key and leaves the counting ones", async () => {
+    const db = site.services.db;
+    const now = new Date("2020-01-02T00:00:00Z");
+    const seenOnce = { key: "test:ip-seen-once", max: 1, windowMs: 60 * 60 * 1000 };
+    const counting = { key: "test:counting", max: 1, windowMs: 60 * 60 * 1000 };
+    expect((await hit(db, [seenOnce], new Date("2019-12-30T08:00:00Z"))).ok).toBe(true);
+    expect((await hit(db, [counting], new Date("2020-01-01T23:30:00Z"))).ok).toBe(true);
+    const keys = async () => (await db.selectFrom("rate_limit_hit").select("key").where("key", "like", "test:%").where("hit_at", "<", now.toISOString()).execute()).map((r) => r.key);
+    expect(await keys()).toEqual(expect.arrayContaining([seenOnce.key, counting.key]));
+    expect(await rateLimitPruningJob()(db, now)).toBe(1);
+    expect(await keys()).not.toContain(seenOnce.key);
+    expect(await keys()).toContain(counting.key);
+    expect(await hit(db, [counting], now)).toEqual({ ok: false, retryMinutes: 30 });
   });
 
   it("never asks to wait longer than the window, even for a request whose clock was read before the window filled", async () => {
