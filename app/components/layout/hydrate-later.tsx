@@ -1,0 +1,36 @@
+import { createElement, Suspense, use, type ComponentType } from "react";
+
+/**
+ * A part of a page that the page does not need in order to become interactive, such as a post's
+ * comment form (issue 13, ADR 0031): its script is a chunk of its own, left out of the JavaScript
+ * loaded before hydration.
+ *
+ * In the browser the chunk is fetched when React first renders the part. While hydrating, React keeps
+ * the server's markup inside the Suspense boundary (a form in it still posts without JavaScript) and
+ * hydrates it when the chunk has arrived; the rest of the page does not wait. On the server the chunk
+ * is a local module, imported when the route module loads, so the page is rendered in full, markers
+ * and all, as it was before.
+ */
+export function hydrateLater<P extends object>(load: () => Promise<ComponentType<P>>) {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<ComponentType<P>> | null = null;
+  const start = () =>
+    (loading ??= load().then(
+      (component) => (loaded = component),
+      (error: unknown) => {
+        // A failed fetch (offline, a new deployment) is tried again on the next render.
+        loading = null;
+        throw error;
+      },
+    ));
+  if (import.meta.env.SSR) void start();
+
+  function Part(props: P) {
+    // Once loaded, always the same component type, so the form is never remounted (typed text stays).
+    return createElement(loaded ?? use(start()), props);
+  }
+  function Later(props: P) {
+    return <Suspense fallback={null}>{createElement(Part, props)}</Suspense>;
+  }
+  return Later;
+}
