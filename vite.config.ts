@@ -9,15 +9,16 @@ import { defineConfig } from "vite";
 // chunk. Groups gather modules that go together, and only those: a page loads a whole group.
 const app = (pattern: string) => new RegExp(`app[\\\\/](${pattern.replaceAll("/", "[\\\\/]")})\\.tsx?$`);
 
-// Loaded by every page: React, React DOM, React Router, the client entry's own imports and what the
-// root route (the layout: navigation, footer, toaster, error screens) imports. Only modules the root
-// route and the entry need belong here, or every page would load them.
+// Loaded by every page: React, React DOM, React Router, the client entry's own imports, what the root
+// route (the layout: navigation, footer) imports, and Vite's helper for dynamic imports, which the
+// layout uses for the toasts and error screens it loads later (ADR 0031). Only modules the root route
+// and the entry need belong here, or every page would load them.
 const everyPage = new RegExp(
-  /node_modules[\\/](react|react-dom|scheduler|react-router|clsx|class-variance-authority)[\\/]/.source +
+  /node_modules[\\/](react|react-dom|scheduler|react-router|clsx|class-variance-authority)[\\/]|vite[\\/]preload-helper/.source +
     "|" +
     app(
       "lib/(utils|class-merge)|components/(ui/(button|form-controls|icons/(icon|menu|x))|community/avatar|" +
-        "layout/(nonce|error-screens|route-error-boundary|navigation-bar|footer|toaster|inline-css))",
+        "layout/(nonce|hydrate-later|route-error-boundary|navigation-bar|footer|toaster|inline-css))",
     ).source,
 );
 
@@ -34,10 +35,14 @@ export default defineConfig({
             codeSplitting: {
               groups: [
                 { name: "core", test: everyPage, priority: 1 },
-                // A member's name, rank and virtues, in cards: the pages that list or show posts (21–30 pages).
-                { name: "community", test: app("components/(ui/(card|badge)|community/(badges|byline))|lib/(ranks|virtues|members)") },
+                // Cards with a member's name, rank and virtues, and the list pages' heading: the pages that
+                // list or show posts (21–30 pages).
+                {
+                  name: "community",
+                  test: app("components/(ui/(card|badge)|community/(badges|byline|page-header)|layout/use-viewer)|lib/(ranks|virtues|members)"),
+                },
                 // What a post's own page (a discussion, a question, a creation) shows around the post.
-                { name: "post", test: app("components/(community/(member-prose|sign-in-prompt|post-actions)|layout/hydrate-later)|lib/dates") },
+                { name: "post", test: app("components/community/(member-prose|post-actions)|lib/dates") },
                 // The icons next to counts (likes, comments, views, answers, members) on cards and posts.
                 { name: "count-icons", test: app("components/ui/icons/(heart|message-circle|eye|message-square|users)") },
               ],
