@@ -8,8 +8,8 @@ import { createElement, Suspense, use, type ComponentType } from "react";
  * In the browser the chunk is fetched when React first renders the part. While hydrating, React keeps
  * the server's markup inside the Suspense boundary (a form in it still posts without JavaScript) and
  * hydrates it when the chunk has arrived; the rest of the page does not wait. On the server the chunk
- * is a local module, imported when the route module loads, so the page is rendered in full, markers
- * and all, as it was before.
+ * is a local module, imported when the route module loads; the server entry waits for `partsLoading()`
+ * before it renders, so the page is rendered in full, as it was before, even by the first request.
  */
 export function hydrateLater<P extends object>(load: () => Promise<ComponentType<P>>) {
   let loaded: ComponentType<P> | null = null;
@@ -23,7 +23,11 @@ export function hydrateLater<P extends object>(load: () => Promise<ComponentType
         throw error;
       },
     ));
-  if (import.meta.env.SSR) void start();
+  if (import.meta.env.SSR) {
+    // A failure shows when the part renders (the route's error boundary), not on every page.
+    serverLoads.push(start().catch(() => undefined));
+    allLoaded = false;
+  }
 
   function Part(props: P) {
     // Once loaded, always the same component type, so the form is never remounted (typed text stays).
@@ -33,4 +37,15 @@ export function hydrateLater<P extends object>(load: () => Promise<ComponentType
     return <Suspense fallback={null}>{createElement(Part, props)}</Suspense>;
   }
   return Later;
+}
+
+const serverLoads: Promise<unknown>[] = [];
+let allLoaded = false;
+
+/** On the server: a promise while some part is still loading (only just after start), else null. */
+export function partsLoading(): Promise<unknown> | null {
+  if (allLoaded) return null;
+  return Promise.all(serverLoads).then(() => {
+    allLoaded = serverLoads.length > 0;
+  });
 }
