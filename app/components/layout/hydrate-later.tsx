@@ -8,7 +8,7 @@ import { createElement, Suspense, use, type ComponentType } from "react";
  * In the browser the chunk is fetched when React first renders the part. While hydrating, React keeps
  * the server's markup inside the Suspense boundary (a form in it still posts without JavaScript) and
  * hydrates it when the chunk has arrived; the rest of the page does not wait. On the server the chunk
- * is a local module, imported when the route module loads; the server entry waits for `partsLoading()`
+ * is a local module, imported when the route module loads; the server entry waits for partsLoading()
  * before it renders, so the page is rendered in full, as it was before, even by the first request.
  */
 export function hydrateLater<P extends object>(load: () => Promise<ComponentType<P>>) {

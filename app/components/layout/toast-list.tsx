@@ -8,7 +8,7 @@ const SHOW_MS = 6000;
  * The one toast the site shows: the root loader's flash or rank-up message (issue 13, ADR 0029). A
  * library (sonner, 10 KB gzip on every page) was more than one success message needs. Toasts are added
  * after hydration, in a fixed corner, so they never shift the layout; each id is shown once; hovering or
- * focusing a toast holds it until the pointer or focus leaves. The layout renders it through `Toaster`
+ * focusing a toast holds it until the pointer or focus leaves. The layout renders it through Toaster
  * (toaster.tsx), which loads it after hydration.
  */
 export function ToastList({ toast }: { toast: ToastMessage | null }) {
