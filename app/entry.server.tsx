@@ -10,6 +10,7 @@ import {
   type HandleErrorFunction,
   type RouterContextProvider,
 } from "react-router";
+import { partsLoading } from "~/components/layout/hydrate-later";
 import { InlineCssProvider } from "~/components/layout/inline-css";
 import { NonceProvider } from "~/components/layout/nonce";
 import { builtStylesheet } from "~/.server/inline-css";
@@ -34,48 +35,55 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce } = loadContext.get(requestContext);
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    // Crawlers get the whole page at once; people get the shell as soon as it is ready.
-    const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+  // Parts a page hydrates later are rendered in full on the server (ADR 0031); after the first
+  // requests they are all loaded and the page renders at once.
+  const loading = partsLoading();
+  return loading ? loading.then(render) : render();
 
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <InlineCssProvider value={builtStylesheet(stylesheet)}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </InlineCssProvider>
-      </NonceProvider>,
-      {
-        nonce,
-        [readyOption]() {
-          shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          // Pages carry the member's own state (navigation, forms): never a shared cache.
-          if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
-          pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
-          );
+  function render() {
+    return new Promise<Response>((resolve, reject) => {
+      let shellRendered = false;
+      const userAgent = request.headers.get("user-agent");
+      // Crawlers get the whole page at once; people get the shell as soon as it is ready.
+      const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+      let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+
+      const { pipe, abort } = renderToPipeableStream(
+        <NonceProvider value={nonce}>
+          <InlineCssProvider value={builtStylesheet(stylesheet)}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </InlineCssProvider>
+        </NonceProvider>,
+        {
+          nonce,
+          [readyOption]() {
+            shellRendered = true;
+            const body = new PassThrough({
+              final(callback) {
+                clearTimeout(timeoutId);
+                timeoutId = undefined;
+                callback();
+              },
+            });
+            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            // Pages carry the member's own state (navigation, forms): never a shared cache.
+            if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
+            pipe(body);
+            resolve(
+              new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+            );
+          },
+          onShellError(error: unknown) {
+            reject(error);
+          },
+          onError(error: unknown) {
+            responseStatusCode = 500;
+            if (shellRendered) loadContext.get(requestContext).logger.error({ err: error }, "render error");
+          },
         },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) loadContext.get(requestContext).logger.error({ err: error }, "render error");
-        },
-      },
-    );
-  });
+      );
+    });
+  }
 }
 
 /** Client-side navigations (`.data` requests) get the same Retry-After as documents. */

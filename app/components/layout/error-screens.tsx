@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link, useLocation } from "react-router";
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
 
 /** The seed's not-found page; the attempted path goes to the browser console, as the seed says. */
 export function NotFoundScreen() {
@@ -66,4 +66,17 @@ export function UnavailableScreen() {
       </div>
     </div>
   );
+}
+
+/** The screen for the error a route caught; `RouteErrorBoundary` (route-error-boundary.tsx) renders it. */
+export function RouteErrorScreen() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) return <NotFoundScreen />;
+    if (error.status === 503) return <UnavailableScreen />;
+    const message = typeof error.data === "string" && error.data ? error.data : error.statusText || "Something went wrong";
+    return <StatusScreen status={error.status} message={message} />;
+  }
+  const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  return <UnexpectedErrorScreen detail={detail} />;
 }

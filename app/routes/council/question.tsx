@@ -2,15 +2,14 @@ import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
 import { Eye } from "~/components/ui/icons/eye";
 import { ShieldCheck } from "~/components/ui/icons/shield-check";
 import { ThumbsUp } from "~/components/ui/icons/thumbs-up";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/question";
 import { VirtueBadge } from "~/components/community/badges";
 import { Byline } from "~/components/community/byline";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
-import { useValidatedForm } from "~/components/community/use-validated-form";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
+import { FormAlert } from "~/components/ui/form-controls";
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
 import { changedByRead, onCachedHit, readsFrom, tag } from "~/.server/cache/page-tags";
 import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
@@ -30,7 +29,6 @@ import {
 import { progressOf } from "~/.server/domain/progression/progression-service";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
-import { VirtuePicker } from "~/features/council/virtue-picker";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
@@ -39,9 +37,13 @@ import { virtueById } from "~/lib/virtues";
 import { cn, plural } from "~/lib/utils";
 import { answerSchema, editAnswerSchema, editQuestionSchema } from "~/schemas/council";
 import { QUESTION_LISTS } from "~/schemas/fields";
-import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
 import { MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
+import { hydrateLater } from "~/components/layout/hydrate-later";
+
+// Only a signed-in member's page has these forms, and nothing else on it waits for them (ADR 0031).
+const EditQuestionForm = hydrateLater(() => import("~/features/council/question-forms").then((m) => m.EditQuestionForm));
+const AnswerTextForm = hydrateLater(() => import("~/features/council/question-forms").then((m) => m.AnswerTextForm));
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -165,78 +167,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     default:
       throw data("Unknown action", { status: 400 });
   }
-}
-
-function EditQuestionForm({ title, body, virtues, errors: serverErrors, cancel }: { title: string; body: string; virtues: string[]; errors?: Record<string, string>; cancel: string }) {
-  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/council").then((m) => m.editQuestionSchema), [], serverErrors, QUESTION_LISTS);
-  return (
-    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-4 flex flex-col gap-4">
-      <input type="hidden" name="intent" value="edit-question" />
-      <FormAlert>{errors.form}</FormAlert>
-      <TextField name="title" id="edit-question-title" label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
-      <TextAreaField name="body" id="edit-question-body" label="Your question" rows={8} maxLength={BODY_MAX} defaultValue={body} error={errors.body} />
-      <VirtuePicker idPrefix="edit" chosen={virtues} error={errors.virtues} />
-      <div className="flex gap-2">
-        <Button type="submit" variant="monk">
-          Save Changes
-        </Button>
-        <ButtonLink to={cancel} variant="outline">
-          Cancel
-        </ButtonLink>
-      </div>
-    </Form>
-  );
-}
-
-function AnswerTextForm({
-  intent,
-  answerId,
-  body,
-  submissionKey,
-  errors: serverErrors,
-  cancel,
-}: {
-  intent: "answer" | "edit-answer";
-  answerId?: number;
-  body?: string;
-  submissionKey?: string;
-  errors?: Record<string, string>;
-  cancel?: string;
-}) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const { errors, onSubmit, onChange } = useValidatedForm(
-    () => import("~/schemas/council").then((m) => (intent === "answer" ? m.answerSchema : m.editAnswerSchema)),
-    [], serverErrors);
-  const fieldId = intent === "answer" ? "answer-body" : `edit-answer-${answerId}`;
-  return (
-    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? answerId}>
-      <input type="hidden" name="intent" value={intent} />
-      {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
-      {answerId ? <input type="hidden" name="answerId" value={answerId} /> : null}
-      <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
-      <TextAreaField
-        name="body"
-        id={fieldId}
-        label="Your answer"
-        rows={intent === "answer" ? 6 : 8}
-        maxLength={BODY_MAX}
-        defaultValue={body}
-        error={errors.body}
-        help={intent === "answer" ? "Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." : undefined}
-      />
-      <div className="flex gap-2">
-        <Button type="submit" variant="monk" disabled={busy}>
-          {intent === "answer" ? (busy ? "Posting..." : "Post Answer") : "Save Changes"}
-        </Button>
-        {cancel ? (
-          <ButtonLink to={cancel} variant="outline">
-            Cancel
-          </ButtonLink>
-        ) : null}
-      </div>
-    </Form>
-  );
 }
 
 export default function Question({ loaderData, actionData }: Route.ComponentProps) {

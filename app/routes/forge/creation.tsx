@@ -1,15 +1,14 @@
 import { ExternalLink } from "~/components/ui/icons/external-link";
 import { MessageCircle } from "~/components/ui/icons/message-circle";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/creation";
 import { Byline } from "~/components/community/byline";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
-import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Badge } from "~/components/ui/badge";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { FormAlert, TextAreaField } from "~/components/ui/form-controls";
+import { FormAlert } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { isModerator } from "~/.server/domain/accounts/roles";
 import {
@@ -34,9 +33,12 @@ import { parseId } from "~/lib/params";
 import { isRankAtLeast } from "~/lib/ranks";
 import { plural } from "~/lib/utils";
 import { commentSchema, editCommentSchema } from "~/schemas/creation-comment";
-import { COMMENT_MAX } from "~/schemas/fields";
 import { MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
+import { hydrateLater } from "~/components/layout/hydrate-later";
+
+// Only a signed-in member's page has these forms, and nothing else on it waits for them (ADR 0031).
+const CommentForm = hydrateLater(() => import("~/features/forge/comment-form").then((m) => m.CommentForm));
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -131,56 +133,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     default:
       throw data("Unknown action", { status: 400 });
   }
-}
-
-function CommentForm({
-  intent,
-  commentId,
-  body,
-  submissionKey,
-  errors: serverErrors,
-  cancel,
-}: {
-  intent: "comment" | "edit-comment";
-  commentId?: number;
-  body?: string;
-  submissionKey?: string;
-  errors?: Record<string, string>;
-  cancel?: string;
-}) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const { errors, onSubmit, onChange } = useValidatedForm(
-    () => import("~/schemas/creation-comment").then((m) => (intent === "comment" ? m.commentSchema : m.editCommentSchema)),
-    [], serverErrors);
-  return (
-    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? commentId}>
-      <input type="hidden" name="intent" value={intent} />
-      {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
-      {commentId ? <input type="hidden" name="commentId" value={commentId} /> : null}
-      <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
-      <TextAreaField
-        name="body"
-        id={intent === "comment" ? "comment-body" : `edit-comment-${commentId}`}
-        label="Your comment"
-        rows={intent === "comment" ? 4 : 5}
-        maxLength={COMMENT_MAX}
-        defaultValue={body}
-        error={errors.body}
-        help={intent === "comment" ? "Up to 2,000 characters. Markdown works: **bold**, *italic*, [links](https://example.org)." : undefined}
-      />
-      <div className="flex gap-2">
-        <Button type="submit" variant="monk" disabled={busy}>
-          {intent === "comment" ? (busy ? "Posting..." : "Post Comment") : "Save Changes"}
-        </Button>
-        {cancel ? (
-          <ButtonLink to={cancel} variant="outline" preventScrollReset>
-            Cancel
-          </ButtonLink>
-        ) : null}
-      </div>
-    </Form>
-  );
 }
 
 export default function Creation({ loaderData, actionData }: Route.ComponentProps) {

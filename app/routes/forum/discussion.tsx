@@ -1,15 +1,13 @@
 import { Lock } from "~/components/ui/icons/lock";
 import { Pin } from "~/components/ui/icons/pin";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/discussion";
 import { Byline } from "~/components/community/byline";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
 import { Pager } from "~/components/community/pager";
-import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Badge } from "~/components/ui/badge";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
 import { discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
@@ -22,9 +20,13 @@ import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { cn, plural } from "~/lib/utils";
 import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/forum";
-import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
 import { MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
+import { hydrateLater } from "~/components/layout/hydrate-later";
+
+// Only a signed-in member's page has these forms, and nothing else on it waits for them (ADR 0031).
+const EditForm = hydrateLater(() => import("~/features/forum/discussion-forms").then((m) => m.EditForm));
+const ReplyForm = hydrateLater(() => import("~/features/forum/discussion-forms").then((m) => m.ReplyForm));
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [{ title: "Discussion not found" }];
@@ -135,74 +137,6 @@ function PostMeta({ post, label }: { post: { createdAt: string; edited: boolean;
         </Badge>
       ) : null}
     </span>
-  );
-}
-
-function EditForm({
-  kind,
-  id,
-  title,
-  body,
-  cancel,
-  errors: serverErrors,
-}: {
-  kind: "discussion" | "reply";
-  id: number;
-  title?: string;
-  body: string;
-  cancel: string;
-  errors?: Record<string, string>;
-}) {
-  const { errors, onSubmit, onChange } = useValidatedForm(
-    () => import("~/schemas/forum").then((m) => (kind === "reply" ? m.editReplySchema : m.editDiscussionSchema)),
-    [], serverErrors);
-  const fieldId = `edit-${kind}-${id}`;
-  return (
-    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-3 flex flex-col gap-4">
-      <input type="hidden" name="intent" value="edit" />
-      <input type="hidden" name="kind" value={kind} />
-      <input type="hidden" name="id" value={id} />
-      <FormAlert>{errors.form}</FormAlert>
-      {kind === "discussion" ? (
-        <TextField name="title" id={`${fieldId}-title`} label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
-      ) : null}
-      <TextAreaField
-        name="body"
-        id={`${fieldId}-body`}
-        label={kind === "reply" ? "Your reply" : "Your post"}
-        rows={8}
-        maxLength={BODY_MAX}
-        defaultValue={body}
-        error={errors.body}
-      />
-      <div className="flex gap-2">
-        <Button type="submit" variant="monk">
-          Save Changes
-        </Button>
-        <ButtonLink to={cancel} variant="outline" preventScrollReset>
-          Cancel
-        </ButtonLink>
-      </div>
-    </Form>
-  );
-}
-
-function ReplyForm({ submissionKey, errors: serverErrors }: { submissionKey: string; errors?: Record<string, string> }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "reply";
-  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/forum").then((m) => m.replySchema), [], serverErrors);
-  return (
-    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey}>
-      <input type="hidden" name="intent" value="reply" />
-      <input type="hidden" name="submissionKey" value={submissionKey} />
-      <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
-      <TextAreaField name="body" id="reply-body" label="Your reply" rows={5} maxLength={BODY_MAX} error={errors.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
-      <div>
-        <Button type="submit" variant="monk" disabled={busy}>
-          {busy ? "Posting..." : "Post Reply"}
-        </Button>
-      </div>
-    </Form>
   );
 }
 

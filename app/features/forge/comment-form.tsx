@@ -1,0 +1,56 @@
+import { Form, useNavigation } from "react-router";
+import { useValidatedForm } from "~/components/community/use-validated-form";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { FormAlert, TextAreaField } from "~/components/ui/form-controls";
+import { COMMENT_MAX } from "~/schemas/fields";
+
+/** A creation's comment form, and the form that edits a comment. The page loads it after hydration (ADR 0031). */
+export function CommentForm({
+  intent,
+  commentId,
+  body,
+  submissionKey,
+  errors: serverErrors,
+  cancel,
+}: {
+  intent: "comment" | "edit-comment";
+  commentId?: number;
+  body?: string;
+  submissionKey?: string;
+  errors?: Record<string, string>;
+  cancel?: string;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/creation-comment").then((m) => (intent === "comment" ? m.commentSchema : m.editCommentSchema)),
+    [], serverErrors);
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? commentId}>
+      <input type="hidden" name="intent" value={intent} />
+      {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
+      {commentId ? <input type="hidden" name="commentId" value={commentId} /> : null}
+      <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
+      <TextAreaField
+        name="body"
+        id={intent === "comment" ? "comment-body" : `edit-comment-${commentId}`}
+        label="Your comment"
+        rows={intent === "comment" ? 4 : 5}
+        maxLength={COMMENT_MAX}
+        defaultValue={body}
+        error={errors.body}
+        help={intent === "comment" ? "Up to 2,000 characters. Markdown works: **bold**, *italic*, [links](https://example.org)." : undefined}
+      />
+      <div className="flex gap-2">
+        <Button type="submit" variant="monk" disabled={busy}>
+          {intent === "comment" ? (busy ? "Posting..." : "Post Comment") : "Save Changes"}
+        </Button>
+        {cancel ? (
+          <ButtonLink to={cancel} variant="outline" preventScrollReset>
+            Cancel
+          </ButtonLink>
+        ) : null}
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,75 @@
+import { Form, useNavigation } from "react-router";
+import { useValidatedForm } from "~/components/community/use-validated-form";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
+import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
+
+// A discussion's reply form and the form that edits a post. The page loads them after hydration (ADR 0031).
+
+export function EditForm({
+  kind,
+  id,
+  title,
+  body,
+  cancel,
+  errors: serverErrors,
+}: {
+  kind: "discussion" | "reply";
+  id: number;
+  title?: string;
+  body: string;
+  cancel: string;
+  errors?: Record<string, string>;
+}) {
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/forum").then((m) => (kind === "reply" ? m.editReplySchema : m.editDiscussionSchema)),
+    [], serverErrors);
+  const fieldId = `edit-${kind}-${id}`;
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-3 flex flex-col gap-4">
+      <input type="hidden" name="intent" value="edit" />
+      <input type="hidden" name="kind" value={kind} />
+      <input type="hidden" name="id" value={id} />
+      <FormAlert>{errors.form}</FormAlert>
+      {kind === "discussion" ? (
+        <TextField name="title" id={`${fieldId}-title`} label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
+      ) : null}
+      <TextAreaField
+        name="body"
+        id={`${fieldId}-body`}
+        label={kind === "reply" ? "Your reply" : "Your post"}
+        rows={8}
+        maxLength={BODY_MAX}
+        defaultValue={body}
+        error={errors.body}
+      />
+      <div className="flex gap-2">
+        <Button type="submit" variant="monk">
+          Save Changes
+        </Button>
+        <ButtonLink to={cancel} variant="outline" preventScrollReset>
+          Cancel
+        </ButtonLink>
+      </div>
+    </Form>
+  );
+}
+
+export function ReplyForm({ submissionKey, errors: serverErrors }: { submissionKey: string; errors?: Record<string, string> }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "reply";
+  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/forum").then((m) => m.replySchema), [], serverErrors);
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey}>
+      <input type="hidden" name="intent" value="reply" />
+      <input type="hidden" name="submissionKey" value={submissionKey} />
+      <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
+      <TextAreaField name="body" id="reply-body" label="Your reply" rows={5} maxLength={BODY_MAX} error={errors.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
+      <div>
+        <Button type="submit" variant="monk" disabled={busy}>
+          {busy ? "Posting..." : "Post Reply"}
+        </Button>
+      </div>
+    </Form>
+  );
+}
