@@ -78,3 +78,51 @@ test("a visitor is asked to sign in to reply and comes back to the discussion", 
   await expect(page).toHaveURL(url);
   await expect(page.getByLabel("Your reply")).toBeVisible();
 });
+
+// Reply cards are markup the server renders once per version of a reply (ADR 0032): an edit must show
+// at once, and their plain profile links must still navigate client-side, leaving modified clicks
+// (a new tab) to the browser.
+test("a reply's card shows its edit, and its author link navigates client-side but a modified click does not", async ({ page, context }) => {
+  const replier = await createMember(page.request, newMember("Ines Cardwright"));
+  await gotoHydrated(page, "/monastery/journaling-practice");
+  await page.getByRole("link", { name: "Three questions for the evening review" }).click();
+  await expect(page).toHaveURL(/\/monastery\/journaling-practice\/\d+-three-questions-for-the-evening-review$/);
+  const discussionUrl = page.url();
+  await page.getByLabel("Your reply").fill("The first question is the hardest to answer honestly.");
+  await page.getByRole("button", { name: "Post Reply" }).click();
+  const card = page.locator("li", { hasText: "The first question is the hardest" });
+  await expect(card).toBeVisible();
+
+  await card.getByRole("link", { name: "Edit" }).click();
+  await card.getByLabel("Your reply").fill("The second question is the hardest, it turns out.");
+  await card.getByRole("button", { name: "Save Changes" }).click();
+  const edited = page.locator("li", { hasText: "The second question is the hardest" });
+  await expect(edited.getByText(/· edited/)).toBeVisible();
+  await expect(page.getByText("The first question is the hardest")).toHaveCount(0);
+  // A new document shows the edit too (the markup held on the server is the edited reply's), and
+  // hydrates without complaint (the cards' markup is read back from the document).
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  await gotoHydrated(page, discussionUrl);
+  await expect(edited.getByText(/· edited/)).toBeVisible();
+  await expect(page.getByText("The first question is the hardest")).toHaveCount(0);
+  expect(errors).toEqual([]);
+
+  // A modified click opens the profile in a new tab; this page stays where it is.
+  const authorLink = edited.getByRole("link", { name: new RegExp(replier.name) });
+  const [tab] = await Promise.all([context.waitForEvent("page"), authorLink.click({ modifiers: ["ControlOrMeta"] })]);
+  await tab.waitForLoadState();
+  expect(new URL(tab.url()).pathname).toMatch(/^\/members\//);
+  await tab.close();
+  expect(page.url()).toBe(discussionUrl);
+
+  // A plain click navigates without loading a new document: the window keeps its state.
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+  await authorLink.click();
+  await expect(page).toHaveURL(/\/members\/[a-z0-9-]+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(replier.name);
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+});

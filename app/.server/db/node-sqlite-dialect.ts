@@ -1,4 +1,4 @@
-import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import {
   CompiledQuery,
   SqliteAdapter,
@@ -90,17 +90,41 @@ export function toSqliteValue(value: unknown): SQLInputValue {
   return JSON.stringify(value);
 }
 
+/** Distinct SQL texts kept prepared: the site's queries are a few hundred shapes at most. */
+const STATEMENTS_KEPT = 500;
+
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #db: DatabaseSync;
+  /**
+   * Prepared statements by SQL text, least recently used first. Kysely compiles a query to the same
+   * text every time (values are parameters), so preparing (parsing and planning) it again on every
+   * execution was wasted work: about a third of the time a signed-in discussion page spent in
+   * SQLite (issue 13). Reusing a statement is safe here: node:sqlite runs it to completion
+   * synchronously, and SQLite re-prepares it by itself after a schema change.
+   */
+  readonly #statements = new Map<string, { statement: StatementSync; returnsRows: boolean }>();
 
   constructor(db: DatabaseSync) {
     this.#db = db;
   }
 
+  #prepared(sql: string) {
+    let entry = this.#statements.get(sql);
+    if (entry) {
+      this.#statements.delete(sql);
+    } else {
+      const statement = this.#db.prepare(sql);
+      entry = { statement, returnsRows: statement.columns().length > 0 };
+      if (this.#statements.size >= STATEMENTS_KEPT) this.#statements.delete(this.#statements.keys().next().value!);
+    }
+    this.#statements.set(sql, entry);
+    return entry;
+  }
+
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const statement = this.#db.prepare(compiledQuery.sql);
+    const { statement, returnsRows } = this.#prepared(compiledQuery.sql);
     const parameters = compiledQuery.parameters.map(toSqliteValue);
-    if (statement.columns().length > 0) {
+    if (returnsRows) {
       // node:sqlite gives null-prototype rows; plain objects serialise everywhere (loaders, JSON).
       return { rows: statement.all(...parameters).map((row) => ({ ...row })) as R[] };
     }

@@ -8,7 +8,15 @@ import { cn } from "~/lib/utils";
  * Client-side navigations bring it in the route data as usual.
  */
 export function MemberProse({ html, className }: { html: string | undefined; className?: string }) {
+  return <MarkupFromServer html={html} className={cn("prose-member", className)} />;
+}
+
+/**
+ * Markup the server made (member prose, a cached reply card: ADR 0029, ADR 0032) in a div. When the
+ * hydration data leaves it out (`html` undefined), the browser keeps what the document holds.
+ */
+export function MarkupFromServer({ html, className }: { html: string | undefined; className?: string }) {
   const id = useId();
   const [fromDocument] = useState(() => (html === undefined && typeof document !== "undefined" ? (document.getElementById(id)?.innerHTML ?? "") : ""));
-  return <div id={id} className={cn("prose-member", className)} dangerouslySetInnerHTML={{ __html: html ?? fromDocument }} />;
+  return <div id={id} className={className} dangerouslySetInnerHTML={{ __html: html ?? fromDocument }} />;
 }

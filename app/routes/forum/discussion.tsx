@@ -16,12 +16,14 @@ import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
-import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { cn, plural } from "~/lib/utils";
 import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/forum";
-import { MemberProse } from "~/components/community/member-prose";
+import { MarkupFromServer, MemberProse } from "~/components/community/member-prose";
+import { useClientLinks } from "~/components/community/use-client-links";
+import { PostMeta } from "~/components/community/reply-card";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
+import { replyCardHtml } from "~/features/forum/reply-cards.server";
 import { hydrateLater } from "~/components/layout/hydrate-later";
 
 // Only a signed-in member's page has these forms, and nothing else on it waits for them (ADR 0031).
@@ -60,13 +62,29 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw redirect(shown.path + url.search, 301);
   }
   const edit = url.searchParams.get("edit");
+  const editing = edit === "discussion" || edit?.startsWith("reply-") ? edit : null;
   return proseInMarkupOnly(context, {
     ...shown,
+    // What every viewer sees of a reply comes as markup rendered once per version of the reply
+    // (ADR 0032); only what the viewer may do with it stays data for React.
+    replies: shown.replies.map((r) => ({
+      id: r.id,
+      cardHtml: replyCardHtml(r, !editsReply(editing, r)),
+      body: r.body,
+      mine: r.mine,
+      deleted: r.deleted,
+      hidden: r.hidden,
+    })),
     canonical: services.env.BASE_URL + shown.path,
     signedIn: viewer !== null,
-    editing: edit === "discussion" || edit?.startsWith("reply-") ? edit : null,
+    editing,
     submissionKey: crypto.randomUUID(),
   });
+}
+
+/** Whether the page shows the edit form of this reply (its author's, with ?edit=reply-<id>). */
+function editsReply(editing: string | null, reply: { id: number; mine: boolean; body: string | null }) {
+  return editing === `reply-${reply.id}` && reply.mine && reply.body !== null;
 }
 
 type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
@@ -125,21 +143,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 type Page = Route.ComponentProps["loaderData"];
 
-function PostMeta({ post, label }: { post: { createdAt: string; edited: boolean; hidden: boolean }; label: string }) {
-  return (
-    <span>
-      {label} {formatDate(post.createdAt)}
-      {/* A no-break space keeps the "·" on the date's line when the line wraps. */}
-      {post.edited ? "\u00a0· edited" : ""}
-      {post.hidden ? (
-        <Badge tone="warrior" className="ml-2">
-          Hidden by a moderator
-        </Badge>
-      ) : null}
-    </span>
-  );
-}
-
 function ModeratorControls({ kind, id, hidden, locked, featured }: { kind: "discussion" | "reply"; id: number; hidden: boolean; locked?: boolean; featured?: boolean }) {
   const fields = (action: string) => ({ kind, id, action });
   return (
@@ -161,6 +164,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
   // names them too and never reads "0 Replies" above a card.
   const deletedHere = replies.filter((r) => r.deleted).length;
   const info = SECTIONS[topic.section];
+  const onCardLinkClick = useClientLinks();
   const errorsFor = (target: string) => (actionData?.intent === "edit" && actionData.target === target ? actionData.errors : undefined);
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
@@ -230,20 +234,15 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
           links={{ first: pages.first, previous: pages.earlier, next: pages.later, last: pages.last }}
           names={["First", "Earlier", "Later", "Latest"]}
         />
-        <ol className="mt-4 flex flex-col gap-4">
+        {/* The cards' profile links are plain <a>: one handler here navigates client-side. */}
+        <ol className="mt-4 flex flex-col gap-4" onClick={onCardLinkClick}>
           {replies.map((r) => (
             <li key={r.id} id={`reply-${r.id}`}>
               <Card className={cn("p-5", r.hidden && "border-warrior")}>
-                <Byline author={r.author}>
-                  <PostMeta post={r} label="replied" />
-                </Byline>
-                {editing === `reply-${r.id}` && r.mine && r.body !== null ? (
-                  <EditForm kind="reply" id={r.id} body={r.body} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />
-                ) : r.html !== null ? (
-                  <MemberProse className="mt-3" html={r.html} />
-                ) : (
-                  <p className="mt-3 text-muted">[deleted]</p>
-                )}
+                <MarkupFromServer html={r.cardHtml} />
+                {editsReply(editing, r) ? (
+                  <EditForm kind="reply" id={r.id} body={r.body!} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />
+                ) : null}
                 {(r.mine && !r.deleted) || moderator ? (
                   <div className="mt-3 flex flex-wrap items-center gap-1">
                     {r.mine && !r.deleted && editing !== `reply-${r.id}` ? (

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { replyCardHtml, replyCardsHeld } from "~/features/forum/reply-cards.server";
+import type { ReplyCardContent } from "~/components/community/reply-card";
+import { DELETED_HANDLE_PREFIX } from "~/lib/members";
+
+const reply = (over: Partial<ReplyCardContent> = {}): ReplyCardContent => ({
+  author: { name: "Tara <Author>", handle: "tara", rank: "acolyte" },
+  createdAt: "2026-11-23T10:00:00.000Z",
+  edited: false,
+  hidden: false,
+  html: "<p>First words.</p>",
+  ...over,
+});
+
+describe("replyCardHtml", () => {
+  it("renders byline, date and text, with the profile link for client-side navigation", () => {
+    const html = replyCardHtml(reply(), true);
+    expect(html).toContain('href="/members/tara"');
+    expect(html).toContain("data-client-link");
+    expect(html).toContain('data-discover="true"');
+    expect(html).toContain("Tara &lt;Author&gt;");
+    expect(html).toContain("Acolyte");
+    expect(html).toContain("replied Nov 23, 2026");
+    expect(html).toContain('<div class="prose-member mt-3"><p>First words.</p></div>');
+    expect(html).not.toContain("edited");
+  });
+
+  it("renders a reply once and reuses it while nothing it shows changes", () => {
+    const first = replyCardHtml(reply({ createdAt: "2026-11-20T10:00:00.000Z" }), true);
+    const held = replyCardsHeld();
+    expect(replyCardHtml(reply({ createdAt: "2026-11-20T10:00:00.000Z" }), true)).toBe(first);
+    expect(replyCardsHeld()).toBe(held);
+  });
+
+  it("shows an edit, a deletion, a moderator's hiding and the author's new name or rank at once", () => {
+    const base = replyCardHtml(reply(), true);
+    const edited = replyCardHtml(reply({ edited: true, html: "<p>Second thoughts.</p>" }), true);
+    expect(edited).toContain("Second thoughts.");
+    expect(edited).not.toContain("First words.");
+    expect(edited).toContain("\u00a0· edited");
+    const deleted = replyCardHtml(reply({ html: null }), true);
+    expect(deleted).toContain("[deleted]");
+    expect(deleted).not.toContain("First words.");
+    expect(replyCardHtml(reply({ hidden: true }), true)).toContain("Hidden by a moderator");
+    expect(replyCardHtml(reply({ author: { name: "Tara Renamed", handle: "tara", rank: "acolyte" } }), true)).toContain("Tara Renamed");
+    expect(replyCardHtml(reply({ author: { name: "Tara <Author>", handle: "tara", rank: "master" } }), true)).toContain("Master");
+    // Nothing it was given changed: the first markup is still what it gives.
+    expect(replyCardHtml(reply(), true)).toBe(base);
+  });
+
+  it("leaves the text out while the author edits it, and keeps a deleted member's name as text", () => {
+    const editing = replyCardHtml(reply(), false);
+    expect(editing).toContain("Tara &lt;Author&gt;");
+    expect(editing).not.toContain("First words.");
+    const gone = replyCardHtml(reply({ author: { name: "[deleted member]", handle: `${DELETED_HANDLE_PREFIX}1`, rank: "initiate" } }), true);
+    expect(gone).toContain("[deleted member]");
+    expect(gone).not.toContain("<a ");
+  });
+});
