@@ -10,8 +10,9 @@ export const SCRIPTS_HOLDER_ID = "rr-scripts";
  * at once: the loader-data scripts that follow in the document feed the stream it creates. The
  * module preloads and the module script (route modules, then the client entry) go in after the first
  * contentful paint, or at once in a tab nobody sees (it paints when shown). Browsers without paint
- * timing wait for the frame after the next animation frame. The CSP accepts the inserted scripts:
- * they keep their nonce, or their text has the hash the page cache listed (ADR 0026).
+ * timing wait for the next animation frame to be rendered. A safety net starts them 2 s after the
+ * load event, should no paint ever be reported. The CSP accepts the inserted scripts: they keep
+ * their nonce, or their text has the hash the page cache listed (ADR 0026).
  */
 const ACTIVATE = `(() => {
   const holder = document.getElementById(${JSON.stringify(SCRIPTS_HOLDER_ID)});
@@ -28,7 +29,9 @@ const ACTIVATE = `(() => {
     for (const el of later) (el.localName === "link" ? document.head : document.body).append(el);
   };
   if (document.visibilityState !== "visible") return start();
-  if ((PerformanceObserver.supportedEntryTypes || []).includes("paint")) {
+  addEventListener("visibilitychange", start, { once: true });
+  addEventListener("load", () => setTimeout(start, 2000), { once: true });
+  if (((window.PerformanceObserver || {}).supportedEntryTypes || []).includes("paint")) {
     const observer = new PerformanceObserver((list) => {
       if (!list.getEntriesByName("first-contentful-paint").length) return;
       observer.disconnect();
@@ -36,7 +39,6 @@ const ACTIVATE = `(() => {
     });
     observer.observe({ type: "paint", buffered: true });
   } else requestAnimationFrame(() => setTimeout(start));
-  addEventListener("visibilitychange", start, { once: true });
 })();`;
 
 /**
