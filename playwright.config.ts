@@ -46,7 +46,6 @@ export default defineConfig({
         "challenges.spec.ts",
         "members.spec.ts",
         "page-cache.spec.ts",
-        "first-paint.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },

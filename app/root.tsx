@@ -2,12 +2,12 @@ import {
   Links,
   Meta,
   Outlet,
+  Scripts,
   ScrollRestoration,
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import type { Route } from "./+types/root";
-import { DeferredScripts } from "~/components/layout/deferred-scripts";
 import { Footer } from "~/components/layout/footer";
 import { SiteStylesheet } from "~/components/layout/inline-css";
 import { NavigationBar } from "~/components/layout/navigation-bar";
@@ -92,7 +92,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Footer />
         <Toaster toast={data?.toast ?? null} />
         <ScrollRestoration nonce={nonce} />
-        <DeferredScripts nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
