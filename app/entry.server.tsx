@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -16,6 +15,7 @@ import { NonceProvider } from "~/components/layout/nonce";
 import { builtStylesheet } from "~/.server/inline-css";
 import stylesheet from "./app.css?url";
 import { requestContext } from "~/.server/context";
+import { coalescingStream } from "~/.server/coalescing-stream";
 import { RETRY_AFTER_SECONDS } from "~/.server/db/unavailable";
 
 export const streamTimeout = 5_000;
@@ -58,7 +58,8 @@ export default function handleRequest(
           nonce,
           [readyOption]() {
             shellRendered = true;
-            const body = new PassThrough({
+            // One chunk per turn instead of React's 2 KB writes (see coalescingStream).
+            const body = coalescingStream({
               final(callback) {
                 clearTimeout(timeoutId);
                 timeoutId = undefined;
