@@ -49,6 +49,10 @@ async function walk(request: APIRequestContext, baseURL: string, start: string[]
 }
 
 test.describe("3. every internal link leads somewhere", () => {
+  // Up to MAX_PAGES requests one after another: on PostgreSQL, after the other specs added their
+  // content, a walk took close to the 30 s default and timed out once in CI.
+  test.describe.configure({ timeout: 120_000 });
+
   test("from the public pages, signed out", async ({ request, baseURL }) => {
     const { broken, visited } = await walk(request, baseURL!, START);
     expect(visited).toBeGreaterThan(30);
