@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { replyCardHtml, replyCardsHeld } from "~/features/forum/reply-cards.server";
+import { replyCardCharsHeld, replyCardHtml, replyCardsHeld } from "~/features/forum/reply-cards.server";
 import type { ReplyCardContent } from "~/components/community/reply-card";
 import { DELETED_HANDLE_PREFIX } from "~/lib/members";
 
@@ -55,5 +55,16 @@ describe("replyCardHtml", () => {
     const gone = replyCardHtml(reply({ author: { name: "[deleted member]", handle: `${DELETED_HANDLE_PREFIX}1`, rank: "initiate" } }), true);
     expect(gone).toContain("[deleted member]");
     expect(gone).not.toContain("<a ");
+  });
+
+  it("holds at most 16 M characters of cards however long the replies are, newest kept", () => {
+    const long = "<p>" + "x".repeat(40_000) + "</p>";
+    for (let i = 0; i < 300; i++) replyCardHtml(reply({ createdAt: `2026-10-01T00:00:${String(i % 60).padStart(2, "0")}.${String(i).padStart(3, "0")}Z`, html: long }), true);
+    expect(replyCardCharsHeld()).toBeLessThanOrEqual(16 * 1024 * 1024);
+    expect(replyCardsHeld()).toBeLessThan(300);
+    const newest = reply({ createdAt: "2026-10-01T00:00:59.299Z", html: long });
+    const held = replyCardsHeld();
+    replyCardHtml(newest, true);
+    expect(replyCardsHeld()).toBe(held);
   });
 });

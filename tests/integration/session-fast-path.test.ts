@@ -3,7 +3,7 @@ import { registerMember } from "~/.server/domain/accounts/account-service";
 import { REMEMBERED_SESSION_SECONDS } from "~/.server/auth";
 import { joinSchema } from "~/schemas/account";
 import { siteOverHttp } from "./site-server";
-import { cookieHeader, ENGINE } from "./test-services";
+import { cookieHeader, ENGINE, statementsDuring as statementsOf } from "./test-services";
 
 const web = siteOverHttp({ demo: false });
 const DAY = 86_400_000;
@@ -25,22 +25,7 @@ async function join(name: string) {
   return { cookie, token };
 }
 
-/** Every statement the app sends while `fn` runs. */
-async function statementsDuring(fn: () => Promise<unknown>) {
-  const executor = web.site.services.db.getExecutor();
-  const original = executor.executeQuery.bind(executor);
-  const seen: string[] = [];
-  executor.executeQuery = ((query, id) => {
-    seen.push(query.sql);
-    return original(query, id);
-  }) as typeof executor.executeQuery;
-  try {
-    await fn();
-  } finally {
-    executor.executeQuery = original;
-  }
-  return seen;
-}
+const statementsDuring = (fn: () => Promise<unknown>) => statementsOf(web.site.services.db, fn);
 
 const setExpiry = (token: string, at: Date) =>
   web.site.services.db.updateTable("session").set({ expires_at: at.toISOString() }).where("token", "=", token).execute();

@@ -4,26 +4,11 @@ import { postReply } from "~/.server/domain/forum/forum-service";
 import { joinSchema } from "~/schemas/account";
 import { discussion, member } from "../factories";
 import { siteOverHttp } from "./site-server";
-import { cookieHeader, ENGINE } from "./test-services";
+import { cookieHeader, ENGINE, statementsDuring as statementsOf } from "./test-services";
 
 const web = siteOverHttp({ demo: false });
 
-/** Every statement the app sends while `fn` runs (the executor all query builders share). */
-async function statementsDuring(fn: () => Promise<unknown>) {
-  const executor = web.site.services.db.getExecutor();
-  const original = executor.executeQuery.bind(executor);
-  const seen: string[] = [];
-  executor.executeQuery = ((query, id) => {
-    seen.push(query.sql);
-    return original(query, id);
-  }) as typeof executor.executeQuery;
-  try {
-    await fn();
-  } finally {
-    executor.executeQuery = original;
-  }
-  return seen;
-}
+const statementsDuring = (fn: () => Promise<unknown>) => statementsOf(web.site.services.db, fn);
 
 describe(`a signed-in page view's queries on ${ENGINE}`, () => {
   it("a 50-reply discussion: session, rank-up check and page in a handful of statements, none per reply or author", async () => {

@@ -7,7 +7,7 @@ import pino from "pino";
 import { migrateToLatest } from "../../database/migrate";
 import { createAuth } from "~/.server/auth";
 import type { AppServices } from "~/.server/context";
-import { createDatabase, type Engine } from "~/.server/db/connect";
+import { createDatabase, type Db, type Engine } from "~/.server/db/connect";
 import { loadEnv } from "~/.server/env";
 import { createMailer } from "~/.server/mail/mailer";
 import { databaseMediaStore } from "~/.server/media/media-store-database";
@@ -111,4 +111,21 @@ export function cookieHeader(setCookies: Headers | string[]): string {
     .map((c) => c.split(";")[0])
     .filter((pair) => !pair.endsWith("="))
     .join("; ");
+}
+
+/** Every SQL statement sent through `db` while `fn` runs (the executor all query builders share). */
+export async function statementsDuring(db: Db, fn: () => Promise<unknown>) {
+  const executor = db.getExecutor();
+  const original = executor.executeQuery.bind(executor);
+  const seen: string[] = [];
+  executor.executeQuery = ((query, id) => {
+    seen.push(query.sql);
+    return original(query, id);
+  }) as typeof executor.executeQuery;
+  try {
+    await fn();
+  } finally {
+    executor.executeQuery = original;
+  }
+  return seen;
 }

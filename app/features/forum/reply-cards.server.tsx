@@ -1,9 +1,14 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { ReplyCardMarkup, type ReplyCardContent } from "~/components/community/reply-card";
 
-/** About 3 KB a card with its key: a few MB at most. */
+/**
+ * A bound in entries and in characters: a card's key holds its rendered text, and a hostile member's
+ * longest replies make a card of some 100 KB with its key, where a usual one is about 3 KB.
+ */
 const LIMIT = 2000;
+const MAX_CHARS = 16 * 1024 * 1024;
 const cards = new Map<string, string>();
+let chars = 0;
 
 /**
  * The viewer-independent part of a reply card (ReplyCardMarkup) as HTML, rendered once per version
@@ -25,11 +30,20 @@ export function replyCardHtml(reply: ReplyCardContent, withText: boolean): strin
   }
   const markup = renderToStaticMarkup(<ReplyCardMarkup reply={reply} withText={withText} />);
   cards.set(key, markup);
-  if (cards.size > LIMIT) cards.delete(cards.keys().next().value!);
+  chars += key.length + markup.length;
+  for (const [oldest, old] of cards) {
+    if (cards.size <= LIMIT && chars <= MAX_CHARS) break;
+    cards.delete(oldest);
+    chars -= oldest.length + old.length;
+  }
   return markup;
 }
 
-/** For tests: how many cards are held. */
+/** For tests: how many cards are held, and their keys' and markup's characters. */
 export function replyCardsHeld() {
   return cards.size;
+}
+
+export function replyCardCharsHeld() {
+  return chars;
 }
