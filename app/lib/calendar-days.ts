@@ -2,6 +2,8 @@
 // the day on the member's own calendar, not to a UTC day, so the day is computed from the instant
 // and the zone, and day arithmetic is done on the date alone (no clock time, no DST surprises).
 
+import { formatDate } from "./dates";
+
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** Whether the runtime knows this IANA zone name. */
@@ -45,10 +47,9 @@ export function daysFrom(from: string, to: string): string[] {
   return out;
 }
 
-const longFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
-/** "Nov 22, 2026" for a day string. */
+/** "Nov 22, 2026" for a day string (built by hand, as `formatDate` is: no Intl formatter at load). */
 export function formatDay(day: string): string {
-  return longFormat.format(new Date(toUtc(day)));
+  return formatDate(new Date(toUtc(day)));
 }
 
 /** The weeks (Monday first) that cover an attempt, for its calendar. */

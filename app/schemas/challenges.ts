@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { formatCount } from "~/lib/utils";
 import { VIRTUE_IDS } from "~/lib/virtues";
 import { submissionKeySchema } from "./forum";
 import { CHALLENGE_TITLE_MIN, CHALLENGE_TITLE_MAX, CHALLENGE_DESCRIPTION_MIN, CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX } from "./fields";
@@ -24,7 +25,7 @@ export const challengeSchema = z
     description: text.check(
       z.trim(),
       z.minLength(CHALLENGE_DESCRIPTION_MIN, `Description must be at least ${CHALLENGE_DESCRIPTION_MIN} characters`),
-      z.maxLength(CHALLENGE_DESCRIPTION_MAX, `Description cannot exceed ${CHALLENGE_DESCRIPTION_MAX.toLocaleString("en-US")} characters`),
+      z.maxLength(CHALLENGE_DESCRIPTION_MAX, `Description cannot exceed ${formatCount(CHALLENGE_DESCRIPTION_MAX)} characters`),
     ),
     path: z.enum(["monk", "warrior"], { error: "Choose the monk or the warrior path" }),
     virtues: z

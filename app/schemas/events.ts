@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { formatCount } from "~/lib/utils";
 import { canonicalTimeZone, zonedToUtc } from "~/lib/time-zones";
 import { submissionKeySchema } from "./forum";
 import { EVENT_TITLE_MIN, EVENT_TITLE_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_URL_MAX, EVENT_CAPACITY_MAX } from "./fields";
@@ -37,7 +38,7 @@ const eventFields = {
     description: text.check(
       z.trim(),
       z.minLength(1, "Describe the event"),
-      z.maxLength(EVENT_DESCRIPTION_MAX, `Description cannot exceed ${EVENT_DESCRIPTION_MAX.toLocaleString("en-US")} characters`),
+      z.maxLength(EVENT_DESCRIPTION_MAX, `Description cannot exceed ${formatCount(EVENT_DESCRIPTION_MAX)} characters`),
     ),
     path: z.enum(["monk", "warrior"], "Choose a path"),
     startsAt: text.check(z.trim(), z.minLength(1, "Choose a start")),

@@ -3,7 +3,8 @@ import { Link } from "react-router";
 import { TEXT_LINK_CLASS } from "~/lib/site";
 import { cn } from "~/lib/utils";
 
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
+// Made on first use: an Intl formatter made while the module loads costs every page that imports it.
+let dateFormat: Intl.DateTimeFormat | undefined;
 
 /** A long-form page: one h1, an optional lead and "last updated" line, then `ProseSection`s. */
 export function ProsePage({
@@ -29,7 +30,7 @@ export function ProsePage({
         <h1 className="font-serif text-3xl font-bold tracking-tight text-ink sm:text-4xl">{title}</h1>
         {lastUpdated ? (
           <p className="mt-3 text-sm text-muted">
-            Last updated: <time dateTime={lastUpdated}>{dateFormat.format(new Date(`${lastUpdated}T00:00:00Z`))}</time>
+            Last updated: <time dateTime={lastUpdated}>{(dateFormat ??= new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" })).format(new Date(`${lastUpdated}T00:00:00Z`))}</time>
           </p>
         ) : null}
         {lead ? <div className="mt-4 max-w-prose text-lg leading-8 text-muted">{lead}</div> : null}
