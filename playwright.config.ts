@@ -46,6 +46,7 @@ export default defineConfig({
         "challenges.spec.ts",
         "members.spec.ts",
         "page-cache.spec.ts",
+        "navigation.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 // How the browser's JavaScript is grouped into chunks (ADR 0029, ADR 0031). Rolldown otherwise puts
 // each set of modules that the same pages share in a chunk of its own, dozens of chunks of 0.2–0.8 KB;
@@ -17,10 +17,30 @@ const everyPage = new RegExp(
   /node_modules[\\/](react|react-dom|scheduler|react-router|clsx|class-variance-authority)[\\/]|vite[\\/]preload-helper/.source +
     "|" +
     app(
-      "lib/(utils|class-merge)|components/(ui/(button|form-controls|icons/(icon|menu|x))|community/avatar|" +
+      "lib/(utils|class-merge)|components/(ui/(button|form-controls|link|icons/(icon|menu|x))|community/avatar|" +
         "layout/(nonce|hydrate-later|route-error-boundary|navigation-bar|footer|toaster|inline-css))",
     ).source,
 );
+
+/**
+ * Marks React Router's `forwardRef(...)` component definitions as pure, so the bundle drops the ones
+ * the site never renders (its <Link> and <NavLink>: the site has its own, ADR 0035). forwardRef only
+ * wraps a function in an object; without the annotation every component defined that way stays.
+ */
+function pureForwardRefs(): Plugin {
+  const routerDist = /[\\/]node_modules[\\/]react-router[\\/]dist[\\/]production[\\/].*\.js$/;
+  return {
+    name: "ipos:pure-forward-refs",
+    applyToEnvironment: (environment) => environment.name === "client",
+    transform(code, id) {
+      if (!routerDist.test(id) || !code.includes("React$1.forwardRef(")) return null;
+      const pure = code
+        .replaceAll("= React$1.forwardRef(", "= /* @__PURE__ */ React$1.forwardRef(")
+        .replace(/^(Link|NavLink)\.displayName = "\w+";$/gm, "");
+      return { code: pure, map: null };
+    },
+  };
+}
 
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
@@ -52,5 +72,5 @@ export default defineConfig({
       },
     },
   },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), pureForwardRefs()],
 });

@@ -13,6 +13,7 @@ import { SiteStylesheet } from "~/components/layout/inline-css";
 import { NavigationBar } from "~/components/layout/navigation-bar";
 import { Toaster } from "~/components/layout/toaster";
 import { useNonce } from "~/components/layout/nonce";
+import { useLinkNavigation } from "~/components/ui/link";
 import { servicesContext, viewerContext, viewerRankContext } from "~/.server/context";
 import { noticeRankUp } from "~/.server/domain/progression/rank-up";
 import { clearFlashCookie, FLASHES, readFlash } from "~/.server/flash";
@@ -69,6 +70,7 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  useLinkNavigation();
   return (
     <html lang="en">
       <head>

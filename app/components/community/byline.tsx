@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { profilePath } from "~/lib/members";
 import { cn } from "~/lib/utils";
 import type { RankId } from "~/lib/ranks";
@@ -15,13 +15,13 @@ export interface Author {
  * Avatar, name and rank, with the post's own details (date, "edited") on a line of their own below,
  * so a narrow screen never starts a line with a stray "·".
  */
-export function Byline({ author, children, plainLink }: { author: Author; children?: React.ReactNode; plainLink?: boolean }) {
+export function Byline({ author, children }: { author: Author; children?: React.ReactNode }) {
   return (
     <div data-slot="byline" data-member={author.handle} className="flex min-w-0 items-center gap-3 text-sm">
       <Avatar name={author.name} handle={author.handle} />
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
-          <AuthorName author={author} plainLink={plainLink} />
+          <AuthorName author={author} />
         </p>
         {children ? <p className="mt-0.5 text-muted">{children}</p> : null}
       </div>
@@ -32,10 +32,10 @@ export function Byline({ author, children, plainLink }: { author: Author; childr
 /**
  * The author's name and rank badge as one link to their profile (issue 11: every author name and
  * rank badge links there); a deleted account's "[deleted member]" has no profile and stays text.
- * `plainLink` makes it a plain <a> that needs no router, for markup rendered once and reused across
- * requests (reply cards, ADR 0032): an ancestor's `useClientLinks` handler navigates client-side.
+ * The link needs no router (ADR 0035), so markup rendered once and reused across requests (reply
+ * cards, ADR 0032) can hold it.
  */
-export function AuthorName({ author, className, plainLink }: { author: Author; className?: string; plainLink?: boolean }) {
+export function AuthorName({ author, className }: { author: Author; className?: string }) {
   const href = profilePath(author.handle);
   const content = (
     <>
@@ -45,14 +45,6 @@ export function AuthorName({ author, className, plainLink }: { author: Author; c
       {href ? <RankBadge rank={author.rank} /> : null}
     </>
   );
-  if (href && plainLink) {
-    // data-discover as <Link> writes it, so React Router's lazy route discovery still sees the link.
-    return (
-      <a className={cnAuthor(className)} href={href} data-discover="true" data-client-link="">
-        {content}
-      </a>
-    );
-  }
   return href ? (
     <Link to={href} className={cnAuthor(className)}>
       {content}

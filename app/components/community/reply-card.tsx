@@ -30,13 +30,13 @@ export interface ReplyCardContent {
 /**
  * What a reply card shows every viewer alike: byline, date and text (without the text while its
  * author edits it). The server renders it to a string once per version of the reply and reuses it
- * (app/features/forum/reply-cards.server.tsx, ADR 0032), so it must not use the router: its profile link is a plain
- * <a> that the discussion page's `useClientLinks` handler navigates client-side.
+ * (app/features/forum/reply-cards.server.tsx, ADR 0032), so it must not use the router; its profile
+ * link is the site's router-free <Link> (ADR 0035).
  */
 export function ReplyCardMarkup({ reply, withText }: { reply: ReplyCardContent; withText: boolean }) {
   return (
     <>
-      <Byline author={reply.author} plainLink>
+      <Byline author={reply.author}>
         <PostMeta post={reply} label="replied" />
       </Byline>
       {!withText ? null : reply.html !== null ? (

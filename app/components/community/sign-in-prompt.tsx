@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 
 /** "Sign in to reply or join the path", coming back to this page after signing in. */
 export function SignInPrompt({ returnTo, action }: { returnTo: string; action: string }) {

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
-import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
+import { isRouteErrorResponse, useLocation, useRouteError } from "react-router";
+import { Link } from "~/components/ui/link";
 
 /** The seed's not-found page; the attempted path goes to the browser console, as the seed says. */
 export function NotFoundScreen() {

@@ -1,4 +1,5 @@
-import { Link, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/form-controls";
 

@@ -1,7 +1,8 @@
 import { Menu } from "~/components/ui/icons/menu";
 import { X } from "~/components/ui/icons/x";
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { Form, useLocation } from "react-router";
+import { Link, NavLink } from "~/components/ui/link";
 import { Avatar } from "~/components/community/avatar";
 import { cn } from "~/lib/utils";
 import type { MemberRole } from "~/lib/domain-values";

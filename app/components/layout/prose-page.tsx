@@ -1,5 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { TEXT_LINK_CLASS } from "~/lib/site";
 import { cn } from "~/lib/utils";
 

@@ -1,6 +1,6 @@
 import { cva, type VariantProps } from "class-variance-authority";
 import type { ComponentProps } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { cn } from "~/lib/utils";
 
 export const buttonVariants = cva(

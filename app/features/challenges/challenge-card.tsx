@@ -2,7 +2,7 @@ import { CalendarDays } from "~/components/ui/icons/calendar-days";
 import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
 import { Trophy } from "~/components/ui/icons/trophy";
 import { Users } from "~/components/ui/icons/users";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { VirtueBadge } from "~/components/community/badges";
 import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";

@@ -1,5 +1,5 @@
 import { ShieldCheck } from "~/components/ui/icons/shield-check";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Avatar } from "~/components/community/avatar";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { Card } from "~/components/ui/card";

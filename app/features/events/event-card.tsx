@@ -2,7 +2,7 @@ import { CalendarDays } from "~/components/ui/icons/calendar-days";
 import { MapPin } from "~/components/ui/icons/map-pin";
 import { Users } from "~/components/ui/icons/users";
 import { Video } from "~/components/ui/icons/video";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Byline, type Author } from "~/components/community/byline";
 import { Badge } from "~/components/ui/badge";
 import { plural } from "~/lib/utils";

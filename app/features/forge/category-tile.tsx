@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { cn, plural } from "~/lib/utils";
 import type { CreationType } from "~/lib/domain-values";
 import { CREATION_ICONS } from "./creation-types";

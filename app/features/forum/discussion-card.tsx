@@ -1,5 +1,5 @@
 import { MessageCircle } from "~/components/ui/icons/message-circle";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import { Byline, type Author } from "~/components/community/byline";
 import { Card } from "~/components/ui/card";
 import { plural } from "~/lib/utils";

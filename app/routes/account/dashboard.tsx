@@ -1,6 +1,7 @@
 import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
 import { Flame } from "~/components/ui/icons/flame";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/dashboard";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { Button } from "~/components/ui/button";

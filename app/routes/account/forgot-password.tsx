@@ -1,4 +1,5 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/forgot-password";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";

@@ -1,6 +1,7 @@
 import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
 import { useEffect, useRef, useSyncExternalStore } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/join";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { ButtonLink, Button } from "~/components/ui/button";

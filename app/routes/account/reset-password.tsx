@@ -1,4 +1,5 @@
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, useNavigation, useSearchParams } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/reset-password";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";

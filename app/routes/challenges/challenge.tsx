@@ -1,6 +1,7 @@
 import { Flame } from "~/components/ui/icons/flame";
 import { Trophy } from "~/components/ui/icons/trophy";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/challenge";
 import { VirtueBadge } from "~/components/community/badges";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";

@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/proposals";
 import { VirtueBadge } from "~/components/community/badges";
 import { Badge } from "~/components/ui/badge";

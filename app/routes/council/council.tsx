@@ -1,7 +1,8 @@
 import { HelpCircle } from "~/components/ui/icons/help-circle";
 import { ListFilter } from "~/components/ui/icons/list-filter";
 import { MessageSquareDashed } from "~/components/ui/icons/message-square-dashed";
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/council";
 import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { ButtonLink } from "~/components/ui/button";

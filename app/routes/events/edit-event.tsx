@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/edit-event";
 import { Button } from "~/components/ui/button";
 import { servicesContext } from "~/.server/context";

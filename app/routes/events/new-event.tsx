@@ -1,4 +1,5 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/new-event";
 import { servicesContext } from "~/.server/context";
 import { viewerTimeZone } from "~/.server/domain/events/event-read-model";

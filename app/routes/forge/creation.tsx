@@ -1,6 +1,7 @@
 import { ExternalLink } from "~/components/ui/icons/external-link";
 import { MessageCircle } from "~/components/ui/icons/message-circle";
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/creation";
 import { Byline } from "~/components/community/byline";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";

@@ -1,6 +1,7 @@
 import { Lock } from "~/components/ui/icons/lock";
 import { Pin } from "~/components/ui/icons/pin";
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/discussion";
 import { Byline } from "~/components/community/byline";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
@@ -20,7 +21,6 @@ import { parseId } from "~/lib/params";
 import { cn, plural } from "~/lib/utils";
 import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/forum";
 import { MarkupFromServer, MemberProse } from "~/components/community/member-prose";
-import { useClientLinks } from "~/components/community/use-client-links";
 import { PostMeta } from "~/components/community/reply-card";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { replyCardHtml } from "~/features/forum/reply-cards.server";
@@ -164,7 +164,6 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
   // names them too and never reads "0 Replies" above a card.
   const deletedHere = replies.filter((r) => r.deleted).length;
   const info = SECTIONS[topic.section];
-  const onCardLinkClick = useClientLinks();
   const errorsFor = (target: string) => (actionData?.intent === "edit" && actionData.target === target ? actionData.errors : undefined);
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
@@ -235,7 +234,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
           names={["First", "Earlier", "Later", "Latest"]}
         />
         {/* The cards' profile links are plain <a>: one handler here navigates client-side. */}
-        <ol className="mt-4 flex flex-col gap-4" onClick={onCardLinkClick}>
+        <ol className="mt-4 flex flex-col gap-4">
           {replies.map((r) => (
             <li key={r.id} id={`reply-${r.id}`}>
               <Card className={cn("p-5", r.hidden && "border-warrior")}>

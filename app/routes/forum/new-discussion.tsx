@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/new-discussion";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";

@@ -2,7 +2,7 @@ import { Brain } from "~/components/ui/icons/brain";
 import { Flame } from "~/components/ui/icons/flame";
 import { Mountain } from "~/components/ui/icons/mountain";
 import { Swords } from "~/components/ui/icons/swords";
-import { Link } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/home";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { SectionHeading } from "~/components/community/page-header";

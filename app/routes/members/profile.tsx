@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/profile";
 import { Avatar } from "~/components/community/avatar";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
