@@ -33,7 +33,7 @@ import { xpTotals } from "../app/.server/domain/progression/xp-repository";
 import { decodeActivityCursor } from "../app/.server/pagination";
 import { migrateToLatest } from "../database/migrate";
 import { rebuildReplyHours } from "../app/.server/db/reply-hours";
-import { startBuiltSite, timePage } from "./bench-support";
+import { startBuiltSite, summarise, timeRequest } from "./bench-support";
 
 const { values: args } = parseArgs({ options: { engine: { type: "string", default: "sqlite" } } });
 if (args.engine !== "sqlite" && args.engine !== "postgres") throw new Error("--engine must be sqlite or postgres");
@@ -300,24 +300,16 @@ async function measure(built: Built) {
   // first page listed while V8 is still compiling the render path every page shares. Then the pages
   // take turns, one request each per round, so a slow stretch of the machine (GC, another process)
   // falls on every page alike instead of on whichever page was being timed then.
-  for (const [, url] of pages) await timePage(base, url, 0, 5);
+  for (const [, url] of pages) for (let i = 0; i < 5; i++) await timeRequest(base, url);
   const samples = new Map<string, number[]>(pages.map(([, url]) => [url, []]));
   for (let round = 0; round < RUNS; round++) {
-    for (const [, url] of pages) {
-      const started = performance.now();
-      const res = await fetch(base + url);
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-      samples.get(url)!.push(performance.now() - started);
-    }
+    for (const [, url] of pages) samples.get(url)!.push(await timeRequest(base, url));
   }
   const medians = new Map<string, number>();
   console.log(`\nsingle anonymous requests, page cache off, median of ${RUNS} rounds over the pages in turn, after a warm-up pass (${engine}):`);
   console.log(`  ${"page".padEnd(44)} ${"median".padStart(9)} ${"p95".padStart(9)}`);
   for (const [label, url] of pages) {
-    const sorted = samples.get(url)!.sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)]!;
-    const p95 = sorted[Math.floor(sorted.length * 0.95)]!;
+    const { median, p95 } = summarise(samples.get(url)!);
     medians.set(url, median);
     const flag = median > GOAL_MS ? `  over ${GOAL_MS} ms` : "";
     console.log(`  ${label.padEnd(44)} ${median.toFixed(1).padStart(6)} ms ${p95.toFixed(1).padStart(6)} ms${flag}`);

@@ -63,16 +63,27 @@ function freePort() {
 export async function timePage(base: string, url: string, runs: number, warmup = 3) {
   const samples: number[] = [];
   for (let i = 0; i < runs + warmup; i++) {
-    const started = performance.now();
-    const res = await fetch(base + url);
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    if (i >= warmup) samples.push(performance.now() - started);
+    const ms = await timeRequest(base, url);
+    if (i >= warmup) samples.push(ms);
   }
-  samples.sort((a, b) => a - b);
+  return summarise(samples);
+}
+
+/** Milliseconds for one GET of `url`, its whole body read; anything but 200 stops the benchmark. */
+export async function timeRequest(base: string, url: string) {
+  const started = performance.now();
+  const res = await fetch(base + url);
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+  return performance.now() - started;
+}
+
+/** Median, 95th percentile and slowest of some timings. */
+export function summarise(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
   return {
-    median: samples[Math.floor(samples.length / 2)],
-    p95: samples[Math.floor(samples.length * 0.95)],
-    max: samples[samples.length - 1],
+    median: sorted[Math.floor(sorted.length / 2)]!,
+    p95: sorted[Math.floor(sorted.length * 0.95)]!,
+    max: sorted[sorted.length - 1]!,
   };
 }

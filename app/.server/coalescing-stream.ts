@@ -17,8 +17,10 @@ export function coalescingStream(options: { final?: (callback: (error?: Error | 
   let scheduled: NodeJS.Immediate | undefined;
   const stream = new Transform({
     transform(chunk: Buffer | string, _encoding: BufferEncoding, callback: TransformCallback) {
-      pending.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-      bytes += chunk.length;
+      // Counted from the buffer: a string's length is UTF-16 units, and Buffer.concat cuts at `bytes`.
+      const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      pending.push(buffer);
+      bytes += buffer.length;
       if (bytes >= FLUSH_BYTES) push();
       else scheduled ??= setImmediate(push);
       callback();

@@ -5,6 +5,11 @@ import { cn } from "~/lib/utils";
 
 // Made on first use: an Intl formatter made while the module loads costs every page that imports it.
 let dateFormat: Intl.DateTimeFormat | undefined;
+/** "November 23, 2026" for a "2026-11-23" day. */
+function longDate(day: string) {
+  dateFormat ??= new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" });
+  return dateFormat.format(new Date(`${day}T00:00:00Z`));
+}
 
 /** A long-form page: one h1, an optional lead and "last updated" line, then `ProseSection`s. */
 export function ProsePage({
@@ -30,7 +35,7 @@ export function ProsePage({
         <h1 className="font-serif text-3xl font-bold tracking-tight text-ink sm:text-4xl">{title}</h1>
         {lastUpdated ? (
           <p className="mt-3 text-sm text-muted">
-            Last updated: <time dateTime={lastUpdated}>{(dateFormat ??= new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone: "UTC" })).format(new Date(`${lastUpdated}T00:00:00Z`))}</time>
+            Last updated: <time dateTime={lastUpdated}>{longDate(lastUpdated)}</time>
           </p>
         ) : null}
         {lead ? <div className="mt-4 max-w-prose text-lg leading-8 text-muted">{lead}</div> : null}
