@@ -26,6 +26,7 @@ import { XP } from "../app/lib/xp";
 import { discussionPage, replyPage } from "../app/.server/domain/forum/forum-repository";
 import { questionPageRows } from "../app/.server/domain/council/council-repository";
 import { creationPageRows } from "../app/.server/domain/forge/forge-repository";
+import { rebuildCreationCounts } from "../app/.server/db/creation-type-counts";
 import { questionSummaries } from "../app/.server/domain/council/council-read-model";
 import { creationSummaries } from "../app/.server/domain/forge/forge-read-model";
 import { featuredDiscussionSummaries, sectionTopics } from "../app/.server/domain/forum/section-read-model";
@@ -190,6 +191,8 @@ async function build(db: Db): Promise<Built> {
       CREATIONS,
     ),
   );
+  // What the posting pipeline keeps for /forge's category counts (ADR 0036), written directly here.
+  await step("creations per category", () => rebuildCreationCounts(db));
   // The ledger: one row per post, as the progression service writes them.
   await step("XP ledger (one row per post)", async () => {
     for (const [table, kind] of [

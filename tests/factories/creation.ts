@@ -3,6 +3,7 @@ import type { Db } from "~/.server/db/connect";
 import type { CreationType } from "~/lib/domain-values";
 import { member } from "./member";
 import { renderMarkdown } from "~/.server/markdown";
+import { moveCreationCount } from "~/.server/domain/forge/forge-repository";
 
 export interface CreationOverrides {
   author?: Viewer;
@@ -17,9 +18,8 @@ export interface CreationOverrides {
 let sequence = 0;
 
 /**
- * A Forge creation as a plain row: the Forge has no sharing service yet (its pages only read), so
- * this writes what one would, without XP. Once sharing goes through the posting pipeline, this
- * factory should call it instead.
+ * A Forge creation as a plain row, counted in its category as the posting pipeline counts it, but
+ * without XP or the share form's limits, so tests can set up many creations at any date.
  */
 export async function creation(db: Db, overrides: CreationOverrides = {}) {
   sequence += 1;
@@ -39,5 +39,7 @@ export async function creation(db: Db, overrides: CreationOverrides = {}) {
     })
     .returning("id")
     .executeTakeFirstOrThrow();
+  // What the posting pipeline does for a creation that shows: its category counts it (ADR 0036).
+  await moveCreationCount(db, row.id, 1);
   return { id: row.id, title, author };
 }

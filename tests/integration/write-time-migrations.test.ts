@@ -10,7 +10,7 @@ import { createDatabase } from "~/.server/db/connect";
 import { renderMarkdown } from "~/.server/markdown";
 import { ENGINE, PG_URL } from "./test-services";
 
-// A database as it stood before the reply buckets and the rendered-everywhere backfill.
+// A database as it stood before the reply buckets, the rendered-everywhere backfill and the Forge's category counts.
 const BEFORE = "2026-11-22-0100-member-standing";
 const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-write-time-"));
@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
-  it("render every body and event description not yet rendered, and count visible replies per discussion and hour", async () => {
+  it("render every body and event description not yet rendered, and count visible replies per discussion and hour and visible creations per category", async () => {
     const at = "2026-11-01T10:15:00.000Z";
     await db
       .insertInto("member")
@@ -79,6 +79,18 @@ describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
       .values({ title: "E", description: "Bring *tea*.", path: "monk", starts_at: at, ends_at: at, time_zone: "UTC", online_url: null, place: "Here", capacity: 5, host_id: "m", created_at: at, updated_at: at })
       .execute();
 
+    const creations = [
+      { type: "writing" },
+      { type: "writing" },
+      { type: "writing", deleted_at: "2026-11-02T00:00:00.000Z" },
+      { type: "art" },
+      { type: "art", hidden_at: "2026-11-02T00:00:00.000Z" },
+      { type: "projects" },
+    ];
+    for (const c of creations) {
+      await db.insertInto("creation").values({ author_id: "m", title: "C", description: "d", body: "b", created_at: at, ...c }).execute();
+    }
+
     const { error } = await migrator.migrateToLatest();
     if (error) throw error;
 
@@ -93,6 +105,14 @@ describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
       [Number(d.id), "battlefield", "2026-11-01T10", 2],
       [Number(d.id), "battlefield", "2026-11-01T11", 1],
       [Number(d.id), "battlefield", "2026-11-03T08", 1],
+    ]);
+    // Each Forge category's visible creations (ADR 0036), a row for every category, even an empty one.
+    const counts = await db.selectFrom("creation_type_count").select(["type", "creations"]).orderBy("type").execute();
+    expect(counts.map((c: { type: string; creations: number }) => [c.type, Number(c.creations)])).toEqual([
+      ["art", 1],
+      ["music", 0],
+      ["projects", 1],
+      ["writing", 2],
     ]);
   });
 });

@@ -10,6 +10,7 @@ import { processImage } from "../media/process-upload";
 import { utcToZoned, zonedToUtc } from "~/lib/time-zones";
 import type { Database } from "./schema";
 import { rebuildReplyHours } from "./reply-hours";
+import { rebuildCreationCounts } from "./creation-type-counts";
 import { renderMarkdown } from "../markdown";
 
 /**
@@ -616,6 +617,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
 
   await recount(trx);
   await rebuildReplyHours(trx);
+  await rebuildCreationCounts(trx);
   await settleStandings(trx, ids);
 }
 

@@ -392,6 +392,12 @@ export interface ReplyHourTable {
   replies: number;
 }
 
+/** Visible creations per Forge category, kept by the posting pipeline (ADR 0036). */
+export interface CreationTypeCountTable {
+  type: string;
+  creations: number;
+}
+
 export interface Database {
   challenge: ChallengeTable;
   challenge_virtue: ChallengeVirtueTable;
@@ -409,6 +415,7 @@ export interface Database {
   creation: CreationTable;
   creation_like: CreationLikeTable;
   creation_comment: CreationCommentTable;
+  creation_type_count: CreationTypeCountTable;
   media: MediaTable;
   mail_outbox: MailOutboxTable;
   question: QuestionTable;

@@ -3,6 +3,7 @@ import type { CreationType } from "~/lib/domain-values";
 import { memberIdByEmail } from "../../factories/member";
 import { withSiteDatabase } from "./database";
 import { renderMarkdown } from "~/.server/markdown";
+import { moveCreationCount } from "~/.server/domain/forge/forge-repository";
 
 /*
  * Forge set-up in the server's database, on either engine (see database.ts): sharing has its own
@@ -26,6 +27,8 @@ export async function shareCreation(email: string, fields: { title: string; type
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    // As the posting pipeline would: the creation counts in its category on /forge (ADR 0036).
+    await moveCreationCount(db, Number(row.id), 1);
     return Number(row.id);
   });
 }

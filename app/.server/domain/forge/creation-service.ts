@@ -4,6 +4,7 @@ import type { NewMedia } from "../../media/media-store";
 import { AUDIO_REFUSED, processAudio, processImage } from "../../media/process-upload";
 import type { CreationInput } from "~/schemas/forge";
 import { createPost, editPost, loadOwnPost } from "../posts/pipeline";
+import { retypeCreation } from "./forge-repository";
 import { fail, type Outcome } from "../outcome";
 
 /**
@@ -55,10 +56,10 @@ function keep(current: MediaColumns, which: "image" | "audio"): Outcome<{ files:
   return { ok: true, value: { files: [], columns } };
 }
 
+// The type is not among them: an edit moves it with retypeCreation, which moves the category counts too.
 const textColumns = (input: CreationInput) => ({
   title: input.title,
   description: input.description,
-  type: input.type,
   body: input.body,
   link_url: input.type === "projects" ? (input.linkUrl ?? null) : null,
 });
@@ -83,7 +84,7 @@ export async function shareCreation(
     {
       kind: "creation",
       parentId: null,
-      values: textColumns(input),
+      values: { ...textColumns(input), type: input.type },
       submissionKey: input.submissionKey,
       // Written only when this submit made the creation: a double submit stores no second copy.
       alsoWrite: (trx, id) => storeAndLink(services, trx, viewer, id, media.value.files, media.value.columns),
@@ -132,6 +133,7 @@ export async function editCreation(
       alsoWrite: async (trx) => {
         // Read again inside the transaction: a parallel edit may have replaced the files already.
         const before = await readMediaColumns(trx, id);
+        await retypeCreation(trx, id, input.type);
         await storeAndLink(services, trx, viewer, id, media.value.files, media.value.columns);
         const kept = new Set(Object.values(media.value.columns));
         await services.media.delete(

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/connect";
+import { engineOf, type Db } from "../../db/connect";
 import type { CreationType } from "~/lib/domain-values";
 import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
 
@@ -16,14 +16,46 @@ function visibleCreations(db: Db) {
     .where("creation.hidden_at", "is", null);
 }
 
-/** The four categories with the live number of creations in each. */
+/**
+ * The four categories with the number of creations showing in each: one small row per category,
+ * kept by the writes that make a creation appear or disappear (ADR 0036), so /forge costs the same
+ * with ten creations or a million.
+ */
 export async function listCategories(db: Db) {
-  const rows = await visibleCreations(db)
-    .select(["creation.type", (eb) => eb.fn.countAll<number>().as("count")])
-    .groupBy("creation.type")
-    .execute();
-  const counts = new Map(rows.map((r) => [r.type, Number(r.count)]));
+  const rows = await db.selectFrom("creation_type_count").select(["type", "creations"]).execute();
+  const counts = new Map(rows.map((r) => [r.type, Number(r.creations)]));
   return CREATION_TYPES.map((t) => ({ ...t, count: counts.get(t.id) ?? 0 }));
+}
+
+/**
+ * A creation that starts (+1) or stops (-1) showing moves its category's count, in the caller's
+ * transaction. One statement that adds to the stored value: concurrent writers queue on the
+ * category's row instead of overwriting each other's count.
+ */
+export async function moveCreationCount(db: Db, creationId: number, delta: number) {
+  if (delta === 0) return;
+  await db
+    .updateTable("creation_type_count")
+    .set((eb) => ({ creations: eb("creations", "+", delta) }))
+    .where("type", "=", (eb) => eb.selectFrom("creation").select("creation.type").where("creation.id", "=", creationId))
+    .execute();
+}
+
+/**
+ * The author changes a creation's category: the new type is written and, if the creation shows, its
+ * count moves from the old category to the new. The row is locked first on PostgreSQL, so two
+ * parallel edits (or an edit beside a moderator's hide) each see the type and visibility the other
+ * left; SQLite's writers are serial already.
+ */
+export async function retypeCreation(trx: Db, id: number, type: CreationType) {
+  let query = trx.selectFrom("creation").select(["type", "deleted_at", "hidden_at"]).where("id", "=", id);
+  if (engineOf(trx) === "postgres") query = query.forUpdate();
+  const before = await query.executeTakeFirst();
+  if (!before || before.type === type) return;
+  await trx.updateTable("creation").set({ type }).where("id", "=", id).execute();
+  if (before.deleted_at !== null || before.hidden_at !== null) return;
+  await trx.updateTable("creation_type_count").set((eb) => ({ creations: eb("creations", "-", 1) })).where("type", "=", before.type).execute();
+  await trx.updateTable("creation_type_count").set((eb) => ({ creations: eb("creations", "+", 1) })).where("type", "=", type).execute();
 }
 
 function creationRows(db: Db, type?: CreationType) {

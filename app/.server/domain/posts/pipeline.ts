@@ -7,6 +7,7 @@ import { awardXp } from "../progression/progression-service";
 import { deleteVoteXpEvents, deleteXpEventsOf } from "../progression/xp-repository";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { moveReplyHour } from "../forum/section-repository";
+import { moveCreationCount } from "../forge/forge-repository";
 import { POST_KINDS, type PostKind } from "./post-kinds";
 import { postWithinLimits } from "./post-limits";
 import {
@@ -58,18 +59,20 @@ export async function loadOwnPost(db: Executor, viewer: Viewer, kind: PostKind, 
 
 /**
  * counts: a post that appears or disappears moves its parents' stored counts; a reply also moves
- * its discussion's replies in the hour it was written (featured discussions, ADR 0027).
+ * its discussion's replies in the hour it was written (featured discussions, ADR 0027), and a
+ * creation its category's count on /forge (ADR 0036).
  */
 export async function countPost(
   trx: Executor,
   kind: PostKind,
-  post: { parentId: string | number | null; createdAt: string | Date },
+  post: { id: number; parentId: string | number | null; createdAt: string | Date },
   delta: number,
   activityAt?: string,
 ) {
   if (delta === 0) return;
   await moveCounts(trx, await countTargets(trx, kind, post.parentId), delta, activityAt);
   if (kind === "reply") await moveReplyHour(trx, Number(post.parentId), post.createdAt, delta);
+  if (kind === "creation") await moveCreationCount(trx, post.id, delta);
 }
 
 /** XP: the author's award for a new post (once per post: the ledger's unique key). */
@@ -187,7 +190,7 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
     // The same form, submitted twice at the same moment: the first one won.
     if (!inserted.created) return { ok: true as const, value: inserted };
     await post.alsoWrite?.(trx, inserted.id);
-    await countPost(trx, post.kind, { parentId: post.parentId, createdAt: at }, 1, at);
+    await countPost(trx, post.kind, { id: inserted.id, parentId: post.parentId, createdAt: at }, 1, at);
     await awardPostXp(trx, post.kind, viewer.id, inserted.id, now);
     return { ok: true as const, value: inserted };
   });
@@ -233,15 +236,19 @@ export async function deletePost(
 ): Promise<Outcome<PostRow>> {
   const own = await loadOwnPost(services.db, viewer, kind, id);
   if (!own.ok) return own;
-  const post = own.value;
-  await services.db.transaction().execute(async (trx) => {
+  const deleted = await services.db.transaction().execute(async (trx) => {
+    // Read again under the row's lock: a moderator's hide or a second delete may have come between
+    // the check above and this transaction, and the counts must move by what the row is now.
+    const post = await findPost(trx, kind, id, { lock: true });
+    if (!post || post.deleted_at !== null) return false;
     await markDeleted(trx, kind, id, now.toISOString());
-    if (post.hidden_at === null) await countPost(trx, kind, { parentId: post.parent_id, createdAt: post.created_at }, -1);
+    if (post.hidden_at === null) await countPost(trx, kind, { id, parentId: post.parent_id, createdAt: post.created_at }, -1);
     await alsoWrite?.(trx);
     await deletePostMedia(services, trx, kind, id);
     await takeBackPostXp(trx, kind, post.author_id, id);
+    return true;
   });
-  await wrotePost(services.db, kind, { id, parentId: post.parent_id, authorId: post.author_id });
+  if (deleted) await wrotePost(services.db, kind, { id, parentId: own.value.parent_id, authorId: own.value.author_id });
   return own;
 }
 
@@ -259,16 +266,19 @@ export async function setPostHidden(
 ): Promise<Outcome<{ id: number }>> {
   const allowed = moderatorPolicy(viewer);
   if (!allowed.ok) return allowed;
-  const post = await findPost(services.db, kind, id);
-  if (!post) return fail(404, POST_KINDS[kind].missing);
   const at = now.toISOString();
-  await services.db.transaction().execute(async (trx) => {
-    if ((post.hidden_at !== null) === hidden) return;
+  const post = await services.db.transaction().execute(async (trx) => {
+    // Under the row's lock: two moderators hiding at once (or a hide beside the author's delete)
+    // move the counts once.
+    const current = await findPost(trx, kind, id, { lock: true });
+    if (!current || (current.hidden_at !== null) === hidden) return current;
     await setHiddenAt(trx, kind, id, hidden ? at : null);
-    const delta = Number(!hidden && post.deleted_at === null) - Number(visible(post));
-    await countPost(trx, kind, { parentId: post.parent_id, createdAt: post.created_at }, delta);
+    const delta = Number(!hidden && current.deleted_at === null) - Number(visible(current));
+    await countPost(trx, kind, { id, parentId: current.parent_id, createdAt: current.created_at }, delta);
     await logModeration(trx, viewer, hidden ? "hide" : "restore", kind, id, at);
+    return current;
   });
+  if (!post) return fail(404, POST_KINDS[kind].missing);
   await wrotePost(services.db, kind, { id, parentId: post.parent_id, authorId: post.author_id });
   return { ok: true, value: { id } };
 }

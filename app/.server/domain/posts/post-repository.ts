@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
-import type { Db } from "../../db/connect";
+import { engineOf, type Db } from "../../db/connect";
 import type { ModerationActionKind } from "../../db/schema";
 import type { SectionId } from "~/lib/domain-values";
 import { COUNTED_IN, POST_KINDS, type MediaColumn, type PostKind } from "./post-kinds";
 
-type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom">;
+type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom" | "getExecutor">;
 
 // Every post table shares id, author_id, created_at, edited_at, deleted_at and hidden_at; Kysely
 // cannot type a query over a union of tables, so this repository steps outside its types here, in
@@ -22,13 +22,18 @@ export interface PostRow {
   parent_id: string | number | null;
 }
 
-export async function findPost(db: Executor, kind: PostKind, id: number): Promise<PostRow | undefined> {
+/**
+ * `lock`: inside a transaction, the row stays locked until it ends (PostgreSQL's `for update`;
+ * SQLite's writers are serial already), so what is read is what the transaction changes.
+ */
+export async function findPost(db: Executor, kind: PostKind, id: number, { lock = false } = {}): Promise<PostRow | undefined> {
   const { table, parent } = POST_KINDS[kind];
-  const row = (await any(db)
+  let query = any(db)
     .selectFrom(table)
     .select(["id", "author_id", "deleted_at", "hidden_at", "created_at", ...(parent ? [`${parent} as parent_id`] : [])])
-    .where("id", "=", id)
-    .executeTakeFirst()) as (Omit<PostRow, "parent_id"> & { parent_id?: string | number }) | undefined;
+    .where("id", "=", id);
+  if (lock && engineOf(db) === "postgres") query = query.forUpdate();
+  const row = (await query.executeTakeFirst()) as (Omit<PostRow, "parent_id"> & { parent_id?: string | number }) | undefined;
   return row ? { ...row, id: Number(row.id), parent_id: row.parent_id ?? null } : undefined;
 }
 
