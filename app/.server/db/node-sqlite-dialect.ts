@@ -1,4 +1,4 @@
-import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from "node:sqlite";
 import {
   CompiledQuery,
   SqliteAdapter,
@@ -90,8 +90,21 @@ export function toSqliteValue(value: unknown): SQLInputValue {
   return JSON.stringify(value);
 }
 
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\s/i;
+
 /** Distinct SQL texts kept prepared: the site's queries are a few hundred shapes at most. */
 const STATEMENTS_KEPT = 500;
+
+/**
+ * A plain object (loaders and JSON serialise it everywhere) with the columns in the statement's
+ * order: every row of one statement gets the same shape, so V8 keeps them fast. A name that occurs
+ * twice keeps its last value, as node:sqlite's row objects did.
+ */
+function rowObject(columns: readonly string[], values: readonly SQLOutputValue[]): Record<string, SQLOutputValue> {
+  const row: Record<string, SQLOutputValue> = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i]!;
+  return row;
+}
 
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #db: DatabaseSync;
@@ -102,7 +115,7 @@ class NodeSqliteConnection implements DatabaseConnection {
    * SQLite (issue 13). Reusing a statement is safe here: node:sqlite runs it to completion
    * synchronously, and SQLite re-prepares it by itself after a schema change.
    */
-  readonly #statements = new Map<string, { statement: StatementSync; returnsRows: boolean }>();
+  readonly #statements = new Map<string, { statement: StatementSync; columns: string[] | null }>();
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -114,21 +127,36 @@ class NodeSqliteConnection implements DatabaseConnection {
       this.#statements.delete(sql);
     } else {
       const statement = this.#db.prepare(sql);
-      entry = { statement, returnsRows: statement.columns().length > 0 };
+      const columns = statement.columns().map((column) => column.name);
+      // Rows come as arrays and become objects below: node:sqlite's own row objects are slow to
+      // build and slower to copy (a 50-reply page: 290 µs as objects copied, 110 µs this way).
+      if (columns.length > 0) statement.setReturnArrays(true);
+      entry = { statement, columns: columns.length > 0 ? columns : null };
       if (this.#statements.size >= STATEMENTS_KEPT) this.#statements.delete(this.#statements.keys().next().value!);
     }
     this.#statements.set(sql, entry);
     return entry;
   }
 
+  #renamed(sql: string, statement: StatementSync) {
+    const columns = statement.columns().map((column) => column.name);
+    this.#statements.set(sql, { statement, columns });
+    return columns;
+  }
+
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const { statement, returnsRows } = this.#prepared(compiledQuery.sql);
+    const { statement, columns } = this.#prepared(compiledQuery.sql);
     const parameters = compiledQuery.parameters.map(toSqliteValue);
-    if (returnsRows) {
-      // node:sqlite gives null-prototype rows; plain objects serialise everywhere (loaders, JSON).
-      return { rows: statement.all(...parameters).map((row) => ({ ...row })) as R[] };
+    if (columns) {
+      const rows = statement.all(...parameters) as unknown as SQLOutputValue[][];
+      // SQLite re-prepares a statement whose tables changed under it (another connection's
+      // migration), and `select *` may then give other columns than the names kept.
+      const names = rows.length > 0 && rows[0]!.length !== columns.length ? this.#renamed(compiledQuery.sql, statement) : columns;
+      return { rows: rows.map((values) => rowObject(names, values)) as R[] };
     }
     const { changes, lastInsertRowid } = statement.run(...parameters);
+    // This connection changed the schema: the column names kept for its statements may be stale.
+    if (SCHEMA_CHANGE.test(compiledQuery.sql)) this.#statements.clear();
     return {
       numAffectedRows: BigInt(changes),
       insertId: BigInt(lastInsertRowid),
