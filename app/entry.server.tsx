@@ -12,6 +12,8 @@ import {
 import { partsLoading } from "~/components/layout/hydrate-later";
 import { InlineCssProvider } from "~/components/layout/inline-css";
 import { NonceProvider } from "~/components/layout/nonce";
+import { ServerScriptsProvider } from "~/components/layout/scripts";
+import { ServerScripts } from "~/.server/route-scripts";
 import { builtStylesheet } from "~/.server/inline-css";
 import stylesheet from "./app.css?url";
 import { requestContext } from "~/.server/context";
@@ -51,7 +53,9 @@ export default function handleRequest(
       const { pipe, abort } = renderToPipeableStream(
         <NonceProvider value={nonce}>
           <InlineCssProvider value={builtStylesheet(stylesheet)}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            <ServerScriptsProvider value={ServerScripts}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </ServerScriptsProvider>
           </InlineCssProvider>
         </NonceProvider>,
         {

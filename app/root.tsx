@@ -2,7 +2,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
@@ -13,6 +12,7 @@ import { SiteStylesheet } from "~/components/layout/inline-css";
 import { NavigationBar } from "~/components/layout/navigation-bar";
 import { Toaster } from "~/components/layout/toaster";
 import { useNonce } from "~/components/layout/nonce";
+import { Scripts } from "~/components/layout/scripts";
 import { useLinkNavigation } from "~/components/ui/link";
 import { servicesContext, viewerContext, viewerRankContext } from "~/.server/context";
 import { noticeRankUp } from "~/.server/domain/progression/rank-up";
