@@ -54,8 +54,15 @@ export async function retypeCreation(trx: Db, id: number, type: CreationType) {
   if (!before || before.type === type) return;
   await trx.updateTable("creation").set({ type }).where("id", "=", id).execute();
   if (before.deleted_at !== null || before.hidden_at !== null) return;
-  await trx.updateTable("creation_type_count").set((eb) => ({ creations: eb("creations", "-", 1) })).where("type", "=", before.type).execute();
-  await trx.updateTable("creation_type_count").set((eb) => ({ creations: eb("creations", "+", 1) })).where("type", "=", type).execute();
+  // Both rows in one order (by type), whichever way the move goes: two authors moving creations in
+  // opposite directions at once must not each hold one row and wait for the other's.
+  const moves = [
+    { type: before.type, delta: -1 },
+    { type, delta: 1 },
+  ].sort((x, y) => (x.type < y.type ? -1 : 1));
+  for (const move of moves) {
+    await trx.updateTable("creation_type_count").set((eb) => ({ creations: eb("creations", "+", move.delta) })).where("type", "=", move.type).execute();
+  }
 }
 
 function creationRows(db: Db, type?: CreationType) {
