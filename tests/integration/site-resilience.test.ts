@@ -75,12 +75,26 @@ beforeEach(() => {
 });
 
 /** Ends every backend the site holds, as `pg_terminate_backend` by an operator or a failover would. */
-async function terminateBackends(name = databaseName) {
-  const { rows } = await admin!.query(
-    "select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+async function terminateBackends(name = databaseName): Promise<number[]> {
+  const { rows } = await admin!.query<{ pid: number }>(
+    "select pid, pg_terminate_backend(pid) as ended from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
     [name],
   );
-  return rows.length;
+  return rows.map((row) => row.pid);
+}
+
+/**
+ * pg_terminate_backend only signals: the backend exits, and its client hears of it, a moment later.
+ * Waits until every one of `pids` is gone, so their connections have closed under the site.
+ */
+async function untilExited(pids: Iterable<number>) {
+  const wanted = [...new Set(pids)];
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const { rows } = await admin!.query("select 1 from pg_stat_activity where pid = any($1::int[])", [wanted]);
+    if (rows.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`backends ${wanted.join(", ")} did not exit`);
 }
 
 /**
@@ -168,15 +182,20 @@ describe(`the site when its database fails, on ${ENGINE}`, () => {
       });
       // Keep ending the site's backends while the requests run (each reconnects and may be ended again).
       let ending = true;
+      const ended: number[] = [];
       const terminator = (async () => {
         while (ending) {
-          await terminateBackends();
+          ended.push(...(await terminateBackends()));
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
       })();
       await Promise.all(requests);
       ending = false;
       await terminator;
+      expect(ended.length).toBeGreaterThan(0);
+      // A request that checks out a connection whose backend is ending at that moment is in flight
+      // too; the ones after the backends are gone must find the pool has replaced them.
+      await untilExited(ended);
       expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
       // Ended idle connections are noticed and replaced: the site serves as before.
       for (let i = 0; i < 3; i++) expect((await web.get("/monastery")).status).toBe(200);
