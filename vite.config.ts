@@ -2,6 +2,7 @@ import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { precompress } from "./server/static-assets.ts";
 
 // How the browser's JavaScript is grouped into chunks (ADR 0029, ADR 0031). Rolldown otherwise puts
 // each set of modules that the same pages share in a chunk of its own, dozens of chunks of 0.2–0.8 KB;
@@ -42,6 +43,21 @@ function pureForwardRefs(): Plugin {
   };
 }
 
+/**
+ * Writes brotli and gzip copies of the browser's assets beside them once the client build is written;
+ * the production server sends those copies instead of compressing each request (ADR 0038).
+ */
+function precompressAssets(): Plugin {
+  return {
+    name: "ipos:precompress-assets",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.name === "client",
+    async writeBundle(options) {
+      if (options.dir) await precompress(path.join(options.dir, "assets"));
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   // The server build's entry is our Express app (server/app.ts), which wraps React Router's
@@ -72,5 +88,5 @@ export default defineConfig({
       },
     },
   },
-  plugins: [tailwindcss(), reactRouter(), pureForwardRefs()],
+  plugins: [tailwindcss(), reactRouter(), pureForwardRefs(), precompressAssets()],
 });

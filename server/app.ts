@@ -17,6 +17,7 @@ import { sql } from "kysely";
 import { routeBodyLimit } from "./route-limits";
 import { bodyLimit, closeWhileDraining, MAX_BODY_BYTES, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
+import { precompressedAssets } from "./static-assets";
 import { PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
 import { DEFAULT_CHANNEL, localBus, postgresBus, type InvalidationBus } from "./invalidation-bus";
 import { migrateToLatest } from "../database/migrate";
@@ -214,7 +215,8 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
         return;
       }
       // Hashed file names never change content, so browsers may keep them for a year.
-      app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
+      // Their brotli and gzip copies were made at build time (ADR 0038); anything else is a plain file.
+      app.use("/assets", precompressedAssets(`${clientDir}/assets`), express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
       // The build's other public files (favicon.svg) by name: a static middleware in front of every
       // page would stat the disk for each request's path first (about 1% of a page's time, issue 13).
       const files = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((f) => f.isFile()).map((f) => `/${f.name}`));

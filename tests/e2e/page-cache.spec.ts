@@ -46,3 +46,26 @@ test("the build's public files are served by name, and a page path never reaches
   expect(missing.status()).toBe(404);
   expect(await missing.text()).toContain("<html");
 });
+
+/*
+ * The browser's code as it arrives (ADR 0038): the build's brotli copies, stored, not compressed per
+ * request; the page hydrates from them, so they decode to the scripts the build wrote.
+ */
+test("the page's scripts come as the build's brotli copies, and the page hydrates from them", async ({ page }) => {
+  const assets: { url: string; encoding?: string; etag?: string }[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname.startsWith("/assets/")) {
+      const headers = response.headers();
+      assets.push({ url: response.url(), encoding: headers["content-encoding"], etag: headers.etag });
+    }
+  });
+  await page.goto("/monastery");
+  await waitForHydration(page);
+  const core = assets.find((a) => /\/assets\/core-[\w-]+\.js$/.test(a.url));
+  expect(core, "the core chunk is loaded").toBeDefined();
+  expect(core?.encoding).toBe("br");
+  expect(core?.etag).toMatch(/-br"$/);
+  // Every chunk big enough to have a copy (the build skips files under 1 KB) came as brotli.
+  const sizes = await Promise.all(assets.map(async (a) => ({ ...a, bytes: (await (await page.request.get(a.url, { headers: { "accept-encoding": "identity" } })).body()).length })));
+  for (const asset of sizes.filter((a) => a.bytes >= 1024)) expect(asset.encoding, asset.url).toBe("br");
+});
