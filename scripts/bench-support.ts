@@ -9,10 +9,12 @@ import { createServer, type AddressInfo } from "node:net";
  * fetch) must not share the server's event loop, and React must load its production build, which it
  * picks from NODE_ENV when first imported (a script that imported app code first would get the
  * development build). Run `npm run build` first. `stop()` sends SIGTERM and waits for the exit.
+ * `cwd` names the tree whose build it starts (bench:baseline starts the baseline commit's too).
  */
-export async function startBuiltSite(dataDir: string, env: Record<string, string> = {}) {
+export async function startBuiltSite(dataDir: string, env: Record<string, string> = {}, { cwd = process.cwd() } = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, ["server/index.js"], {
+    cwd,
     env: {
       ...process.env,
       DATA_DIR: dataDir,
@@ -43,6 +45,26 @@ export async function startBuiltSite(dataDir: string, env: Record<string, string
       await exited;
     },
   };
+}
+
+/**
+ * Joins the site at `base` as a new member through its form, as a person would, and returns the
+ * session's Cookie header (the site signs a member in when they join).
+ */
+export async function signedInCookie(base: string, name = "Bench Reader") {
+  const joined = await fetch(`${base}/join`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ fullName: name, email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }),
+  });
+  const cookie = joined.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((pair) => !pair!.endsWith("="))
+    .join("; ");
+  if (!cookie.includes("session_token")) throw new Error(`joining ${base} failed: ${joined.status}`);
+  return cookie;
 }
 
 function freePort() {
