@@ -2,6 +2,44 @@ import { data } from "react-router";
 import * as z from "zod/mini";
 import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data";
 
+const UNREADABLE = "The form could not be read. Please try again.";
+
+/**
+ * The form a post carries, or a 400: a body that is not a form (JSON, text, multipart without a
+ * boundary, nothing at all) makes request.formData() throw, which must not become a 500. `clone`
+ * leaves the body for a later parseForm, for actions that read their intent first.
+ */
+export async function readForm(request: Request, { clone = false } = {}): Promise<FormData> {
+  let form: FormData;
+  try {
+    form = await (clone ? request.clone() : request).formData();
+  } catch {
+    throw data({ errors: { form: UNREADABLE } as FieldErrors }, { status: 400 });
+  }
+  return withoutNul(form);
+}
+
+/**
+ * The form with every NUL character taken out of its names and text. PostgreSQL cannot store or
+ * even compare a text with NUL in it (the query fails), SQLite would keep an invisible character;
+ * no one types one, so dropping it loses nothing and both engines see the same text.
+ */
+export function withoutNul(form: FormData): FormData {
+  let found = false;
+  for (const [name, value] of form) {
+    if (name.includes("\0") || (typeof value === "string" && value.includes("\0"))) {
+      found = true;
+      break;
+    }
+  }
+  if (!found) return form;
+  const clean = new FormData();
+  for (const [name, value] of form) {
+    clean.append(name.replaceAll("\0", ""), typeof value === "string" ? value.replaceAll("\0", "") : value);
+  }
+  return clean;
+}
+
 /** Reads a form post and parses it with the shared schema; unreadable input is a 400. */
 export async function parseForm<S extends z.core.$ZodType>(
   request: Request,
@@ -9,12 +47,7 @@ export async function parseForm<S extends z.core.$ZodType>(
   checkboxes: readonly string[] = [],
   lists: readonly string[] = [],
 ) {
-  let formData: FormData;
-  try {
-    formData = await request.formData();
-  } catch {
-    throw data({ errors: { form: "The form could not be read. Please try again." } as FieldErrors }, { status: 400 });
-  }
+  const formData = await readForm(request);
   const raw = formToObject(formData, checkboxes, lists);
   const result = z.safeParse(schema, raw);
   if (!result.success) {

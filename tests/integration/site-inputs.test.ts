@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cookieHeader, ENGINE } from "./test-services";
-import { siteOverHttp } from "./site-server";
+import { readable, siteOverHttp } from "./site-server";
 
 const web = siteOverHttp();
 
@@ -139,5 +139,111 @@ describe(`newsletter links over HTTP on ${ENGINE}`, () => {
     });
     expect(oneClick.status).toBe(200);
     expect(await statusOf(email)).toBe("unsubscribed");
+  });
+});
+
+describe(`hostile bodies and addresses over HTTP on ${ENGINE}`, () => {
+  /** A member's post with a raw body and content type, as a broken client or an attacker sends it. */
+  const raw = (path: string, cookie: string, body: string | undefined, contentType?: string) =>
+    fetch(web.http.base + path, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: web.http.base, cookie, ...(contentType ? { "content-type": contentType } : {}) },
+      body,
+    });
+
+  it("answers a post whose body is not a form with 400 on every route with an action, never 500", async () => {
+    const cookie = await joinAs("Body Breaker");
+    const member = await web.site.services.db.selectFrom("member").select("id").where("name", "=", "Body Breaker").executeTakeFirstOrThrow();
+    await web.site.services.db.updateTable("member").set({ role: "admin" }).where("id", "=", member.id).execute();
+    const { db } = web.site.services;
+    const creation = await db.selectFrom("creation").select("id").orderBy("id").executeTakeFirstOrThrow();
+    const question = await db.selectFrom("question").select("id").orderBy("id").executeTakeFirstOrThrow();
+    const challenge = await db.selectFrom("challenge").select("id").orderBy("id").executeTakeFirstOrThrow();
+    const event = await db.selectFrom("event").select("id").orderBy("id").executeTakeFirstOrThrow();
+    const paths = [
+      await aDiscussion(),
+      "/monastery/breath-and-stillness",
+      `/forge/${creation.id}`,
+      `/council/${question.id}`,
+      `/challenges/${challenge.id}`,
+      `/events/${event.id}`,
+      "/dashboard",
+      "/admin/advisors",
+    ];
+    const bodies: [string | undefined, string | undefined][] = [
+      [undefined, undefined],
+      ['{"intent":"reply"}', "application/json"],
+      ["intent=reply", "text/plain"],
+      ["--x\r\n", "multipart/form-data"],
+    ];
+    for (const path of paths) {
+      for (const [body, type] of bodies) {
+        const res = await raw(path, cookie, body, type);
+        expect(res.status, `${path} ${type}`).toBe(400);
+      }
+    }
+  });
+
+  it("ignores a Forge filter that names something every object has, as it ignores any unknown one", async () => {
+    const all = await readable(await web.http.get("/forge"));
+    for (const type of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      const res = await web.http.get(`/forge?type=${type}`);
+      expect(res.status, type).toBe(200);
+      const html = await readable(res);
+      expect(html.match(/<h1[^>]*>(.*?)<\/h1>/)?.[1], type).toBe(all.match(/<h1[^>]*>(.*?)<\/h1>/)?.[1]);
+      expect((await web.http.get(`/forge.data?type=${type}`)).status, `${type} .data`).toBe(200);
+    }
+  });
+
+  it("sends a post to a discussion under a made-up topic back to the discussion's own address", async () => {
+    const cookie = await joinAs("Topic Forger");
+    const path = await aDiscussion();
+    const ref = path.split("/").at(-1)!;
+    for (const topic of ["%E2%80%AE", "%0d%0a", "no-such-topic"]) {
+      const body = `Posted under ${topic}, kept all the same.`;
+      const res = await web.http.post(`/monastery/${topic}/${ref}`, { intent: "reply", body, submissionKey: crypto.randomUUID() }, { cookie });
+      expect(res.status, topic).toBe(302);
+      expect(res.headers.get("location"), topic).toMatch(new RegExp(`^${path}\\?page=last#reply-[0-9]+$`));
+      const reply = await web.site.services.db.selectFrom("reply").select("id").where("body", "=", body).executeTakeFirst();
+      expect(reply, topic).toBeDefined();
+      const deleted = await web.http.post(`/monastery/${topic}/${ref}`, { intent: "delete", kind: "reply", id: String(reply!.id) }, { cookie });
+      expect(deleted.status, topic).toBe(302);
+      expect(deleted.headers.get("location"), topic).toBe(`${path}#reply-${reply!.id}`);
+    }
+  });
+
+  it("takes NUL characters out of what members write, on both engines alike, and refuses them in addresses", async () => {
+    const email = `nul-${Date.now()}@example.org`;
+    const joined = await web.http.post("/join", { fullName: "Nul\u0000Name", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" });
+    expect(joined.status).toBe(200);
+    const member = await web.site.services.db.selectFrom("member").select("name").where("email", "=", email).executeTakeFirstOrThrow();
+    expect(member.name).toBe("NulName");
+    // Nothing but NULs is an empty name, with the seed's message, not an invisible one.
+    const empty = await web.http.post("/join", { fullName: "\u0000\u0000", email: `nul2-${Date.now()}@example.org`, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" });
+    expect(empty.status).toBe(400);
+    expect(await readable(empty)).toContain("Full name must be at least 2 characters");
+
+    const cookie = cookieHeader(joined.headers);
+    const path = await aDiscussion();
+    const posted = await web.http.post(path, { intent: "reply", body: "Three\u0000 breaths\u0000.", submissionKey: crypto.randomUUID() }, { cookie });
+    expect(posted.status).toBe(302);
+    expect(await web.site.services.db.selectFrom("reply").select("id").where("body", "=", "Three breaths.").executeTakeFirst()).toBeDefined();
+
+    for (const address of ["/council?virtue=%00", "/newsletter/confirm?token=%00", "/reset-password?token=a%00b", "/monastery/%00", "/%00"]) {
+      expect((await web.http.get(address)).status, address).toBe(400);
+    }
+  });
+
+  it("sends a signed-out member to sign in and back to the page, not to its .data address", async () => {
+    const path = await aDiscussion();
+    const fromData = await web.http.post(`${path}.data`, { intent: "reply", body: "x" });
+    const goTo = fromData.headers.get("location") ?? fromData.headers.get("x-remix-redirect") ?? (await fromData.text());
+    expect(goTo).toContain(`/signin?redirectTo=${encodeURIComponent(path)}`);
+    expect(goTo).not.toContain(".data");
+    const dashboard = await web.http.get("/dashboard.data");
+    const toDashboard = dashboard.headers.get("location") ?? dashboard.headers.get("x-remix-redirect") ?? (await dashboard.text());
+    expect(toDashboard).toContain("/signin?redirectTo=%2Fdashboard");
+    expect(toDashboard).not.toContain(".data");
   });
 });

@@ -14,6 +14,7 @@ import { checkIn } from "~/.server/domain/challenges/challenge-service";
 import { standingsOf } from "~/.server/domain/progression/progression-service";
 import { recentXpEvents } from "~/.server/domain/progression/xp-repository";
 import { requireViewer } from "~/.server/session";
+import { readForm } from "~/.server/forms";
 import { ProgressBar } from "~/features/challenges/progress-bar";
 import { formatDay } from "~/lib/calendar-days";
 import { formatDate } from "~/lib/dates";
@@ -73,12 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** The check-in button on each active challenge posts here and comes back. */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context, request);
-  let challengeId: number | null;
-  try {
-    challengeId = parseId((await request.formData()).get("challengeId"));
-  } catch {
-    throw data("The form could not be read.", { status: 400 });
-  }
+  const challengeId = parseId((await readForm(request)).get("challengeId"));
   if (!challengeId) return data({ errors: { form: "Unknown challenge" } }, { status: 400 });
   const result = await checkIn(context.get(servicesContext), viewer, challengeId);
   if (!result.ok) return data({ errors: result.errors }, { status: result.status });

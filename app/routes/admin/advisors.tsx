@@ -9,7 +9,7 @@ import { FieldError, TextField } from "~/components/ui/form-controls";
 import { servicesContext, type Viewer } from "~/.server/context";
 import { advisorList } from "~/.server/domain/council/council-read-model";
 import { grantAdvisor, revokeAdvisor } from "~/.server/domain/council/council-service";
-import { parseForm } from "~/.server/forms";
+import { parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { advisorSchema } from "~/schemas/council";
 
@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(requireViewer(context, request));
   const { db } = context.get(servicesContext);
-  const form = await request.clone().formData();
+  const form = await readForm(request, { clone: true });
   if (form.get("intent") === "revoke") {
     await revokeAdvisor(db, String(form.get("email") ?? ""));
     return redirect("/admin/advisors");

@@ -13,6 +13,7 @@ import { servicesContext, viewerContext } from "~/.server/context";
 import { challengePage } from "~/.server/domain/challenges/challenge-read-model";
 import { checkIn, joinChallenge } from "~/.server/domain/challenges/challenge-service";
 import { requireViewer } from "~/.server/session";
+import { readForm } from "~/.server/forms";
 import { ChallengeFacts, PATH_LABELS } from "~/features/challenges/challenge-card";
 import { CheckInCalendar } from "~/features/challenges/check-in-calendar";
 import { ProgressBar } from "~/features/challenges/progress-bar";
@@ -42,12 +43,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!id) throw data("Not found", { status: 404 });
   const viewer = requireViewer(context, request);
   const services = context.get(servicesContext);
-  let intent: string;
-  try {
-    intent = String((await request.formData()).get("intent") ?? "");
-  } catch {
-    throw data("The form could not be read.", { status: 400 });
-  }
+  const intent = String((await readForm(request)).get("intent") ?? "");
   const result =
     intent === "join"
       ? await joinChallenge(services, viewer, id)

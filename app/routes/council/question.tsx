@@ -28,7 +28,7 @@ import {
   type Outcome,
 } from "~/.server/domain/council/council-service";
 import { progressOf } from "~/.server/domain/progression/progression-service";
-import { parseForm } from "~/.server/forms";
+import { parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { formatDate } from "~/lib/dates";
@@ -105,7 +105,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!id) throw data("Not found", { status: 404 });
   const viewer = requireViewer(context, request);
   const services = context.get(servicesContext);
-  const form = await request.clone().formData();
+  const form = await readForm(request, { clone: true });
   const intent = String(form.get("intent") ?? "");
   const answerId = parseId(form.get("answerId"));
   const here = `/council/${id}`;

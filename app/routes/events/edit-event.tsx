@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { servicesContext } from "~/.server/context";
 import { eventForEditing } from "~/.server/domain/events/event-read-model";
 import { cancelEvent, EDIT_HOSTS_ONLY_MESSAGE, editEvent } from "~/.server/domain/events/event-service";
-import { parseForm } from "~/.server/forms";
+import { parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { EventForm } from "~/features/events/event-form";
 import { parseId } from "~/lib/params";
@@ -49,7 +49,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const id = parseId(params.eventId);
   if (!id) throw data("Not found", { status: 404 });
   const services = context.get(servicesContext);
-  const intent = (await request.clone().formData().catch(() => null))?.get("intent");
+  const intent = (await readForm(request, { clone: true })).get("intent");
   if (intent === "cancel") {
     const result = await cancelEvent(services, viewer, id);
     if (!result.ok) {

@@ -16,6 +16,7 @@ import { servicesContext, viewerContext } from "~/.server/context";
 import { eventPage } from "~/.server/domain/events/event-read-model";
 import { rsvp } from "~/.server/domain/events/event-service";
 import { requireViewer } from "~/.server/session";
+import { readForm } from "~/.server/forms";
 import { EventTimes, PATH_LABEL, placesText } from "~/features/events/event-card";
 import { parseId } from "~/lib/params";
 import { plural } from "~/lib/utils";
@@ -49,8 +50,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const id = parseId(params.eventId);
   if (!id) throw data("Not found", { status: 404 });
   const viewer = requireViewer(context, request);
-  const form = await request.formData().catch(() => null);
-  const answer = form?.get("intent");
+  const answer = (await readForm(request)).get("intent");
   if (answer !== "going" && answer !== "not_going") throw data("Unknown action", { status: 400 });
   const result = await rsvp(context.get(servicesContext), viewer, id, answer);
   if (!result.ok) {

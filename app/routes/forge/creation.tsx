@@ -25,7 +25,7 @@ import {
 import { creationWithComments } from "~/.server/domain/forge/forge-read-model";
 import type { Outcome } from "~/.server/domain/outcome";
 import { progressOf } from "~/.server/domain/progression/progression-service";
-import { parseForm } from "~/.server/forms";
+import { parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { CREATION_LABELS } from "~/features/forge/creation-types";
 import { LikeButton } from "~/features/forge/like-button";
@@ -75,7 +75,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!id) throw data("Not found", { status: 404 });
   const viewer = requireViewer(context, request);
   const services = context.get(servicesContext);
-  const form = await request.clone().formData();
+  const form = await readForm(request, { clone: true });
   const intent = String(form.get("intent") ?? "");
   const here = `/forge/${id}`;
   const commentId = parseId(form.get("commentId"));

@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 function isType(value: string | null): value is CreationType {
-  return value !== null && value in CREATION_LABELS;
+  return value !== null && Object.hasOwn(CREATION_LABELS, value);
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -11,9 +11,9 @@ import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
-import { discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
+import { discussionAddress, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { deletePost, editPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
-import { parseForm } from "~/.server/forms";
+import { parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
@@ -90,14 +90,17 @@ function editsReply(editing: string | null, reply: { id: number; mine: boolean; 
 type ActionResult = { errors: Record<string, string>; intent: string; target?: string };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const section = sectionOrNotFound(params.section);
+  sectionOrNotFound(params.section);
   const id = discussionIdOf(params.discussionRef);
   if (!id) throw data("Not found", { status: 404 });
   const viewer = requireViewer(context, request);
   const services = context.get(servicesContext);
-  const form = await request.clone().formData();
+  const form = await readForm(request, { clone: true });
   const intent = String(form.get("intent") ?? "");
-  const here = `/${section}/${params.topicId}/${params.discussionRef}`;
+  // Back to the discussion's own address: the one posted to may be an old slug or made up (and a
+  // made-up topic segment is no header value), and a reply must still land after a move or a rename.
+  const here = await discussionAddress(services.db, id);
+  if (!here) throw data("Not found", { status: 404 });
   const kind = form.get("kind") === "reply" ? "reply" : "discussion";
   const targetId = kind === "reply" ? parseId(form.get("id")) : id;
   if (!targetId) throw data("Unknown post", { status: 400 });
@@ -121,8 +124,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent, target }, { status: 400 });
       const result = await editPost(services, viewer, kind, targetId, parsed.values as { title?: string; body: string });
       if (!result.ok) return fail(result, target);
-      const shown = await discussionWithReplies(services.db, viewer, id, { kind: "first" });
-      return redirect(`${shown?.path ?? here}${kind === "reply" ? `#reply-${targetId}` : ""}`);
+      // An edited title is a new slug: the address is read again.
+      const edited = (await discussionAddress(services.db, id)) ?? here;
+      return redirect(`${edited}${kind === "reply" ? `#reply-${targetId}` : ""}`);
     }
     case "delete": {
       const result = await deletePost(services, viewer, kind, targetId);

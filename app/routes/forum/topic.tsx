@@ -17,6 +17,7 @@ import { topicWithDiscussions } from "~/.server/domain/forum/forum-read-model";
 import { setTopicMembership } from "~/.server/domain/forum/forum-service";
 import { findTopic } from "~/.server/domain/forum/section-repository";
 import { requireViewer } from "~/.server/session";
+import { readForm } from "~/.server/forms";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { formatDate } from "~/lib/dates";
 import { formatCount, plural } from "~/lib/utils";
@@ -50,7 +51,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const topic = await findTopic(services.db, sectionOrNotFound(params.section), params.topicId);
   if (!topic) throw data("Not found", { status: 404 });
-  const intent = (await request.formData()).get("intent");
+  const intent = (await readForm(request)).get("intent");
   if (intent !== "join" && intent !== "leave") throw data("Unknown action", { status: 400 });
   await setTopicMembership(services, viewer, topic.id, intent === "join");
   return redirect(`/${topic.section}/${topic.id}`);

@@ -4,6 +4,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
 import { servicesContext } from "~/.server/context";
 import { confirmEmailChange, EMAIL_LINK_INVALID, pendingEmailChange } from "~/.server/domain/accounts/settings-service";
+import { readForm } from "~/.server/forms";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Confirm your new email address · Inner Peace. Outer Strength." },
@@ -22,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData().catch(() => new FormData());
+  const form = await readForm(request).catch(() => new FormData());
   const token = form.get("token");
   const result = await confirmEmailChange(context.get(servicesContext), typeof token === "string" ? token : "");
   if (!result.ok) throw data(result.errors.form ?? EMAIL_LINK_INVALID, { status: result.status });

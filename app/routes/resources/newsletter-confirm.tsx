@@ -3,6 +3,7 @@ import type { Route } from "./+types/newsletter-confirm";
 import { servicesContext } from "~/.server/context";
 import { confirmSubscription, findSubscription, INVALID_LINK_MESSAGE } from "~/.server/domain/newsletter/newsletter-service";
 import { SubscriptionLinkCard } from "~/features/newsletter/subscription-link-card";
+import { readForm } from "~/.server/forms";
 
 // The route itself says what its button does, never the request's address: a form posted by
 // JavaScript goes to "/newsletter/confirm.data", and reading the mode from the path once turned
@@ -22,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData().catch(() => new FormData());
+  const form = await readForm(request).catch(() => new FormData());
   const done = await confirmSubscription(context.get(servicesContext), String(form.get("token") ?? ""));
   if (!done) throw data(INVALID_LINK_MESSAGE, { status: 404 });
   return { confirmed: true };

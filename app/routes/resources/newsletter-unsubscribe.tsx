@@ -3,6 +3,7 @@ import type { Route } from "./+types/newsletter-unsubscribe";
 import { servicesContext } from "~/.server/context";
 import { findSubscription, INVALID_LINK_MESSAGE, unsubscribe } from "~/.server/domain/newsletter/newsletter-service";
 import { SubscriptionLinkCard } from "~/features/newsletter/subscription-link-card";
+import { readForm } from "~/.server/forms";
 
 // The route itself says what its button does, never the request's address (see newsletter-confirm.tsx).
 
@@ -20,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData().catch(() => new FormData());
+  const form = await readForm(request).catch(() => new FormData());
   // RFC 8058 one-click unsubscribe posts "List-Unsubscribe=One-Click" to the URL from the mail.
   const token = String(form.get("token") ?? new URL(request.url).searchParams.get("token") ?? "");
   const done = await unsubscribe(context.get(servicesContext), token);

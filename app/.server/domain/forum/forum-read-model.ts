@@ -55,6 +55,15 @@ export async function topicWithDiscussions(
 }
 
 /** A discussion, its opening post and one page of replies, rendered for the viewer. */
+/**
+ * A discussion's canonical address, or null when there is no such discussion. Actions redirect
+ * here rather than to the address the form was posted to, which is the client's to make up.
+ */
+export async function discussionAddress(db: Db, id: number) {
+  const row = await findDiscussionWithTopic(db, id);
+  return row ? discussionPath(row.topic_section as SectionId, row.topic_id, row) : null;
+}
+
 export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: number, request: PageRequest<number>) {
   const moderator = isModerator(viewer);
   // The replies do not wait for the discussion: on PostgreSQL the two queries run at once.
