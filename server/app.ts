@@ -15,7 +15,7 @@ import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
 import { reminderJob } from "~/.server/domain/events/reminders";
 import { sql } from "kysely";
 import { routeBodyLimit } from "./route-limits";
-import { bodyLimit, closeWhileDraining, MAX_BODY_BYTES, methods, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { bodyLimit, closeWhileDraining, MAX_BODY_BYTES, methods, refuseNulInUrl, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
 import { precompressedAssets } from "./static-assets";
 import { PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
@@ -46,6 +46,7 @@ export function createApp({ env, logger, services, assets, build, draining = () 
   app.use(pageTagsMiddleware(pageCache));
   app.use(securityHeaders(security));
   app.use(methods());
+  app.use(refuseNulInUrl());
   app.use(compression());
   // After compression(), so it sees the identity bytes of the pages it stores.
   app.use(pageCapture(pageCache, security));

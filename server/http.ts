@@ -180,6 +180,18 @@ export function methods() {
 }
 
 /**
+ * A NUL in the address (`%00` in the path or the query) is a 400 before any route sees it: no page
+ * of this site has one, and a NUL that reached a query would fail it on PostgreSQL (a 500) where
+ * SQLite would quietly compare it. Form bodies lose theirs in readForm (app/.server/forms.ts).
+ */
+export function refuseNulInUrl() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!/%00|\0/.test(req.originalUrl)) return next();
+    res.status(400).type("text/plain").send("Bad Request");
+  };
+}
+
+/**
  * While the server drains before a stop, every response says `Connection: close`, so keep-alive
  * clients finish the request they sent and then reconnect elsewhere instead of reusing this socket.
  * Decided when the head is written, not when the request came: a request already in flight when

@@ -23,5 +23,5 @@ export function readFlash(request: Request): FlashKey | null {
   const cookie = request.headers.get("cookie") ?? "";
   const match = cookie.match(new RegExp(`(?:^|;\\s*)${FLASH_COOKIE}=([a-z-]+)`));
   const key = match?.[1];
-  return key && key in FLASHES ? (key as FlashKey) : null;
+  return key && Object.hasOwn(FLASHES, key) ? (key as FlashKey) : null;
 }

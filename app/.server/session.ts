@@ -121,12 +121,23 @@ export function safeRedirectTarget(target: FormDataEntryValue | string | null | 
   return path;
 }
 
+/**
+ * The address of the page a request is for, to come back to after signing in. A client-side
+ * navigation or form post asks for "<page>.data" ("/_root.data" for the home page) with React
+ * Router's own `_routes` parameter; the member must come back to the page, not to its data.
+ */
+export function pageAddressOf(request: Request) {
+  const url = new URL(request.url);
+  let path = url.pathname;
+  if (path === "/_root.data") path = "/";
+  else if (path.endsWith(".data")) path = path.slice(0, -".data".length);
+  url.searchParams.delete("_routes");
+  return path + url.search;
+}
+
 /** For member-only pages: the viewer, or a redirect to sign-in that comes back here. */
 export function requireViewer(context: Readonly<RouterContextProvider>, request: Request): Viewer {
   const viewer = context.get(viewerContext);
-  if (!viewer) {
-    const url = new URL(request.url);
-    throw redirect(`/signin?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
-  }
+  if (!viewer) throw redirect(`/signin?redirectTo=${encodeURIComponent(pageAddressOf(request))}`);
   return viewer;
 }

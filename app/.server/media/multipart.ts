@@ -73,8 +73,9 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
     },
   });
 
-  const fields: Record<string, string> = {};
-  const files: Record<string, UploadedFile> = {};
+  // No prototype: a field named "constructor" or "__proto__" is a field like any other.
+  const fields: Record<string, string> = Object.create(null);
+  const files: Record<string, UploadedFile> = Object.create(null);
   try {
     await new Promise<void>((resolve, reject) => {
       let received = 0;
@@ -86,12 +87,13 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
       source.on("error", reject);
       parser.on("field", (name, value, info) => {
         if (info.valueTruncated) return refuse(413, name, TOO_LARGE);
-        if (name in fields) return refuse(400, "form", "The form could not be read. Please try again.");
-        fields[name] = value;
+        if (Object.hasOwn(fields, name)) return refuse(400, "form", "The form could not be read. Please try again.");
+        // As readForm does for other forms (app/.server/forms.ts): NUL is no text either engine keeps.
+        fields[name] = value.replaceAll("\0", "");
       });
       parser.on("file", (name, stream, info) => {
-        const rule = limits.files[name];
-        if (!rule || name in files) {
+        const rule = Object.hasOwn(limits.files, name) ? limits.files[name] : undefined;
+        if (!rule || Object.hasOwn(files, name)) {
           stream.resume();
           return refuse(400, "form", "The form could not be read. Please try again.");
         }

@@ -86,7 +86,9 @@ export async function registerMember(
         handle = `${handleBase(values.fullName)}-${crypto.randomUUID().slice(0, 8)}`;
         continue;
       }
-      if (error instanceof APIError && error.status === "UNPROCESSABLE_ENTITY") {
+      // Better Auth answers 422 both for an address it found taken and for a user it failed to
+      // create (any database error); only the first is the member's to fix.
+      if (error instanceof APIError && (error.body as { code?: string } | undefined)?.code === "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL") {
         return { ok: false, status: 400, errors: { email: EMAIL_TAKEN } };
       }
       throw error;
