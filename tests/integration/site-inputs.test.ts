@@ -142,6 +142,25 @@ describe(`newsletter links over HTTP on ${ENGINE}`, () => {
   });
 });
 
+describe(`mailed links that cannot be used, over HTTP on ${ENGINE}`, () => {
+  it("say so in their own words, not with the not-found page", async () => {
+    const cookie = await joinAs("Link Follower");
+    for (const [path, message, headers] of [
+      ["/newsletter/confirm?token=made-up", "This link is not valid. It may have been replaced by a newer one.", {}],
+      ["/newsletter/unsubscribe?token=made-up", "This link is not valid. It may have been replaced by a newer one.", {}],
+      ["/settings/email?token=made-up", "This link is not valid or has expired. Ask for a new one in your settings.", { cookie }],
+    ] as const) {
+      const res = await web.http.get(path, headers);
+      expect(res.status, path).toBe(404);
+      const html = await readable(res);
+      expect(html, path).toContain(message);
+      expect(html, path).not.toContain("Oops! Page not found");
+    }
+    const unknown = await readable(await web.http.get("/no-such-page"));
+    expect(unknown).toContain("Oops! Page not found");
+  });
+});
+
 describe(`hostile bodies and addresses over HTTP on ${ENGINE}`, () => {
   /** A member's post with a raw body and content type, as a broken client or an attacker sends it. */
   const raw = (path: string, cookie: string, body: string | undefined, contentType?: string) =>

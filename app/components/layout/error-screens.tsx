@@ -73,7 +73,13 @@ export function UnavailableScreen() {
 export function RouteErrorScreen() {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
-    if (error.status === 404) return <NotFoundScreen />;
+    if (error.status === 404) {
+      // A route that says more than "Not found" (a mailed link that is used up or made up) is shown
+      // in its own words; every other 404, React Router's own included (its data is an Error), is
+      // the seed's not-found page.
+      if (typeof error.data === "string" && error.data && error.data !== "Not found") return <StatusScreen status={404} message={error.data} />;
+      return <NotFoundScreen />;
+    }
     if (error.status === 503) return <UnavailableScreen />;
     const message = typeof error.data === "string" && error.data ? error.data : error.statusText || "Something went wrong";
     return <StatusScreen status={error.status} message={message} />;
