@@ -54,8 +54,16 @@ test("a member joins a topic, starts a discussion, another replies, the author e
   await expect(page.getByText("Now mostly gratitude.")).toBeVisible();
   await expect(page.locator("#post").getByText(/· edited/)).toBeVisible();
 
+  // Escape takes the question back and returns focus to "Delete".
+  const deleteToggle = page.locator("#post").getByText("Delete", { exact: true });
+  await deleteToggle.click();
+  await page.locator("#post").getByRole("button", { name: "Yes, delete" }).focus();
+  await page.keyboard.press("Escape");
+  await expect(page.locator("#post").getByRole("button", { name: "Yes, delete" })).toBeHidden();
+  await expect(deleteToggle).toBeFocused();
+
   // …and deletes: the text becomes [deleted], the thread stays readable.
-  await page.locator("#post").getByText("Delete", { exact: true }).click();
+  await deleteToggle.click();
   await page.locator("#post").getByRole("button", { name: "Yes, delete" }).click();
   await expect(page.locator("#post").getByText("[deleted]")).toBeVisible();
   await expect(page.getByText("Complaints on paper are fewer complaints in the day.")).toBeVisible();

@@ -26,10 +26,21 @@ export function IntentButton({
   );
 }
 
-/** Delete asks once more before it posts: a disclosure, so it needs no script. */
+/**
+ * Delete asks once more before it posts: a disclosure, so it needs no script. Escape closes the
+ * question and gives focus back to "Delete", as the navigation's menus do.
+ */
 export function DeleteControl({ intent, fields, prompt }: { intent: string; fields: Record<string, string | number>; prompt: string }) {
   return (
-    <details className="relative">
+    <details
+      className="relative"
+      onKeyDown={(e) => {
+        if (e.key !== "Escape" || !e.currentTarget.open) return;
+        e.preventDefault();
+        e.currentTarget.open = false;
+        e.currentTarget.querySelector("summary")?.focus();
+      }}
+    >
       <summary className="inline-flex h-9 cursor-pointer list-none items-center rounded-md px-3 text-sm font-semibold hover:bg-stone-100 [&::-webkit-details-marker]:hidden">
         Delete
       </summary>
