@@ -14,6 +14,7 @@ import { Toaster } from "~/components/layout/toaster";
 import { useNonce } from "~/components/layout/nonce";
 import { Scripts } from "~/components/layout/scripts";
 import { useLinkNavigation } from "~/components/ui/link";
+import { useFocusAfterNavigation } from "~/components/layout/use-focus-after-navigation";
 import { servicesContext, viewerContext, viewerRankContext } from "~/.server/context";
 import { noticeRankUp } from "~/.server/domain/progression/rank-up";
 import { clearFlashCookie, FLASHES, readFlash } from "~/.server/flash";
@@ -71,6 +72,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
   useLinkNavigation();
+  useFocusAfterNavigation();
   return (
     <html lang="en">
       <head>

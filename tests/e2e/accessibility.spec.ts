@@ -189,3 +189,62 @@ test.describe("axe, events", () => {
     await expectNoSeriousViolations(page);
   });
 });
+
+/*
+ * Focus after a link or a form takes the focused control away (a button disabled while it sends, a
+ * menu that closes on the new page, a button replaced by another): it never falls to <body>.
+ */
+test.describe("focus after actions, by keyboard", () => {
+  const focusIsOnBody = (page: import("@playwright/test").Page) => page.evaluate(() => document.activeElement === document.body);
+
+  test("a refused sign-in leaves focus on Sign In, under the message", async ({ page }) => {
+    await gotoHydrated(page, "/signin");
+    const main = page.getByRole("main");
+    await main.getByLabel("Email", { exact: true }).fill(`nobody-${Date.now()}@example.org`);
+    await main.getByLabel("Password", { exact: true }).fill("Wrong12345");
+    await main.getByRole("button", { name: "Sign In", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await expect(main.getByText("Invalid email or password")).toBeVisible({ timeout: 15_000 });
+    await expect(main.getByRole("button", { name: "Sign In", exact: true })).toBeFocused({ timeout: 15_000 });
+  });
+
+  test("a link chosen from the phone's menu puts focus on the new page's heading", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await gotoHydrated(page, "/");
+    await page.getByRole("button", { name: "Open menu" }).focus();
+    await page.keyboard.press("Enter");
+    const link = page.locator("#mobile-menu").getByRole("link", { name: "Monastery" });
+    await link.focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/monastery$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeFocused({ timeout: 15_000 });
+    expect(await focusIsOnBody(page)).toBe(false);
+  });
+
+  test("Join Challenge hands focus to Check In Today, and checking in to the progress it updated", async ({ page }) => {
+    await createMember(page.request, newMember("Kay Board"));
+    await gotoHydrated(page, "/challenges");
+    await page.getByRole("main").getByRole("link", { name: "Cold Water at Dawn" }).click();
+    const main = page.getByRole("main");
+    await main.getByRole("button", { name: "Join Challenge" }).focus();
+    await page.keyboard.press("Enter");
+    // A post, its redirect and the page's data on a machine shared with other workers, then the
+    // small script that places focus: more than the default 5 s at times.
+    await expect(main.getByTestId("attempt-progress")).toHaveText(/^0 of [0-9]+ check-ins$/, { timeout: 15_000 });
+    await expect(main.getByRole("button", { name: "Check In Today" })).toBeFocused({ timeout: 15_000 });
+    await page.keyboard.press("Enter");
+    await expect(main.getByText("Checked in today. Come back tomorrow.")).toBeVisible({ timeout: 15_000 });
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement === document.body ? "" : (document.activeElement?.textContent ?? ""))), { timeout: 15_000 })
+      .toContain("Checked in today. Come back tomorrow.");
+  });
+
+  test("the footer's newsletter form keeps focus on its button after it answers", async ({ page }) => {
+    await gotoHydrated(page, "/");
+    await page.getByLabel("Your email").fill(`focus-${Date.now()}@example.org`);
+    await page.getByRole("button", { name: "Begin Your Journey" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("contentinfo").getByRole("status")).not.toBeEmpty();
+    await expect(page.getByRole("button", { name: "Begin Your Journey" })).toBeFocused();
+  });
+});

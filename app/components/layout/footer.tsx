@@ -25,7 +25,9 @@ function NewsletterForm() {
   const fetcher = useFetcher<{ message?: string; error?: string }>();
   const busy = fetcher.state !== "idle";
   return (
-    <fetcher.Form method="post" action="/newsletter" className="flex flex-col gap-2">
+    // While it sends, the button says so with aria-disabled rather than disabled, which would drop
+    // the keyboard's focus to <body>; a second submit in that time is not sent.
+    <fetcher.Form method="post" action="/newsletter" className="flex flex-col gap-2" onSubmit={(event) => busy && event.preventDefault()}>
       <Label htmlFor="newsletter-email" className="text-stone-200">
         Your email
       </Label>
@@ -39,7 +41,7 @@ function NewsletterForm() {
           placeholder="you@example.com"
           className="border-stone-600 bg-stone-800 text-white placeholder:text-stone-400"
         />
-        <Button type="submit" variant="monk" disabled={busy}>
+        <Button type="submit" variant="monk" aria-disabled={busy || undefined} className="aria-disabled:opacity-60">
           Begin Your Journey
         </Button>
       </div>

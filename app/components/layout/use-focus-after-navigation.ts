@@ -1,0 +1,42 @@
+import { useEffect, useRef } from "react";
+import { useLocation, useNavigation } from "react-router";
+import type { Focused } from "./focus-target";
+
+/**
+ * Keeps keyboard and screen-reader users where they were when a link or a form takes the page away
+ * from under their focus (a disabled "Sending..." button, a menu that closes on a new page, a "Join"
+ * button that becomes "Check In Today"). When a navigation (a link or a form, not a fetcher) has
+ * finished and focus has fallen to <body>:
+ * - to the element a new #hash in the address names (the reply just posted);
+ * - on another page, to the page's heading, else the main content, where a full page load's reader
+ *   would start;
+ * - on the same page, to the element that had focus if it is still there, else into the nearest of
+ *   its former ancestors still shown: its first field (an Edit that opened a form), else its first
+ *   control (the button that replaced the one pressed), else that region itself.
+ * Focus that something else placed (a success card, a field with an error) is never moved.
+ */
+export function useFocusAfterNavigation() {
+  const busy = useNavigation().state !== "idle";
+  const { pathname, hash, key } = useLocation();
+  const last = useRef<Focused | null>(null);
+  const wasBusy = useRef(false);
+
+  useEffect(() => {
+    function onFocusIn(event: FocusEvent) {
+      const chain: Element[] = [];
+      for (let node = event.target as Element | null; node && node !== document.body; node = node.parentElement) chain.push(node);
+      last.current = { chain, path: location.pathname, hash: location.hash };
+    }
+    document.addEventListener("focusin", onFocusIn);
+    return () => document.removeEventListener("focusin", onFocusIn);
+  }, []);
+
+  useEffect(() => {
+    const ended = wasBusy.current && !busy;
+    wasBusy.current = busy;
+    const focused = last.current;
+    // Whether focus was lost, and where it goes, is decided after the navigation by a module of its
+    // own: none of it is needed for a page to become interactive (issue 13's budget).
+    if (ended && focused) void import("./focus-target").then((m) => m.refocus(focused, pathname, hash));
+  }, [busy, key, pathname, hash]);
+}
