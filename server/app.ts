@@ -15,7 +15,7 @@ import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
 import { reminderJob } from "~/.server/domain/events/reminders";
 import { sql } from "kysely";
 import { routeBodyLimit } from "./route-limits";
-import { bodyLimit, closeWhileDraining, MAX_BODY_BYTES, methods, refuseNulInUrl, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { bodyLimit, clientAddress, closeWhileDraining, MAX_BODY_BYTES, methods, refuseNulInUrl, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
 import { precompressedAssets } from "./static-assets";
 import { PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
@@ -93,7 +93,7 @@ export function createApp({ env, logger, services, assets, build, draining = () 
           context.set(servicesContext, services);
           context.set(requestContext, {
             requestId: res.locals.requestId,
-            clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+            clientIp: clientAddress(req),
             nonce: res.locals.nonce,
             document: !req.path.endsWith(".data"),
             logger: res.locals.logger,
@@ -164,7 +164,7 @@ export function createSite(options: SiteOptions): Site {
       // Express's own reading of X-Forwarded-For under "trust proxy", as rate limits and views use.
       clientIp(req) {
         Object.setPrototypeOf(req, app.request);
-        return (req as unknown as express.Request).ip ?? req.socket.remoteAddress ?? "unknown";
+        return clientAddress(req as unknown as express.Request);
       },
       onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect failed"),
     }),

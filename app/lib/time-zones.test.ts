@@ -29,6 +29,12 @@ describe("time zones", () => {
     }
   });
 
+  it("refuses a time whose instant falls past the year 9999 in UTC, which PostgreSQL cannot store", () => {
+    expect(zonedToUtc("9999-12-31T20:00", "America/New_York")).toBeNull();
+    expect(zonedToUtc("9999-12-31T18:00", "America/New_York")?.toISOString()).toBe("9999-12-31T23:00:00.000Z");
+    expect(zonedToUtc("9999-12-31T23:59", "UTC")?.toISOString()).toBe("9999-12-31T23:59:00.000Z");
+  });
+
   it("round-trips through the wall clock and formats with the zone's name", () => {
     const at = new Date("2026-12-01T17:00:00Z");
     expect(utcToZoned(at, "Europe/Berlin")).toBe("2026-12-01T18:00");

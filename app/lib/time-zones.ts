@@ -50,7 +50,7 @@ function offsetAt(at: Date, zone: string): number {
 
 /**
  * The instant a wall-clock time ("2026-12-01T18:00", as an <input type="datetime-local"> sends it)
- * names in a zone, or null for a malformed or impossible date. A time skipped by a clock change
+ * names in a zone, or null for a malformed or impossible date (or one past 9999 in UTC). A time skipped by a clock change
  * moves forward by the gap, as calendar apps do.
  */
 export function zonedToUtc(local: string, zone: string): Date | null {
@@ -63,7 +63,10 @@ export function zonedToUtc(local: string, zone: string): Date | null {
   // Two passes settle the offset on either side of a clock change.
   let at = guess - offsetAt(new Date(guess), zone);
   at = guess - offsetAt(new Date(at), zone);
-  return new Date(at);
+  // 9999-12-31T20:00 in New York is in the year 10000 in UTC, which an ISO string writes "+010000-…"
+  // and PostgreSQL's timestamptz refuses: an instant past the last four-digit year is no date here.
+  const utc = new Date(at);
+  return utc.getUTCFullYear() <= 9999 ? utc : null;
 }
 
 /** The wall-clock time of an instant in a zone, as a datetime-local input takes it. */

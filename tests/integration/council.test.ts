@@ -75,6 +75,21 @@ describe(`Council on ${ENGINE}`, () => {
     expect(await xpOf(second)).toBe(XP["answer.posted"]);
   });
 
+  it("accepting four answers at once, five times each, never deadlocks: one stays accepted, with its 15 XP alone", async () => {
+    const asker = await member(site.services.db, { xp: 100 });
+    const authors = await Promise.all(Array.from({ length: 4 }, () => member(site.services.db)));
+    const q = (await question(site.services, { asker })).id;
+    const answers = [];
+    for (const author of authors) answers.push((await answer(site.services, q, { author })).id);
+    const results = await Promise.all(answers.flatMap((a) => Array.from({ length: 5 }, () => acceptAnswer(site.services, asker, q, a))));
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    const accepted = (await questionWithAnswers(site.services.db, q))!.answers.filter((a) => a.accepted);
+    expect(accepted).toHaveLength(1);
+    const xp = await Promise.all(authors.map((a) => xpOf(a)));
+    const winner = answers.indexOf(accepted[0].id);
+    expect(xp).toEqual(authors.map((_, i) => XP["answer.posted"] + (i === winner ? XP["answer.accepted"] : 0)));
+  });
+
   it("helpful votes: acolyte and up, not on one's own answer, once each, undoable, and they move the order", async () => {
     const asker = await member(site.services.db, { xp: 100 });
     const early = await member(site.services.db);

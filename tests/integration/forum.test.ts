@@ -46,6 +46,16 @@ describe(`forum on ${ENGINE}`, () => {
     expect(again.ok && again.value.id).toBe("walking-meditation-2");
   });
 
+  it("20 members creating topics of one title at the same moment get 20 topics, ids numbered, no error", async () => {
+    const makers = await Promise.all(Array.from({ length: 20 }, () => member(site.services.db, { xp: 200 })));
+    const results = await Promise.all(makers.map((m) => createTopic(site.services, m, "monastery", { title: "Race to the Hall", description: "x" })));
+    const ids = results.map((r) => (r.ok ? r.value.id : `failed ${r.status}`));
+    expect(new Set(ids).size).toBe(20);
+    expect([...ids].sort()).toEqual(["race-to-the-hall", ...Array.from({ length: 19 }, (_, i) => `race-to-the-hall-${i + 2}`)].sort());
+    const members = await site.services.db.selectFrom("topic_member").select("topic_id").where("topic_id", "like", "race-to-the-hall%").execute();
+    expect(members).toHaveLength(20);
+  });
+
   it("joins and leaves a topic, moving the members count once", async () => {
     const m = await member(site.services.db);
     await setTopicMembership(site.services, m, topicId, true);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { cookieHeader, ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
@@ -261,6 +262,24 @@ describe(`hostile bodies and addresses over HTTP on ${ENGINE}`, () => {
     for (const address of ["/council?virtue=%00", "/newsletter/confirm?token=%00", "/reset-password?token=a%00b", "/monastery/%00", "/%00"]) {
       expect((await web.http.get(address)).status, address).toBe(400);
     }
+  });
+
+  it("keys rate limits by the connection when X-Forwarded-For is not an address, however long it is", async () => {
+    // 3,000 random bytes: PostgreSQL compresses a run of one letter, so a long key must not be one.
+    const noise = randomBytes(3000).toString("base64url");
+    const subscribed = await web.http.post("/newsletter", { email: `xff-${Date.now()}@example.org` }, { "x-forwarded-for": noise });
+    expect(subscribed.status).toBe(200);
+    // Made-up values are one client, the connection's: the day's sixth join from it is refused.
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await web.http.post(
+        "/join",
+        { fullName: `Made Up ${i}`, email: `xff${i}-${Date.now()}@example.org`, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
+        { "x-forwarded-for": `${noise.slice(0, 20)}-${i}` },
+      );
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
   it("sends a signed-out member to sign in and back to the page, not to its .data address", async () => {

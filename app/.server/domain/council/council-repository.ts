@@ -1,4 +1,4 @@
-import type { Db } from "../../db/connect";
+import { engineOf, type Db } from "../../db/connect";
 import type { PathId } from "~/lib/domain-values";
 import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
 
@@ -192,8 +192,16 @@ export async function replaceVirtues(db: Db, questionId: number, virtues: readon
   await insertVirtues(db, questionId, virtues);
 }
 
+/**
+ * The question's accepted answer, read under the question row's lock until the transaction ends
+ * (PostgreSQL's `for update`; SQLite's writers take turns anyway): acceptances of one question then
+ * go one at a time, and each moves the authors' XP rows after the question's, never in the opposite
+ * order to another (parallel accepts deadlocked on PostgreSQL).
+ */
 export async function acceptedAnswerOf(db: Db, questionId: number) {
-  const row = await db.selectFrom("question").select("accepted_answer_id").where("id", "=", questionId).executeTakeFirstOrThrow();
+  let query = db.selectFrom("question").select("accepted_answer_id").where("id", "=", questionId);
+  if (engineOf(db) === "postgres") query = query.forUpdate();
+  const row = await query.executeTakeFirstOrThrow();
   return row.accepted_answer_id;
 }
 

@@ -10,7 +10,7 @@ import { tag, wrote } from "../../cache/page-tags";
 import { isModerator } from "../accounts/roles";
 import { createPost, deletePost as deleteOwnPost, editPost as editOwnPost, logModeration, moderatorPolicy, postPageTags, setPostHidden } from "../posts/pipeline";
 import { discussionRef, findDiscussion, isLocked, setDiscussionMark } from "./forum-repository";
-import { addTopicMember, findTopic, insertTopic, moveTopicMembers, removeTopicMember, topicIdTaken, topicOfDiscussion } from "./section-repository";
+import { addTopicMember, findTopic, insertTopicIfFree, moveTopicMembers, removeTopicMember, topicOfDiscussion } from "./section-repository";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 
 export type { Outcome };
@@ -45,18 +45,10 @@ export async function createTopic(
   const base = slugify(input.title, 50);
   const at = now.toISOString();
   const created = await services.db.transaction().execute(async (trx) => {
-    let id = RESERVED_TOPIC_IDS.has(base) ? `${base}-topic` : base;
-    for (let n = 2; await topicIdTaken(trx, id); n++) id = `${base}-${n}`;
-    await insertTopic(trx, {
-      id,
-      section,
-      title: input.title,
-      description: input.description,
-      created_by: viewer.id,
-      created_at: at,
-      last_activity_at: at,
-      member_count: 1,
-    });
+    const first = RESERVED_TOPIC_IDS.has(base) ? `${base}-topic` : base;
+    const topic = { section, title: input.title, description: input.description, created_by: viewer.id, created_at: at, last_activity_at: at, member_count: 1 };
+    let id = first;
+    for (let n = 2; !(await insertTopicIfFree(trx, { ...topic, id })); n++) id = `${base}-${n}`;
     await addTopicMember(trx, id, viewer.id, at);
     return { ok: true as const, value: { id } };
   });

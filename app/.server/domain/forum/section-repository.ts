@@ -141,12 +141,18 @@ export async function moveReplyHour(db: Db, discussionId: number, createdAt: str
     .execute();
 }
 
-export async function topicIdTaken(db: Db, id: string) {
-  return (await db.selectFrom("topic").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
-}
-
-export async function insertTopic(db: Db, topic: Insertable<TopicTable>) {
-  await db.insertInto("topic").values(topic).execute();
+/**
+ * Inserts the topic unless its id is taken; false when it is. One statement decides, so two members
+ * creating topics of one title at the same moment get two ids: a check before the insert let both
+ * through to a unique violation on PostgreSQL (SQLite's writers took turns).
+ */
+export async function insertTopicIfFree(db: Db, topic: Insertable<TopicTable>) {
+  const inserted = await db
+    .insertInto("topic")
+    .values(topic)
+    .onConflict((oc) => oc.column("id").doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 /** Adds a member to a topic; false when they were in it already. */
