@@ -1,9 +1,9 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import express from "express";
+import express, { type Request } from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyLimit, closeWhileDraining, freshNonce, MAX_BODY_BYTES, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { bodyLimit, clientAddress, closeWhileDraining, freshNonce, MAX_BODY_BYTES, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 
 let server: Server;
 let base: string;
@@ -133,5 +133,18 @@ describe("draining", () => {
       s.closeAllConnections();
       await new Promise<void>((resolve) => s.close(() => resolve()));
     }
+  });
+});
+
+describe("clientAddress", () => {
+  const of = (ip: string | undefined, remote = "127.0.0.1") => clientAddress({ ip, socket: { remoteAddress: remote } } as unknown as Request);
+  it("is X-Forwarded-For's reading when it is an address, port or not, else the connection's", () => {
+    expect(of("203.0.113.7")).toBe("203.0.113.7");
+    expect(of("203.0.113.7:5678")).toBe("203.0.113.7");
+    expect(of("2001:db8::1")).toBe("2001:db8::1");
+    expect(of("[2001:db8::1]:5678")).toBe("2001:db8::1");
+    expect(of("not-an-address")).toBe("127.0.0.1");
+    expect(of("x".repeat(4000))).toBe("127.0.0.1");
+    expect(of(undefined, "10.0.0.9")).toBe("10.0.0.9");
   });
 });

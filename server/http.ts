@@ -187,8 +187,16 @@ export function methods() {
  * key once failed the key's index on PostgreSQL (a 500), and any made-up value was a fresh limit.
  */
 export function clientAddress(req: Request): string {
-  const ip = req.ip;
-  return ip && isIP(ip) ? ip : (req.socket.remoteAddress ?? "unknown");
+  const ip = withoutPort(req.ip ?? "");
+  return isIP(ip) ? ip : (req.socket.remoteAddress ?? "unknown");
+}
+
+/** Some proxies write the client as "1.2.3.4:5678" or "[2001:db8::1]:5678"; the port is not the client. */
+function withoutPort(value: string) {
+  const v6 = /^\[([^\]]+)\](?::[0-9]+)?$/.exec(value);
+  if (v6) return v6[1]!;
+  const v4 = /^([0-9.]+):[0-9]+$/.exec(value);
+  return v4 ? v4[1]! : value;
 }
 
 /**

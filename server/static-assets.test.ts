@@ -93,6 +93,15 @@ describe("precompressed assets", () => {
     }
   });
 
+  it("keeps compression() from encoding the file itself again under the file's own strong tag", async () => {
+    for (const header of ["deflate", "identity", "br;q=0, gzip;q=0, deflate"]) {
+      const plain = await get("/assets/core-abc123.js", { "accept-encoding": header });
+      expect(plain.headers["content-encoding"], header).toBeUndefined();
+      expect(plain.headers["cache-control"], header).toContain("no-transform");
+      expect(plain.body.toString(), header).toBe(script);
+    }
+  });
+
   it("answers a repeat with 304 by an ETag of its own per encoding, and HEAD with headers only", async () => {
     const br = await get("/assets/core-abc123.js", { "accept-encoding": "br" });
     const gzip = await get("/assets/core-abc123.js", { "accept-encoding": "gzip" });
@@ -140,6 +149,8 @@ describe("chooseEncoding", () => {
     ["identity;q=0, br;q=0, gzip;q=0", null],
     ["br;q=abc", "identity"],
     ["deflate", "identity"],
+    ["br ;q=0, *", "gzip"],
+    ["br; q = 0, gzip ; q=0.5", "gzip"],
   ])("%s → %s", (header, expected) => {
     expect(chooseEncoding(header, both)).toBe(expected);
   });

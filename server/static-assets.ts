@@ -103,7 +103,9 @@ export function precompressedAssets(dir: string, { maxAgeSeconds = 31_536_000 } 
     const body = asset.bodies[encoding]!;
     // One tag per encoding: the bytes differ, and a cache may hold each.
     const etag = `"${asset.tag}${encoding === "identity" ? "" : `-${encoding}`}"`;
-    res.setHeader("Cache-Control", cacheControl);
+    // compression(), mounted before this, would encode the file itself once more (deflate, or gzip
+    // where only a brotli copy is held) under the same strong tag; no-transform keeps it as it is.
+    res.setHeader("Cache-Control", encoding === "identity" ? `${cacheControl}, no-transform` : cacheControl);
     res.setHeader("Vary", "Accept-Encoding");
     res.setHeader("ETag", etag);
     if (matchesTag(req.headers["if-none-match"], etag)) return void res.status(304).end();
@@ -125,12 +127,14 @@ export function chooseEncoding(header: string | undefined, available: Partial<Re
   if (header === undefined) return "identity";
   const weights = new Map<string, number>();
   for (const part of header.split(",")) {
-    const [token, ...params] = part.trim().toLowerCase().split(";");
+    const [name, ...params] = part.toLowerCase().split(";");
+    // Spaces are allowed around ";" and "=" ("br ;q=0"): the name and each parameter are trimmed.
+    const token = name!.trim();
     if (!token) continue;
     let q = 1;
     for (const param of params) {
-      const [key, value] = param.trim().split("=");
-      if (key === "q") q = Number(value);
+      const [key, value] = param.split("=");
+      if (key?.trim() === "q") q = Number(value?.trim());
     }
     weights.set(token, Number.isFinite(q) ? q : 0);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectTarget } from "./session";
+import { pageAddressOf, safeRedirectTarget } from "./session";
 
 /** Where a browser on this site would go when it gets `Location: <target>`. */
 const landsOn = (target: string) => new URL(target, "https://ipos.example/signin");
@@ -51,5 +51,17 @@ describe("safeRedirectTarget", () => {
     for (const target of tricky) {
       expect(landsOn(safeRedirectTarget(target)).origin, JSON.stringify(target)).toBe("https://ipos.example");
     }
+  });
+});
+
+describe("pageAddressOf", () => {
+  const of = (url: string) => pageAddressOf(new Request(`https://ipos.example${url}`));
+  it("is the page a React Router data request is for, without its suffix or _routes", () => {
+    expect(of("/dashboard.data")).toBe("/dashboard");
+    expect(of("/council/5.data?_routes=routes%2Fcouncil%2Fquestion")).toBe("/council/5");
+    expect(of("/_.data")).toBe("/");
+    expect(of("/council/5/_.data")).toBe("/council/5/");
+    expect(of("/forge.data?type=music&_routes=root")).toBe("/forge?type=music");
+    expect(of("/council/5?edit=question")).toBe("/council/5?edit=question");
   });
 });

@@ -123,13 +123,14 @@ export function safeRedirectTarget(target: FormDataEntryValue | string | null | 
 
 /**
  * The address of the page a request is for, to come back to after signing in. A client-side
- * navigation or form post asks for "<page>.data" ("/_root.data" for the home page) with React
+ * navigation or form post asks for "<page>.data" ("<page>/_.data" after a trailing slash) with React
  * Router's own `_routes` parameter; the member must come back to the page, not to its data.
  */
 export function pageAddressOf(request: Request) {
   const url = new URL(request.url);
   let path = url.pathname;
-  if (path === "/_root.data") path = "/";
+  // React Router writes "/page.data", and "/_.data" after a trailing slash ("/" is "/_.data").
+  if (path.endsWith("/_.data")) path = path.slice(0, -"_.data".length);
   else if (path.endsWith(".data")) path = path.slice(0, -".data".length);
   url.searchParams.delete("_routes");
   return path + url.search;

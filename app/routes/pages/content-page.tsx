@@ -1,4 +1,5 @@
 import { createElement } from "react";
+import { data } from "react-router";
 import type { Route } from "./+types/content-page";
 import { VirtueBadge } from "~/components/community/badges";
 import { ProsePage, ProseSection } from "~/components/layout/prose-page";
@@ -18,7 +19,7 @@ export function loader({ pattern }: Route.LoaderArgs) {
   // the request came to: a client-side navigation asks for "/faq.data".
   const slug = pattern.replace(/^\/+|\/+$/g, "");
   const page = contentPage(slug);
-  if (!page) throw new Response("Not Found", { status: 404 });
+  if (!page) throw data("Not found", { status: 404 });
   // Rendered from files at start: only a new version of the site changes it.
   readsFrom(tag.site);
   return page;
