@@ -221,6 +221,23 @@ test.describe("focus after actions, by keyboard", () => {
     expect(await focusIsOnBody(page)).toBe(false);
   });
 
+  test("a link chosen from the account menu puts focus on the new page's heading, not on <body>", async ({ page }) => {
+    const member = await createMember(page.request, newMember("Menu Walker"));
+    for (const [from, item, heading] of [
+      ["/forge", "Dashboard", /./],
+      ["/council", "Settings", /./],
+    ] as const) {
+      await gotoHydrated(page, from);
+      await page.getByRole("button", { name: `Account menu for ${member.name}` }).or(page.getByLabel(`Account menu for ${member.name}`)).first().focus();
+      await page.keyboard.press("Enter");
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: item, exact: true }).focus();
+      await page.keyboard.press("Enter");
+      await expect(page).toHaveURL(new RegExp(`/${item.toLowerCase()}$`));
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+      await expect(page.getByRole("heading", { level: 1 })).toBeFocused({ timeout: 15_000 });
+    }
+  });
+
   test("Join Challenge hands focus to Check In Today, and checking in to the progress it updated", async ({ page }) => {
     await createMember(page.request, newMember("Kay Board"));
     await gotoHydrated(page, "/challenges");

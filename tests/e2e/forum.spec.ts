@@ -49,6 +49,8 @@ test("a member joins a topic, starts a discussion, another replies, the author e
   await gotoHydrated(page, discussionUrl);
   await expect(page.getByText("Complaints on paper are fewer complaints in the day.")).toBeVisible();
   await page.locator("#post").getByRole("link", { name: "Edit" }).click();
+  // The link gave way to the form: focus goes into it, not to <body>.
+  await expect(page.locator("#post").getByLabel("Your post")).toBeFocused({ timeout: 15_000 });
   await page.locator("#post").getByLabel("Your post").fill("Three pages every morning. Now mostly gratitude.");
   await page.locator("#post").getByRole("button", { name: "Save Changes" }).click();
   await expect(page.getByText("Now mostly gratitude.")).toBeVisible();

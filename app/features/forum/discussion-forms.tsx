@@ -42,6 +42,9 @@ export function EditForm({
         maxLength={BODY_MAX}
         defaultValue={body}
         error={errors.body}
+        // The member asked to edit this text: the form opens with it focused (it loads after the
+        // navigation that opened it, so focus-after-navigation cannot see it yet; ADR 0039).
+        autoFocus
       />
       <div className="flex gap-2">
         <Button type="submit" variant="monk">
