@@ -50,8 +50,8 @@ function offsetAt(at: Date, zone: string): number {
 
 /**
  * The instant a wall-clock time ("2026-12-01T18:00", as an <input type="datetime-local"> sends it)
- * names in a zone, or null for a malformed or impossible date (or one past 9999 in UTC). A time skipped by a clock change
- * moves forward by the gap, as calendar apps do.
+ * names in a zone, or null for a malformed or impossible date (or one past 9999 in UTC). A time
+ * skipped by a clock change moves forward by the gap, as calendar apps do.
  */
 export function zonedToUtc(local: string, zone: string): Date | null {
   const m = LOCAL.exec(local);

@@ -45,7 +45,8 @@ export function refocus(focused: Focused, pathname: string, hash: string) {
   }
   if (!target) {
     const named = hash.length > 1 && hash !== focused.hash ? document.getElementById(hash.slice(1)) : null;
-    target = named ? (controlIn(named)?.matches(FIELD) ? controlIn(named) : named) : (main?.querySelector("h1") ?? main);
+    const field = named ? controlIn(named) : undefined;
+    target = named ? (field?.matches(FIELD) ? field : named) : (main?.querySelector("h1") ?? main);
   }
   if (!target) return;
   if (!target.matches(FOCUSABLE)) target.setAttribute("tabindex", "-1");

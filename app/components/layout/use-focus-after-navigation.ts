@@ -6,14 +6,13 @@ import type { Focused } from "./focus-target";
  * Keeps keyboard and screen-reader users where they were when a link or a form takes the page away
  * from under their focus (a disabled "Sending..." button, a menu that closes on a new page, a "Join"
  * button that becomes "Check In Today"). When a navigation (a link or a form, not a fetcher) has
- * finished and focus has fallen to <body>:
- * - to the element a new #hash in the address names (the reply just posted);
- * - on another page, to the page's heading, else the main content, where a full page load's reader
- *   would start;
- * - on the same page, to the element that had focus if it is still there, else into the nearest of
- *   its former ancestors still shown: its first field (an Edit that opened a form), else its first
- *   control (the button that replaced the one pressed), else that region itself.
- * Focus that something else placed (a success card, a field with an error) is never moved.
+ * finished and focus has fallen to <body> (or onto something no longer shown), focus-target.ts puts it:
+ * - on the same page, on the element that had focus if it is still shown, else into the nearest of
+ *   its former ancestors still shown in <main>: its first field (an Edit that opened a form), else
+ *   its first control (the button that replaced the one pressed), else that region itself;
+ * - else on the element a new #hash names (a reply just posted), else the page's heading, where a
+ *   full page load's reader would start.
+ * Focus that something else placed (a success card, a field with an error) is never moved (ADR 0039).
  */
 export function useFocusAfterNavigation() {
   const busy = useNavigation().state !== "idle";

@@ -45,9 +45,8 @@ export async function createTopic(
   const base = slugify(input.title, 50);
   const at = now.toISOString();
   const created = await services.db.transaction().execute(async (trx) => {
-    const first = RESERVED_TOPIC_IDS.has(base) ? `${base}-topic` : base;
     const topic = { section, title: input.title, description: input.description, created_by: viewer.id, created_at: at, last_activity_at: at, member_count: 1 };
-    let id = first;
+    let id = RESERVED_TOPIC_IDS.has(base) ? `${base}-topic` : base;
     for (let n = 2; !(await insertTopicIfFree(trx, { ...topic, id })); n++) id = `${base}-${n}`;
     await addTopicMember(trx, id, viewer.id, at);
     return { ok: true as const, value: { id } };
