@@ -9,6 +9,7 @@ import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { requestContext, servicesContext, type AppServices } from "~/.server/context";
 import { loadEnv, type Env } from "~/.server/env";
+import { viewerStillValid } from "~/.server/session";
 import { createServices } from "~/.server/services";
 import { outboxPruningJob, rateLimitPruningJob, startOutboxWorker } from "~/.server/mail/outbox-worker";
 import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
@@ -133,8 +134,8 @@ export interface Site {
 }
 
 /**
- * The whole site as one request handler: the anonymous page cache in front of the Express app
- * (ADR 0026). `start` serves it, and the tests' startSite too, so every site test runs with the
+ * The whole site as one request handler: the page cache in front of the Express app (ADR 0026,
+ * members' pages ADR 0040). `start` serves it, and the tests' startSite too, so every site test runs with the
  * cache on. Call `bus.start()` before listening.
  */
 export function createSite(options: SiteOptions): Site {
@@ -166,7 +167,8 @@ export function createSite(options: SiteOptions): Site {
         Object.setPrototypeOf(req, app.request);
         return clientAddress(req as unknown as express.Request);
       },
-      onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect failed"),
+      verifyViewer: (viewer) => viewerStillValid(services.db, viewer),
+      onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect or session check failed"),
     }),
     pageCache,
     bus,

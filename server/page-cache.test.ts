@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readsFrom, tag, wrote, wroteNothingPublic } from "~/.server/cache/page-tags";
-import { etagFor, inlineScriptHashes, isEligible, notModified, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware, pickEncoding } from "./page-cache";
+import { eligibility, etagFor, inlineScriptHashes, memberKey, notModified, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware, pickEncoding } from "./page-cache";
 
 const html = (text: string) => Buffer.from(`<!doctype html><p>${text}</p>`);
 
@@ -172,15 +172,19 @@ describe("the page store", () => {
     expect(hashes[0]).toMatch(/^'sha256-[A-Za-z0-9+/]+=*'$/);
   });
 
-  it("lets only a cookieless, unauthorised GET or HEAD of a page through", () => {
+  it("tells a visitor's GET or HEAD of a page from a member's, and lets nothing else through", () => {
     const req = (method: string, url: string, headers: Record<string, string> = {}) => ({ method, url, headers }) as never;
-    expect(isEligible(req("GET", "/"))).toBe(true);
-    expect(isEligible(req("HEAD", "/council?page=2"))).toBe(true);
-    expect(isEligible(req("POST", "/"))).toBe(false);
-    expect(isEligible(req("GET", "/", { cookie: "ipos_flash=signed-in" }))).toBe(false);
-    expect(isEligible(req("GET", "/", { cookie: "" }))).toBe(false);
-    expect(isEligible(req("GET", "/", { authorization: "Bearer x" }))).toBe(false);
-    for (const path of ["/healthz", "/media/a.jpg", "/assets/app.js"]) expect(isEligible(req("GET", path))).toBe(false);
+    expect(eligibility(req("GET", "/"))).toBe("visitor");
+    expect(eligibility(req("HEAD", "/council?page=2"))).toBe("visitor");
+    expect(eligibility(req("POST", "/"))).toBeNull();
+    expect(eligibility(req("GET", "/", { cookie: "ipos_flash=signed-in" }))).toBe("member");
+    expect(eligibility(req("GET", "/", { cookie: "" }))).toBe("member");
+    expect(eligibility(req("POST", "/", { cookie: "a=b" }))).toBeNull();
+    expect(eligibility(req("GET", "/", { authorization: "Bearer x" }))).toBeNull();
+    for (const path of ["/healthz", "/media/a.jpg", "/assets/app.js"]) expect(eligibility(req("GET", path))).toBeNull();
+    // A member's key can never be a visitor's (an address starts with "/"), nor another cookie's.
+    expect(memberKey("/", "a=b")).not.toBe(memberKey("/", "a=c"));
+    expect(memberKey("/", "a=b").startsWith("/")).toBe(false);
   });
 });
 

@@ -2,14 +2,18 @@ import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
-import { currentPageTags, tag, withPageTags, type CachedHitEffect, type PageTags } from "~/.server/cache/page-tags";
+import { currentPageTags, tag, withPageTags, type CachedHitEffect, type PageTags, type PageViewer } from "~/.server/cache/page-tags";
 import { contentSecurityPolicy, type SecurityOptions } from "./http";
 
 /**
- * The anonymous page cache (issue 13, ADR 0026): the HTTP server asks it before Express sees a
- * request. A logged-out reader's GET is answered from memory with precompressed bytes; everything
- * else goes to the app. A page is kept only while nothing it read (its read tags) has been written
- * since its request began; a short TTL is the safety net for writes no tag describes.
+ * The page cache (issue 13, ADR 0026): the HTTP server asks it before Express sees a request. A
+ * logged-out reader's GET is answered from memory with precompressed bytes; everything else goes to
+ * the app. A page is kept only while nothing it read (its read tags) has been written since its
+ * request began; a short TTL is the safety net for writes no tag describes.
+ *
+ * A signed-in member's pages are kept too, for that member's exact Cookie header only (ADR 0040):
+ * besides the page's tags, each reads `tag.viewer` (every write of theirs), and each answer from
+ * memory first checks that the session still exists with the same fingerprint.
  */
 
 export interface PageCacheOptions {
@@ -31,7 +35,8 @@ export interface CachedPage {
   status: number;
   /** Headers to replay, lower-case names; CSP, ETag, Vary and Cache-Control included. */
   headers: Record<string, string>;
-  bodies: Record<Encoding, Buffer>;
+  /** Identity always; a member's page is compressed per encoding when first asked for in it. */
+  bodies: Partial<Record<Encoding, Buffer>> & { identity: Buffer };
   /** The strong validator of the identity bytes; the compressed variants add a suffix. */
   etag: string;
   reads: string[];
@@ -40,6 +45,8 @@ export interface CachedPage {
   startSeq: number;
   storedAt: number;
   bytes: number;
+  /** Set for a member's page: kept for the session it was rendered for only. */
+  viewer?: PageViewer;
 }
 
 /** How often a read's side effect (a view count) may drop the pages that show it. */
@@ -188,7 +195,9 @@ export class PageCache {
   }
 
   isValid(entry: CachedPage) {
-    if (this.now() - entry.storedAt >= this.ttlMs) return false;
+    const now = this.now();
+    if (now - entry.storedAt >= this.ttlMs) return false;
+    if (entry.viewer && now >= entry.viewer.until) return false;
     if (this.siteWrite > entry.startSeq) return false;
     for (const t of entry.reads) {
       if (t === tag.site) continue;
@@ -222,22 +231,28 @@ export class PageCache {
     reads: Iterable<string>;
     onHit?: CachedHitEffect[];
     startSeq: number;
+    viewer?: PageViewer;
   }): CachedPage | undefined {
     if (!this.trusted) return undefined;
     if (input.body.length > this.maxEntryBytes) return undefined;
     const reads = [...new Set(input.reads)];
+    if (input.viewer) reads.push(tag.viewer(input.viewer.memberId));
     const identity = input.body;
-    const bodies: Record<Encoding, Buffer> = {
-      identity,
-      // Done once per stored page, so the best ratio costs nothing later; 9 keeps a miss quick.
-      br: brotliCompressSync(identity, {
-        params: {
-          [zlibConstants.BROTLI_PARAM_QUALITY]: 9,
-          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-        },
-      }),
-      gzip: gzipSync(identity, { level: 9 }),
-    };
+    // A visitor's page is read by many: compressed once, at the best ratio that keeps a miss quick.
+    // A member's page is read by one, often only by its own reloads: each encoding is made when
+    // first needed, as quickly as compression() would have (see `body`).
+    const bodies: CachedPage["bodies"] = input.viewer
+      ? { identity }
+      : {
+          identity,
+          br: brotliCompressSync(identity, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_QUALITY]: 9,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+            },
+          }),
+          gzip: gzipSync(identity, { level: 9 }),
+        };
     const etag = createHash("sha256").update(identity).digest("base64url").slice(0, 27);
     const entry: CachedPage = {
       key: input.key,
@@ -249,7 +264,8 @@ export class PageCache {
       onHit: input.onHit ?? [],
       startSeq: input.startSeq,
       storedAt: this.now(),
-      bytes: bodies.identity.length + bodies.br.length + bodies.gzip.length + input.key.length,
+      bytes: identity.length + (bodies.br?.length ?? 0) + (bodies.gzip?.length ?? 0) + input.key.length,
+      viewer: input.viewer,
     };
     if (!this.isValid(entry)) return undefined;
     if (entry.bytes > this.maxBytes) return undefined;
@@ -262,6 +278,28 @@ export class PageCache {
       this.bytes -= old.bytes;
     }
     return entry;
+  }
+
+  /** The entry's bytes in this encoding, made now if it has none yet (a member's page). */
+  body(entry: CachedPage, encoding: Encoding): Buffer {
+    const kept = entry.bodies[encoding];
+    if (kept) return kept;
+    const made =
+      encoding === "br"
+        ? brotliCompressSync(entry.bodies.identity, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: entry.bodies.identity.length,
+            },
+          })
+        : gzipSync(entry.bodies.identity, { level: 6 });
+    entry.bodies[encoding] = made;
+    // Counted only while the entry is still the one kept under its key.
+    if (this.entries.get(entry.key) === entry) {
+      entry.bytes += made.length;
+      this.bytes += made.length;
+    }
+    return made;
   }
 
   delete(key: string) {
@@ -308,7 +346,7 @@ export function notModified(entry: CachedPage, ifNoneMatch: string | undefined) 
 }
 
 /** Writes a stored page (or a 304) for this request. */
-export function sendCached(req: IncomingMessage, res: ServerResponse, entry: CachedPage, state: "hit" | "miss") {
+export function sendCached(req: IncomingMessage, res: ServerResponse, cache: PageCache, entry: CachedPage, state: "hit" | "miss") {
   const encoding = pickEncoding(header(req, "accept-encoding"));
   const etag = etagFor(entry, encoding);
   res.setHeader("X-Request-Id", randomUUID());
@@ -323,7 +361,7 @@ export function sendCached(req: IncomingMessage, res: ServerResponse, entry: Cac
     return;
   }
   for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
-  const body = entry.bodies[encoding];
+  const body = cache.body(entry, encoding);
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
   res.statusCode = entry.status;
@@ -339,13 +377,25 @@ function header(req: IncomingMessage, name: string): string | undefined {
 /** Paths never cached: health checks and files (served with their own caching by express.static). */
 const NEVER = /^\/(healthz|media\/|assets\/|favicon)/;
 
-/** Only a logged-out reader's plain GET or HEAD: any cookie at all (session, flash) goes to the app. */
-export function isEligible(req: IncomingMessage) {
-  if (req.method !== "GET" && req.method !== "HEAD") return false;
-  if (req.headers.cookie !== undefined || req.headers.authorization !== undefined) return false;
+/**
+ * A plain GET or HEAD of a page: a logged-out reader's ("visitor": no Cookie header at all) or one
+ * with cookies ("member"), whose page is kept only under its exact Cookie header and only when it
+ * was rendered for a settled session (a flash cookie, a refresh due or no session: never kept).
+ */
+export function eligibility(req: IncomingMessage): "visitor" | "member" | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  if (req.headers.authorization !== undefined) return null;
   const url = req.url ?? "/";
-  if (!url.startsWith("/") || NEVER.test(url)) return false;
-  return true;
+  if (!url.startsWith("/") || NEVER.test(url)) return null;
+  return req.headers.cookie === undefined ? "visitor" : "member";
+}
+
+/**
+ * A member's page is kept under the address and the whole Cookie header: another cookie, even of
+ * the same member, is another key. A visitor's key is the address alone, which starts with "/".
+ */
+export function memberKey(url: string, cookie: string) {
+  return `member ${url}\n${cookie}`;
 }
 
 /** What the front tells the app about a request it could not answer (on the request object). */
@@ -353,6 +403,7 @@ const CANDIDATE = Symbol("page-cache-candidate");
 interface Candidate {
   key: string;
   startSeq: number;
+  member: boolean;
 }
 type WithCandidate = IncomingMessage & { [CANDIDATE]?: Candidate };
 
@@ -362,6 +413,8 @@ export interface FrontOptions {
   draining?: () => boolean;
   /** The client's address as the app sees it (trust proxy), for the side effects of a hit. */
   clientIp?: (req: IncomingMessage) => string;
+  /** Whether a member's kept page may be answered: their session still as it was (ADR 0040). */
+  verifyViewer?: (viewer: PageViewer) => Promise<boolean>;
   onError?: (error: unknown) => void;
 }
 
@@ -369,17 +422,51 @@ export interface FrontOptions {
  * The node:http handler: serves a hit straight from memory, otherwise hands the request to the app
  * (marking an eligible GET so the app's capture middleware may store its response).
  */
-export function pageCacheFront({ cache, app, draining = () => false, clientIp = (req) => req.socket.remoteAddress ?? "unknown", onError }: FrontOptions) {
+export function pageCacheFront({
+  cache,
+  app,
+  draining = () => false,
+  clientIp = (req) => req.socket.remoteAddress ?? "unknown",
+  verifyViewer,
+  onError,
+}: FrontOptions) {
+  const miss = (req: IncomingMessage, res: ServerResponse, cache: PageCache, key: string, member: boolean) => {
+    res.setHeader("X-Page-Cache", "miss");
+    if (req.method === "GET") (req as WithCandidate)[CANDIDATE] = { key, startSeq: cache.sequence(), member };
+    app(req, res);
+  };
   return (req: IncomingMessage, res: ServerResponse) => {
     // While draining, the app answers everything (each response then closes its connection).
-    if (!cache || !cache.enabled || draining() || !isEligible(req)) {
+    const kind = cache && cache.enabled && !draining() ? eligibility(req) : null;
+    if (!cache || !kind || (kind === "member" && !verifyViewer)) {
       if (cache) res.setHeader("X-Page-Cache", "bypass");
       return app(req, res);
     }
-    const key = req.url ?? "/";
+    const url = req.url ?? "/";
+    if (kind === "member") {
+      const key = memberKey(url, req.headers.cookie!);
+      const entry = cache.get(key);
+      if (!entry?.viewer) return miss(req, res, cache, key, true);
+      const viewer = entry.viewer;
+      verifyViewer!(viewer).then(
+        (valid) => {
+          // A write may have landed while the session was read.
+          if (valid && cache.isValid(entry)) return sendCached(req, res, cache, entry, "hit");
+          cache.delete(key);
+          miss(req, res, cache, key, true);
+        },
+        (error: unknown) => {
+          onError?.(error);
+          cache.delete(key);
+          miss(req, res, cache, key, true);
+        },
+      );
+      return;
+    }
+    const key = url;
     const entry = cache.get(key);
     if (entry) {
-      sendCached(req, res, entry, "hit");
+      sendCached(req, res, cache, entry, "hit");
       if (entry.onHit.length > 0 && req.method === "GET") {
         const hit = { clientIp: clientIp(req), invalidate: (list: string[]) => cache.bumpSoon(list) };
         for (const effect of entry.onHit) {
@@ -392,9 +479,7 @@ export function pageCacheFront({ cache, app, draining = () => false, clientIp = 
       }
       return;
     }
-    res.setHeader("X-Page-Cache", "miss");
-    if (req.method === "GET") (req as WithCandidate)[CANDIDATE] = { key, startSeq: cache.sequence() };
-    app(req, res);
+    miss(req, res, cache, key, false);
   };
 }
 
@@ -420,8 +505,11 @@ export function pageTagsMiddleware(cache: PageCache | undefined) {
         if (done) return;
         done = true;
         if (res.statusCode >= 400) return;
-        if (PageCache.changesNothing(tags.writes)) return;
-        cache.bump(tags.writes);
+        // Naming nothing still means everything; the member's own tag comes on top (ADR 0040).
+        const written = tags.writes.size === 0 ? [tag.site] : [...tags.writes];
+        if (tags.viewerWrites) written.push(...tags.viewerWrites);
+        if (PageCache.changesNothing(written)) return;
+        cache.bump(written);
       };
       const writeHead = res.writeHead;
       res.writeHead = function (this: Response, ...args: unknown[]) {
@@ -506,7 +594,10 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
         res.getHeader("set-cookie") === undefined &&
         tags !== undefined &&
         tags.reads.size > 0 &&
-        !res.getHeader("content-encoding");
+        !res.getHeader("content-encoding") &&
+        // A member's page only for the settled session it was rendered for, and never one whose
+        // hits would have to repeat a side effect (a question's view): that is counted per member.
+        (candidate.member ? tags.viewer !== undefined && !tags.onHit?.length : tags.viewer === undefined);
       const entry = storable
         ? cache.set({
             key: candidate.key,
@@ -516,11 +607,12 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
             reads: tags!.reads,
             onHit: tags!.onHit,
             startSeq: candidate.startSeq,
+            viewer: candidate.member ? tags!.viewer : undefined,
           })
         : undefined;
       if (entry) {
         // compression() leaves a body alone that already says how it is encoded.
-        sendCached(req, res, entry, "miss");
+        sendCached(req, res, cache, entry, "miss");
         return res;
       }
       const cb = [chunk, encoding, callback].find((a) => typeof a === "function") as (() => void) | undefined;

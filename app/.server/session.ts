@@ -5,6 +5,7 @@ import { AUTH_COOKIE_PREFIX, type Auth } from "./auth";
 import { servicesContext, viewerContext, type AppServices, type Viewer, type ViewerRank } from "./context";
 import { findSessionMember } from "./domain/accounts/member-repository";
 import { toDate } from "~/lib/dates";
+import { readsAsViewer, writesAsViewer, type PageViewer } from "./cache/page-tags";
 
 /** Reads the member behind the session cookie; null for visitors or an expired session. */
 export async function loadViewer(context: Readonly<RouterContextProvider>, request: Request) {
@@ -13,12 +14,20 @@ export async function loadViewer(context: Readonly<RouterContextProvider>, reque
   if (!getSessionCookie(request, { cookiePrefix: AUTH_COOKIE_PREFIX })) return { viewer: null, rank: null, headers: new Headers() };
   const services = context.get(servicesContext);
   const settled = await settledSession(services, request);
-  if (settled) return { ...settled, headers: new Headers() };
+  const writes = request.method !== "GET" && request.method !== "HEAD";
+  if (settled) {
+    // Only a settled session's page may be kept for the member (ADR 0040); Better Auth's path
+    // below may set cookies, and a response that sets one is never kept.
+    if (writes) writesAsViewer(settled.viewer.id);
+    else readsAsViewer(settled.page);
+    return { viewer: settled.viewer, rank: settled.rank, headers: new Headers() };
+  }
   const { headers, response } = await services.auth.api.getSession({ headers: request.headers, returnHeaders: true });
   if (!response) return { viewer: null, rank: null, headers };
   const user = response.user as typeof response.user & { handle: string; role: Viewer["role"]; rank?: string | null; seenRank?: string | null };
   const viewer: Viewer = { id: user.id, name: user.name, email: user.email, handle: user.handle, role: user.role };
   const rank: ViewerRank = { rank: user.rank ?? "initiate", seenRank: user.seenRank ?? null };
+  if (writes) writesAsViewer(viewer.id);
   return { viewer, rank, headers };
 }
 
@@ -36,7 +45,7 @@ const authContexts = new WeakMap<Auth, Promise<AuthContext>>();
  * server time (issue 13). Nothing is cached: a signed-out or revoked session is refused on the
  * next request, as before. The secret, cookie names and session ages are Better Auth's own.
  */
-async function settledSession(services: AppServices, request: Request): Promise<{ viewer: Viewer; rank: ViewerRank } | null> {
+async function settledSession(services: AppServices, request: Request): Promise<{ viewer: Viewer; rank: ViewerRank; page: PageViewer } | null> {
   let pending = authContexts.get(services.auth);
   if (!pending) authContexts.set(services.auth, (pending = services.auth.$context));
   const { secret, authCookies, sessionConfig } = await pending;
@@ -56,12 +65,38 @@ async function settledSession(services: AppServices, request: Request): Promise<
   if (!row) return null;
   // Better Auth refreshes a session (a write and a new cookie) once it is updateAge old.
   const expiresAt = toDate(row.expires_at).getTime();
+  const refreshAt = expiresAt - sessionConfig.expiresIn * 1000 + sessionConfig.updateAge * 1000;
   const now = Date.now();
-  if (expiresAt <= now || expiresAt - sessionConfig.expiresIn * 1000 + sessionConfig.updateAge * 1000 <= now) return null;
+  // NaN (a value that is not a time) fails every comparison: refused explicitly.
+  if (!Number.isFinite(expiresAt) || expiresAt <= now || refreshAt <= now) return null;
   return {
     viewer: { id: row.id, name: row.name, email: row.email, handle: row.handle, role: row.role },
     rank: { rank: row.rank ?? "initiate", seenRank: row.seen_rank ?? null },
+    page: { memberId: row.id, token, fingerprint: sessionFingerprint(row), until: Math.min(expiresAt, refreshAt) },
   };
+}
+
+type SessionMember = NonNullable<Awaited<ReturnType<typeof findSessionMember>>>;
+
+/**
+ * What a signed-in page may depend on of its session and member row: the expiry (a refresh moves
+ * it), the name, address, handle and role (the header, the controls), the rank and the rank seen
+ * (the rank-up toast) and the XP, which other members' likes, votes and accepted answers move.
+ */
+function sessionFingerprint(row: SessionMember) {
+  return JSON.stringify([toDate(row.expires_at).getTime(), row.id, row.name, row.email, row.handle, row.role, row.rank, row.seen_rank, Number(row.xp)]);
+}
+
+/**
+ * Whether a page kept for a member (ADR 0040) may be answered again: its session still exists,
+ * neither expired nor due for its refresh, and nothing in its fingerprint moved. A sign-out, a
+ * password reset, an account deletion, a new role or XP from someone else's vote all fail it.
+ * One primary-key read, instead of rendering the page.
+ */
+export async function viewerStillValid(db: AppServices["db"], viewer: PageViewer, now = Date.now()) {
+  if (now >= viewer.until) return false;
+  const row = await findSessionMember(db, viewer.token);
+  return row !== undefined && sessionFingerprint(row) === viewer.fingerprint;
 }
 
 /** Cookie names to values as better-call reads them: the first of a name wins, values URI-decoded. */

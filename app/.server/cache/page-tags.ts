@@ -15,6 +15,26 @@ export interface PageTags {
   onHit?: CachedHitEffect[];
   /** The page cache's own throttled invalidation, for a GET's side effect that changes a page. */
   invalidate?: Invalidate;
+  /** The settled session a signed-in page was rendered for (ADR 0040); unset for visitors. */
+  viewer?: PageViewer;
+  /**
+   * What a signed-in member's write changed of their own pages (`tag.viewer`). Kept apart from
+   * `writes` so that a write naming nothing public still means "everything".
+   */
+  viewerWrites?: Set<string>;
+}
+
+/**
+ * The session behind a signed-in page, for the member page cache (ADR 0040): a stored page is
+ * answered again only for the same Cookie header, while this session still exists with the same
+ * `fingerprint` (its expiry and the member's row as the page read them), and before `until`.
+ */
+export interface PageViewer {
+  memberId: string;
+  token: string;
+  fingerprint: string;
+  /** When the session expires or is due for its refresh, whichever is first (ms since the epoch). */
+  until: number;
 }
 
 /**
@@ -50,6 +70,23 @@ export function readsFrom(...tags: string[]) {
 export function wrote(...tags: string[]) {
   const store = storage.getStore();
   if (store) for (const tag of tags) store.writes.add(tag);
+}
+
+/** The page being rendered is this member's own (a settled session): see `PageViewer`. */
+export function readsAsViewer(viewer: PageViewer) {
+  const store = storage.getStore();
+  if (!store) return;
+  // Not a read tag of its own: a page that declared nothing it reads is still never kept.
+  store.viewer = viewer;
+}
+
+/**
+ * A signed-in member's request that may write: whatever it changes of their own (an RSVP, a like,
+ * a check-in, their session) drops the pages kept for them, on every device.
+ */
+export function writesAsViewer(memberId: string) {
+  const store = storage.getStore();
+  if (store) (store.viewerWrites ??= new Set()).add(tag.viewer(memberId));
 }
 
 /**
@@ -103,4 +140,9 @@ export const tag = {
    * member appears on as an author.
    */
   profile: (memberId: string) => `profile:${memberId}`,
+  /**
+   * Everything a member's own pages show of them alone (their RSVPs, likes, votes, check-ins,
+   * controls): read by every page kept for them, written by each of their writes (ADR 0040).
+   */
+  viewer: (memberId: string) => `viewer:${memberId}`,
 };

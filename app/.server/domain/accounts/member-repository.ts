@@ -169,7 +169,7 @@ export async function findSessionMember(db: Executor, token: string) {
   return db
     .selectFrom("session")
     .innerJoin("member", "member.id", "session.member_id")
-    .select(["session.expires_at", "member.id", "member.name", "member.email", "member.handle", "member.role", "member.rank", "member.seen_rank"])
+    .select(["session.expires_at", "member.id", "member.name", "member.email", "member.handle", "member.role", "member.rank", "member.seen_rank", "member.xp"])
     .where("session.token", "=", token)
     .executeTakeFirst();
 }
