@@ -1,4 +1,4 @@
-import { expect, expectNoSeriousViolations, test, waitForHydration } from "./support/fixtures";
+import { createMember, expect, expectNoSeriousViolations, newMember, test, waitForHydration } from "./support/fixtures";
 
 /*
  * The anonymous page cache (ADR 0026) from a browser: a page served from memory carries no nonce,
@@ -27,6 +27,36 @@ test("a cached page hydrates under its hash-based CSP, navigates client-side, an
   await page.goBack();
   await expect(page).toHaveURL(/\/$/);
   await expectNoSeriousViolations(page);
+  expect(refused).toEqual([]);
+});
+
+/*
+ * A signed-in member's pages are kept for them too (ADR 0040): a reload is answered from memory,
+ * hydrates under its hashes, and the member's own reply shows at once, on a new document as well.
+ */
+test("a member's kept page hydrates under its hash-based CSP, and their own reply shows at once", async ({ page }) => {
+  const refused: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  await createMember(page.request, newMember("Keiko Kept"));
+  await page.goto("/monastery/journaling-practice");
+  await page.getByRole("link", { name: "Three questions for the evening review" }).click();
+  await expect(page).toHaveURL(/\/monastery\/journaling-practice\/\d+-three-questions-for-the-evening-review$/);
+  const url = page.url();
+  await page.goto(url);
+  const response = await page.goto(url);
+  expect(response?.headers()["x-page-cache"]).toBe("hit");
+  expect(response?.headers()["content-security-policy"]).not.toContain("nonce-");
+  await waitForHydration(page);
+  await expect(page.getByLabel("Account menu for Keiko Kept", { exact: true })).toBeVisible();
+
+  await page.getByLabel("Your reply").fill("Kept pages still show my own words at once.");
+  await page.getByRole("button", { name: "Post Reply" }).click();
+  await expect(page.getByText("Kept pages still show my own words at once.")).toBeVisible();
+  const reloaded = await page.goto(url);
+  expect(reloaded?.headers()["x-page-cache"]).toBe("miss");
+  await expect(page.getByText("Kept pages still show my own words at once.")).toBeVisible();
   expect(refused).toEqual([]);
 });
 
