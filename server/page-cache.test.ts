@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:http";
+import { brotliDecompressSync } from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readsFrom, tag, wrote, wroteNothingPublic } from "~/.server/cache/page-tags";
@@ -143,6 +144,32 @@ describe("the page store", () => {
     cache.setTrusted(false);
     expect(cache.get("/small")).toBeUndefined();
     expect(store(cache, "/other", [tag.forge], 0)).toBeUndefined();
+  });
+
+  it("keeps a member's page until their own tag is written or their session's time is up, compressing it on first need", () => {
+    let now = 1_000;
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20, now: () => now });
+    const viewer = { memberId: "m1", token: "t", fingerprint: "f", until: 5_000 };
+    const body = html("Ada's page ".repeat(200));
+    const kept = cache.set({ key: memberKey("/a", "s=1"), status: 200, headers: {}, body, reads: [tag.forge], startSeq: cache.sequence(), viewer })!;
+    expect(kept.reads).toEqual([tag.forge, tag.viewer("m1")]);
+    expect(Object.keys(kept.bodies)).toEqual(["identity"]);
+    const before = cache.storedBytes;
+    const br = cache.body(kept, "br");
+    expect(brotliDecompressSync(br).equals(body)).toBe(true);
+    expect(cache.body(kept, "br")).toBe(br);
+    expect(cache.storedBytes).toBe(before + br.length);
+
+    cache.bump([tag.viewer("m2")]);
+    expect(cache.get(memberKey("/a", "s=1"))).toBeDefined();
+    cache.bump([tag.viewer("m1")]);
+    expect(cache.get(memberKey("/a", "s=1"))).toBeUndefined();
+
+    cache.set({ key: memberKey("/a", "s=1"), status: 200, headers: {}, body, reads: [tag.forge], startSeq: cache.sequence(), viewer });
+    now = 4_999;
+    expect(cache.get(memberKey("/a", "s=1"))).toBeDefined();
+    now = 5_000;
+    expect(cache.get(memberKey("/a", "s=1"))).toBeUndefined();
   });
 
   it("picks br over gzip over identity, honouring q=0", () => {

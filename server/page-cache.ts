@@ -272,12 +272,17 @@ export class PageCache {
     this.delete(input.key);
     this.entries.set(input.key, entry);
     this.bytes += entry.bytes;
+    this.evict();
+    return entry;
+  }
+
+  /** Drops the least recently used pages until the bytes kept are within bounds. */
+  private evict() {
     for (const [oldest, old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
       this.bytes -= old.bytes;
     }
-    return entry;
   }
 
   /** The entry's bytes in this encoding, made now if it has none yet (a member's page). */
@@ -298,6 +303,7 @@ export class PageCache {
     if (this.entries.get(entry.key) === entry) {
       entry.bytes += made.length;
       this.bytes += made.length;
+      this.evict();
     }
     return made;
   }
