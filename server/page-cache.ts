@@ -308,6 +308,11 @@ export class PageCache {
     return made;
   }
 
+  /** Drops this entry if it is still the one kept under its key (not a newer page's). */
+  dropEntry(entry: CachedPage) {
+    if (this.entries.get(entry.key) === entry) this.delete(entry.key);
+  }
+
   delete(key: string) {
     const entry = this.entries.get(key);
     if (!entry) return;
@@ -441,6 +446,27 @@ export function pageCacheFront({
     if (req.method === "GET") (req as WithCandidate)[CANDIDATE] = { key, startSeq: cache.sequence(), member };
     app(req, res);
   };
+  /** A member's kept page, once their session is read and found as it was; else the app. */
+  const answerMember = async (req: IncomingMessage, res: ServerResponse, cache: PageCache, key: string, entry: CachedPage, viewer: PageViewer) => {
+    let valid = false;
+    try {
+      valid = await verifyViewer!(viewer);
+    } catch (error) {
+      onError?.(error);
+    }
+    try {
+      // A write, a newer page or a lost invalidation bus may have come while the session was read.
+      if (valid && cache.get(key) === entry) return sendCached(req, res, cache, entry, "hit");
+      cache.dropEntry(entry);
+      miss(req, res, cache, key, true);
+    } catch (error) {
+      onError?.(error);
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.end();
+      } else res.destroy();
+    }
+  };
   return (req: IncomingMessage, res: ServerResponse) => {
     // While draining, the app answers everything (each response then closes its connection).
     const kind = cache && cache.enabled && !draining() ? eligibility(req) : null;
@@ -453,20 +479,7 @@ export function pageCacheFront({
       const key = memberKey(url, req.headers.cookie!);
       const entry = cache.get(key);
       if (!entry?.viewer) return miss(req, res, cache, key, true);
-      const viewer = entry.viewer;
-      verifyViewer!(viewer).then(
-        (valid) => {
-          // A write may have landed while the session was read.
-          if (valid && cache.isValid(entry)) return sendCached(req, res, cache, entry, "hit");
-          cache.delete(key);
-          miss(req, res, cache, key, true);
-        },
-        (error: unknown) => {
-          onError?.(error);
-          cache.delete(key);
-          miss(req, res, cache, key, true);
-        },
-      );
+      void answerMember(req, res, cache, key, entry, entry.viewer);
       return;
     }
     const key = url;
@@ -600,6 +613,7 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
         res.getHeader("set-cookie") === undefined &&
         tags !== undefined &&
         tags.reads.size > 0 &&
+        !tags.perRender &&
         !res.getHeader("content-encoding") &&
         // A member's page only for the settled session it was rendered for, and never one whose
         // hits would have to repeat a side effect (a question's view): that is counted per member.

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import * as z from "zod/mini";
 import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data";
+import { renderedOnce } from "./cache/page-tags";
 
 const UNREADABLE = "The form could not be read. Please try again.";
 
@@ -54,4 +55,15 @@ export async function parseForm<S extends z.core.$ZodType>(
     return { ok: false as const, errors: firstErrors(result.error.issues), raw, formData };
   }
   return { ok: true as const, values: result.data as z.infer<S>, raw, formData };
+}
+
+/**
+ * A one-time key for a form whose service takes a repeated key for a double submit whatever was
+ * written (events, challenges). The page it is on is never kept in the page cache (ADR 0040): two
+ * tabs served one kept page would share the key, and the second submit would be taken for the
+ * first. Posts need no such care: their key is bound to the text (createPost).
+ */
+export function oneTimeFormKey() {
+  renderedOnce();
+  return crypto.randomUUID();
 }

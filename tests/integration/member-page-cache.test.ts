@@ -143,6 +143,32 @@ describe(`a member's pages kept in memory, on ${ENGINE}`, () => {
     expect(after.html).toContain(`Kept reply ${n}, counted slowly.`);
   });
 
+  it("give two tabs one form key, and the second tab's different reply is still posted, not taken for the first", async () => {
+    const { id, path } = await discussionPath();
+    const kim = await joinAs("Kim Kept");
+    const page = await kept(path, kim.cookie);
+    // Both tabs show the same kept page, so the same one-time key.
+    const submissionKey = page.html.match(/name="submissionKey" value="([^"]+)"/)![1]!;
+    const replies = async () =>
+      (await db().selectFrom("reply").select("body").where("discussion_id", "=", id).where("author_id", "=", kim.id).orderBy("id").execute()).map((r) => r.body);
+    const post = (body: string) => web.http.post(path, { intent: "reply", body, submissionKey }, { cookie: kim.cookie });
+    expect((await post(`First tab's thought ${n}.`)).status).toBe(302);
+    // A double submit of the same text is still one reply.
+    expect((await post(`First tab's thought ${n}.`)).status).toBe(302);
+    expect((await post(`Second tab's other thought ${n}.`)).status).toBe(302);
+    expect(await replies()).toEqual([`First tab's thought ${n}.`, `Second tab's other thought ${n}.`]);
+  });
+
+  it("are dropped when an administrator makes the member an advisor", async () => {
+    const lee = await joinAs("Lee Kept");
+    const admin = await joinAs("Max Kept");
+    await db().updateTable("member").set({ role: "admin" }).where("id", "=", admin.id).execute();
+    await kept("/events", lee.cookie);
+    const granted = await web.http.post("/admin/advisors", { email: lee.email, path: "monk", specialty: "Breathwork" }, { cookie: admin.cookie });
+    expect(granted.status).toBe(302);
+    expect((await get("/events", lee.cookie)).cache).toBe("miss");
+  });
+
   it("are dropped when the member's XP or rank moves by anyone's hand, and a rank-up toast shows once", async () => {
     const gus = await joinAs("Gus Kept");
     await kept("/events", gus.cookie);

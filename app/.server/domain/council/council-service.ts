@@ -232,14 +232,15 @@ export async function grantAdvisor(db: Db, email: string, path: PathId, specialt
   const memberId = await findMemberIdByEmail(db, email.trim());
   if (!memberId) return false;
   await upsertAdvisor(db, { member_id: memberId, path, specialty, granted_at: now.toISOString() });
-  // The Council features advisors; their answers carry the advisor badge wherever the member is an author.
-  wrote(tag.council, tag.member(memberId));
+  // The Council features advisors; their answers carry the advisor badge wherever the member is an
+  // author; the member's own kept pages offer hosting and publishing now (ADR 0040).
+  wrote(tag.council, tag.member(memberId), tag.viewer(memberId));
   return true;
 }
 
 export async function revokeAdvisor(db: Db, email: string) {
   const memberId = await findMemberIdByEmail(db, email.trim());
   if (!memberId) return false;
-  wrote(tag.council, tag.member(memberId));
+  wrote(tag.council, tag.member(memberId), tag.viewer(memberId));
   return deleteAdvisor(db, memberId);
 }

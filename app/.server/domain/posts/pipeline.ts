@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { renderMarkdown } from "../../markdown";
 import { currentPageTags, tag, wrote } from "../../cache/page-tags";
 import type { AppServices, Viewer } from "../../context";
@@ -167,6 +168,19 @@ export interface NewPost {
 }
 
 /**
+ * What makes two submits one post: the form's key *and* what was written (ADR 0009, 0040). The
+ * same form sent twice (a double click, a retry after a lost answer) is one post; two different
+ * texts sent with one key are two posts. A member's page kept in memory (ADR 0040) gives two tabs
+ * the same key, and the second reply must not be taken for the first and lost.
+ */
+function submittedKey(key: string, values: Record<string, unknown>) {
+  // Only what the member typed: other values (an activity time) differ between two sends of one form.
+  const typed = TYPED_FIELDS.map((field) => values[field] ?? null);
+  return `${key}.${createHash("sha256").update(JSON.stringify(typed)).digest("base64url").slice(0, 22)}`;
+}
+const TYPED_FIELDS = ["title", "description", "body", "link_url"] as const;
+
+/**
  * A new post: limits, insert, counts and XP in one transaction. A double submit returns the first
  * post with `created: false` and changes nothing.
  */
@@ -175,7 +189,8 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
   const at = now.toISOString();
   // Rendered before the transaction: a long body must not hold the write lock while it renders.
   const values = withRenderedBody(post.values);
-  const posted = await postWithinLimits(services, viewer, post, now, async (trx) => {
+  const submissionKey = submittedKey(post.submissionKey, post.values);
+  const posted = await postWithinLimits(services, viewer, { kind: post.kind, submissionKey }, now, async (trx) => {
     if (post.recheck) {
       const still = await post.recheck(trx);
       if (!still.ok) return still;
@@ -185,7 +200,7 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
       ...(parent ? { [parent]: post.parentId } : {}),
       author_id: viewer.id,
       created_at: at,
-      submission_key: post.submissionKey,
+      submission_key: submissionKey,
     });
     // The same form, submitted twice at the same moment: the first one won.
     if (!inserted.created) return { ok: true as const, value: inserted };
