@@ -145,10 +145,11 @@ describe(`page-cache tags of Council writes on ${ENGINE}`, () => {
     expect((await tagsOf(() => deleteAnswer(site.services, answerer, a))).writes).toEqual(sorted(tag.question(q), tag.council, tag.profile(answerer.id)));
   });
 
-  it("granting and revoking an advisor change the Council and the member wherever they are an author", async () => {
+  it("granting and revoking an advisor change the Council, the member wherever they are an author, and their own pages", async () => {
     const m = await member(db());
-    expect((await tagsOf(() => grantAdvisor(db(), m.email, "monk", "Breath"))).writes).toEqual(sorted(tag.council, tag.member(m.id)));
-    expect((await tagsOf(() => revokeAdvisor(db(), m.email))).writes).toEqual(sorted(tag.council, tag.member(m.id)));
+    const changed = sorted(tag.council, tag.member(m.id), tag.viewer(m.id));
+    expect((await tagsOf(() => grantAdvisor(db(), m.email, "monk", "Breath"))).writes).toEqual(changed);
+    expect((await tagsOf(() => revokeAdvisor(db(), m.email))).writes).toEqual(changed);
   });
 });
 
