@@ -47,6 +47,7 @@ export default defineConfig({
         "members.spec.ts",
         "page-cache.spec.ts",
         "navigation.spec.ts",
+        "first-paint.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },

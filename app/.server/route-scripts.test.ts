@@ -81,34 +81,146 @@ async function render(url: string, scripts: ReactNode) {
   return { html, renderMeta: framework.renderMeta };
 }
 
-describe("ServerScripts (ADR 0037)", () => {
+/** The inline scripts and module preloads of a rendered page, as the browser would read them. */
+function scriptsOf(html: string) {
+  const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({ attributes: m[1]!, text: m[2]! }));
+  return {
+    context: scripts.find((s) => s.text.startsWith("window.__reactRouterContext = "))?.text,
+    module: scripts.find((s) => s.attributes.includes('type="module"'))?.text ?? "",
+    preloads: [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!),
+  };
+}
+
+type Paint = "paint timing" | "no paint timing" | "hidden";
+
+/**
+ * Runs a page's module script against a stand-in browser: every `import` records its module and
+ * gives a namespace naming it, every element put in the head is recorded, and paint timing reports
+ * the first contentful paint only when the test calls `paint()`. React Router's own script uses
+ * static imports, which a function body cannot hold: they become awaited imports in the same order.
+ */
+function runModuleScript(text: string, { paint = "paint timing" as Paint } = {}) {
+  const done: string[] = [];
+  const window: Record<string, unknown> = {};
+  const listeners: string[] = [];
+  let onPaint: ((list: { getEntriesByName(name: string): unknown[] }, observer: { disconnect(): void }) => void) | undefined;
+  let nextFrame: (() => void) | undefined;
+  const PerformanceObserver = class {
+    static supportedEntryTypes = paint === "no paint timing" ? ["navigation", "resource"] : ["navigation", "paint", "resource"];
+    constructor(callback: typeof onPaint) {
+      onPaint = callback;
+    }
+    observe(options: { type: string; buffered: boolean }) {
+      expect(options).toEqual({ type: "paint", buffered: true });
+    }
+    disconnect() {}
+  };
+  const document = {
+    visibilityState: paint === "hidden" ? "hidden" : "visible",
+    createElement: (tag: string) => ({ tag }),
+    head: { append: (el: { tag: string; rel: string; href: string }) => done.push(`${el.tag} ${el.rel} ${el.href}`) },
+  };
+  const body = text
+    .replaceAll("import(", "__import(")
+    .replace(/^import \* as (\w+) from ("[^"]+");$/gm, "const $1 = await __import($2);");
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+  const run = new AsyncFunction("window", "document", "globalThis", "PerformanceObserver", "addEventListener", "setTimeout", "requestAnimationFrame", "__import", body);
+  const finished = run(
+    window,
+    document,
+    { PerformanceObserver },
+    PerformanceObserver,
+    (type: string) => listeners.push(type),
+    (callback: () => void, ms?: number) => (ms ? undefined : queueMicrotask(callback)),
+    (callback: () => void) => (nextFrame = callback),
+    async (href: string) => {
+      done.push(`import ${href}`);
+      return { [href]: true };
+    },
+  );
+  return {
+    done,
+    window,
+    listeners,
+    finished,
+    paint: () => onPaint?.({ getEntriesByName: (name) => (name === "first-contentful-paint" ? [{}] : []) }, { disconnect() {} }),
+    frame: () => nextFrame?.(),
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("ServerScripts (ADR 0037, ADR 0041)", () => {
   const pages = ["/", "/council", "/council/12-why-sit", "/monastery", "/monastery/morning-meditation", "/monastery/morning-meditation/9-fifty-replies", "/no/such/page/here"];
 
-  it.each(pages)("renders what React Router's <Scripts> renders on %s", async (url) => {
+  it.each(pages)("does on %s what React Router's <Scripts> does, after the first paint", async (url) => {
     const theirs = await render(url, createElement(RouterScripts, { nonce: "n0nce" }));
     const ours = await render(url, createElement(ServerScripts, { nonce: "n0nce" }));
-    expect(ours.html).toBe(theirs.html);
-    expect(ours.html).toContain("window.__reactRouterManifest");
+    const t = scriptsOf(theirs.html);
+    const o = scriptsOf(ours.html);
+    expect(o.context).toBe(t.context);
+    expect(ours.html).toContain(`<script nonce="n0nce" type="module" async="">`);
+    // Nothing in the document itself asks for a module.
+    expect(o.preloads).toEqual([]);
+    expect(o.module).not.toMatch(/^\s*import\s/m);
+
+    const expected = runModuleScript(t.module);
+    await expected.finished;
+    const run = runModuleScript(o.module);
+    await settle();
+    expect(run.done, "nothing is fetched before the first paint").toEqual([]);
+    run.paint();
+    await run.finished;
+
+    // The same modules on `window` under the same route ids, the same manifest, the entry last.
+    expect(run.window).toEqual(expected.window);
+    const imports = (log: string[]) => log.filter((line) => line.startsWith("import ")).map((line) => line.slice("import ".length));
+    expect(new Set(imports(run.done))).toEqual(new Set(imports(expected.done)));
+    expect(imports(run.done).at(-1)).toBe(imports(expected.done).at(-1));
+    // Every module React Router would have preloaded is preloaded, each once, before any import.
+    const preloads = run.done.filter((line) => line.startsWith("link modulepreload ")).map((line) => line.slice("link modulepreload ".length));
+    expect(new Set(preloads)).toEqual(new Set(t.preloads));
+    expect(preloads.length).toBe(new Set(preloads).size);
+    expect(run.done.slice(0, preloads.length).every((line) => line.startsWith("link "))).toBe(true);
     // The single-fetch data stream is written only after the scripts that read it.
     expect(ours.renderMeta).toEqual({ didRenderScripts: true });
+  });
+
+  it("starts at once in a tab nobody sees, and on the next frame where there is no paint timing", async () => {
+    const { module } = scriptsOf((await render("/council/12-why-sit", createElement(ServerScripts, {}))).html);
+
+    const hidden = runModuleScript(module, { paint: "hidden" });
+    await hidden.finished;
+    expect(hidden.done.at(-1)).toBe("import /assets/entry.client-abc.js");
+
+    const noTiming = runModuleScript(module, { paint: "no paint timing" });
+    await settle();
+    expect(noTiming.done).toEqual([]);
+    noTiming.frame();
+    await noTiming.finished;
+    expect(noTiming.done.at(-1)).toBe("import /assets/entry.client-abc.js");
+    // A tab hidden before its first paint starts too (it would paint only when shown again).
+    expect(noTiming.listeners).toEqual(["visibilitychange"]);
   });
 
   it("gives the same markup the second time, from what it kept", async () => {
     const url = "/monastery/morning-meditation/10-another";
     const first = await render(url, createElement(ServerScripts, { nonce: "a" }));
     const again = await render(url, createElement(ServerScripts, { nonce: "a" }));
-    const theirs = await render(url, createElement(RouterScripts, { nonce: "a" }));
     expect(again.html).toBe(first.html);
-    expect(again.html).toBe(theirs.html);
   });
 
   it("includes the routes of the parent paths and preloads each module once", async () => {
     const { html } = await render("/council/12-why-sit", createElement(ServerScripts, {}));
     const manifestJson = html.match(/window\.__reactRouterManifest = ([\s\S]*?);\n/)![1]!;
-    const routes = Object.keys(JSON.parse(manifestJson.replaceAll("&quot;", '"')).routes);
+    const routes = Object.keys(JSON.parse(manifestJson).routes);
     expect(routes).toEqual(["root", "routes/question", "routes/home", "routes/council"]);
-    const preloads = [...html.matchAll(/rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+    const run = runModuleScript(scriptsOf(html).module);
+    run.paint();
+    await run.finished;
+    const preloads = run.done.filter((line) => line.startsWith("link "));
     expect(new Set(preloads).size).toBe(preloads.length);
-    expect(preloads).toContain("/assets/question-client-loader-abc.js");
+    expect(preloads).toContain("link modulepreload /assets/question-client-loader-abc.js");
+    expect(run.done).toContain("import /assets/question-client-loader-abc.js");
   });
 });

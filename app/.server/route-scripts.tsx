@@ -7,17 +7,25 @@ import {
 } from "react-router";
 
 /**
- * React Router's `<Scripts>` on the server, with the module script's text kept per route (ADR 0037).
+ * React Router's `<Scripts>` on the server, with the module script's text kept per route (ADR 0037)
+ * and the page's modules fetched only after its first paint (ADR 0041).
  *
  * With lazy route discovery React Router puts the part of the route manifest a page needs into the
  * page: on every request it matches the page's path and each parent path against every route,
  * gathers those routes' manifest entries and writes them as indented JSON, about 4% of a signed-in
  * page's server time. All of it follows from the matched routes and the parent paths, so the text
- * is kept in a bounded map per manifest (a new build has a new manifest). The markup is React
- * Router's, element for element, so its `<Scripts>` hydrates it in the browser: a test renders both
- * on the same pages and compares them, so an upgrade that changes React Router's fails there.
- * Any configuration but this site's (module reloading in development, SRI, SPA mode, eager route
- * discovery) is left to React Router's component.
+ * is kept in a bounded map per manifest (a new build has a new manifest).
+ *
+ * The elements are React Router's, so its `<Scripts>` hydrates them in the browser: the context
+ * script, word for word, and the module script. The module script does what React Router's does
+ * (route modules, then the manifest and the modules on `window`, then the client entry) with one
+ * difference: it first waits for the first contentful paint, then adds the module preloads React
+ * Router would have put in the head and imports the route modules. A page is server-rendered with
+ * its CSS inline and needs no script to paint, so nothing competes with the document before that
+ * paint (ADR 0041). A test runs both texts against the same imports and compares what they do, so
+ * an upgrade that changes React Router's fails there. Any configuration but this site's (module
+ * reloading in development, SRI, SPA mode, eager route discovery) is left to React Router's
+ * component.
  */
 
 type FrameworkValue = NonNullable<React.ContextType<typeof FrameworkContext>>;
@@ -25,13 +33,28 @@ type Manifest = FrameworkValue["manifest"];
 type ManifestRoute = NonNullable<Manifest["routes"][string]>;
 
 interface RouteScripts {
-  preloads: string[];
   moduleScript: string;
 }
 
 /** Entries kept per build: far more than the site has shapes of (routes, parent paths). */
 const KEPT = 2000;
 const byBuild = new WeakMap<Manifest, Map<string, RouteScripts>>();
+
+/**
+ * The module script's first statement: resolves after the first contentful paint (paint timing),
+ * or after the next frame where a browser has no paint timing, at once in a tab nobody sees (it
+ * paints only when shown, and hydrating it costs the reader nothing), and after 3 s whatever
+ * happens, so a page whose paint is never reported still hydrates.
+ */
+const AFTER_FIRST_PAINT = `await new Promise((go) => {
+  if (document.visibilityState !== "visible") return go();
+  addEventListener("visibilitychange", go, { once: true });
+  setTimeout(go, 3000);
+  if (!globalThis.PerformanceObserver?.supportedEntryTypes?.includes("paint")) return requestAnimationFrame(() => setTimeout(go));
+  new PerformanceObserver((list, observer) => {
+    if (list.getEntriesByName("first-contentful-paint").length) observer.disconnect(), setTimeout(go);
+  }).observe({ type: "paint", buffered: true });
+});`;
 
 export function ServerScripts({ nonce }: { nonce?: string }) {
   const framework = useContext(FrameworkContext);
@@ -45,16 +68,12 @@ export function ServerScripts({ nonce }: { nonce?: string }) {
 
   const { manifest } = framework;
   const matchedIds = state.matches.map((m) => m.route.id);
-  const { preloads, moduleScript } = routeScripts(manifest, matchedIds, parentPaths(state.location.pathname), (path) =>
+  const { moduleScript } = routeScripts(manifest, matchedIds, parentPaths(state.location.pathname), (path) =>
     dataRouter.router.match(path)?.map((m) => m.route.id),
   );
   const contextScript = `window.__reactRouterContext = ${framework.serverHandoffString};window.__reactRouterContext.stream = new ReadableStream({start(controller){window.__reactRouterContext.streamController = controller;}}).pipeThrough(new TextEncoderStream());`;
   return (
     <>
-      <link rel="modulepreload" href={manifest.entry.module} nonce={nonce} suppressHydrationWarning />
-      {preloads.map((href) => (
-        <link key={href} rel="modulepreload" href={href} nonce={nonce} suppressHydrationWarning />
-      ))}
       <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: contextScript }} />
       <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: moduleScript }} type="module" async />
     </>
@@ -97,32 +116,39 @@ function routeScripts(manifest: Manifest, matchedIds: string[], parents: string[
   // The manifest without its integrity map, with only these routes, in React Router's key order.
   const { sri, ...rest } = manifest;
   const partial = { ...rest, routes, sri: sri ? true : undefined };
-  const imports = matchedIds.map((id, index) => routeImport(routeEntry(manifest, id), `route${index}`));
+  const preloads = [...new Set([manifest.entry.module, ...modulePreloads(manifest, matchedIds)])];
   const moduleScript =
-    `;\n${imports.join("\n")}\n` +
+    `${AFTER_FIRST_PAINT}\n` +
+    `for (const href of ${JSON.stringify(preloads)}) document.head.append(Object.assign(document.createElement("link"), { rel: "modulepreload", href }));\n` +
+    `${routeImports(matchedIds.map((id) => routeEntry(manifest, id)))}\n` +
     `  window.__reactRouterManifest = ${JSON.stringify(partial, null, 2)};\n` +
     `  window.__reactRouterRouteModules = {${matchedIds.map((id, index) => `${JSON.stringify(id)}:route${index}`).join(",")}};\n\n` +
     `import(${JSON.stringify(manifest.entry.module)});`;
 
-  const entry = { preloads: modulePreloads(manifest, matchedIds), moduleScript };
+  const entry = { moduleScript };
   if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
   kept.set(key, entry);
   return entry;
 }
 
-/** One route's modules as the client needs them: its main module, with any split-off client parts. */
-function routeImport(route: ManifestRoute, name: string) {
-  const chunks = [
-    ...(route.clientActionModule ? [{ module: route.clientActionModule, name: `${name}_clientAction` }] : []),
-    ...(route.clientLoaderModule ? [{ module: route.clientLoaderModule, name: `${name}_clientLoader` }] : []),
-    ...(route.clientMiddlewareModule ? [{ module: route.clientMiddlewareModule, name: `${name}_clientMiddleware` }] : []),
-    ...(route.hydrateFallbackModule ? [{ module: route.hydrateFallbackModule, name: `${name}_HydrateFallback` }] : []),
-    { module: route.module, name: `${name}_main` },
-  ];
-  if (chunks.length === 1) return `import * as ${name} from ${JSON.stringify(route.module)};`;
+/**
+ * The route modules, fetched together (the preloads have started every fetch) and kept as React
+ * Router's own script names them: `route<i>`, one route's split-off client parts spread into it.
+ */
+function routeImports(routes: ManifestRoute[]) {
+  const perRoute = routes.map((route, index) => {
+    const split = [
+      ...(route.clientActionModule ? [{ module: route.clientActionModule, name: `route${index}_clientAction` }] : []),
+      ...(route.clientLoaderModule ? [{ module: route.clientLoaderModule, name: `route${index}_clientLoader` }] : []),
+      ...(route.clientMiddlewareModule ? [{ module: route.clientMiddlewareModule, name: `route${index}_clientMiddleware` }] : []),
+      ...(route.hydrateFallbackModule ? [{ module: route.hydrateFallbackModule, name: `route${index}_HydrateFallback` }] : []),
+    ];
+    return split.length === 0 ? [{ module: route.module, name: `route${index}` }] : [...split, { module: route.module, name: `route${index}_main` }];
+  });
+  const all = perRoute.flat();
   return [
-    chunks.map((chunk) => `import * as ${chunk.name} from "${chunk.module}";`).join("\n"),
-    `const ${name} = {${chunks.map((chunk) => `...${chunk.name}`).join(",")}};`,
+    `const [${all.map((part) => part.name).join(", ")}] = await Promise.all([${all.map((part) => `import(${JSON.stringify(part.module)})`).join(", ")}]);`,
+    ...perRoute.flatMap((parts, index) => (parts.length === 1 ? [] : [`const route${index} = {${parts.map((part) => `...${part.name}`).join(",")}};`])),
   ].join("\n");
 }
 
