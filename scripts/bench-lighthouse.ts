@@ -50,16 +50,25 @@ const chrome = await chromeLauncher.launch({
 });
 type Row = { page: string; url: string; performance: number; accessibility: number; "best-practices": number; seo: number; lcpMs: number; cls: number; tbtMs: number; failing: string[] };
 const rows: Row[] = [];
+const retried: string[] = [];
 const loadBefore = os.loadavg();
 try {
   for (let run = 1; run <= runs; run++) for (const page of pages) {
-    const result = await lighthouse(base + page.url, {
-      port: chrome.port,
-      output: "json",
-      logLevel: "error",
-      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
-    });
-    if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`);
+    // A run Lighthouse itself could not finish (a runtime error such as NO_NAVSTART, seen on a busy
+    // machine) has no figures: it is run again, up to twice, and counted, never folded into the medians.
+    let result;
+    for (let attempt = 1; ; attempt++) {
+      result = await lighthouse(base + page.url, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+      });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`);
+      if (!result.lhr.runtimeError) break;
+      if (attempt === 3) throw new Error(`Lighthouse failed ${attempt} times on ${page.url}: ${result.lhr.runtimeError.code}`);
+      retried.push(`${page.name} (${result.lhr.runtimeError.code})`);
+    }
     if (jsonDir) {
       fs.mkdirSync(jsonDir, { recursive: true });
       fs.writeFileSync(path.join(jsonDir, `${page.name}${run > 1 ? `-${run}` : ""}.json`), JSON.stringify(result.lhr, null, 1));
@@ -90,6 +99,7 @@ try {
 const load = (l: number[]) => l.map((x) => x.toFixed(1)).join(" ");
 console.log(`Lighthouse ${"mobile"} (${chromePath}), production build, SQLite with demo content, ${runs === 1 ? "one run" : `median of ${runs} runs`}:`);
 console.log(`  load average ${load(loadBefore)} before, ${load(os.loadavg())} after (${os.cpus().length} CPUs)`);
+if (retried.length > 0) console.log(`  runs Lighthouse could not finish, run again: ${retried.join(", ")}`);
 console.log("  page        perf  a11y  bp   seo   LCP      CLS     TBT");
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
