@@ -22,10 +22,11 @@ import {
  * difference: it first waits for the first contentful paint, then adds the module preloads React
  * Router would have put in the head and imports the route modules. A page is server-rendered with
  * its CSS inline and needs no script to paint, so nothing competes with the document before that
- * paint (ADR 0041). A test runs both texts against the same imports and compares what they do, so
- * an upgrade that changes React Router's fails there. Any configuration but this site's (module
- * reloading in development, SRI, SPA mode, eager route discovery) is left to React Router's
- * component.
+ * paint (ADR 0041). A test compares the markup with React Router's element for element (the
+ * preloads and the module script's text aside) and runs both module scripts against one stand-in
+ * browser to compare what they do, so an upgrade that changes React Router's fails there. Any
+ * configuration but this site's (module reloading in development, SRI, SPA mode, eager route
+ * discovery) is left to React Router's component.
  */
 
 type FrameworkValue = NonNullable<React.ContextType<typeof FrameworkContext>>;
