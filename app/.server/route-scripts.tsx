@@ -117,10 +117,9 @@ function routeScripts(manifest: Manifest, matchedIds: string[], parents: string[
   // The manifest without its integrity map, with only these routes, in React Router's key order.
   const { sri, ...rest } = manifest;
   const partial = { ...rest, routes, sri: sri ? true : undefined };
-  const preloads = [...new Set([manifest.entry.module, ...modulePreloads(manifest, matchedIds)])];
   const moduleScript =
     `${AFTER_FIRST_PAINT}\n` +
-    `for (const href of ${JSON.stringify(preloads)}) document.head.append(Object.assign(document.createElement("link"), { rel: "modulepreload", href }));\n` +
+    `for (const href of ${JSON.stringify(modulePreloads(manifest, matchedIds))}) document.head.append(Object.assign(document.createElement("link"), { rel: "modulepreload", href }));\n` +
     `${routeImports(matchedIds.map((id) => routeEntry(manifest, id)))}\n` +
     `  window.__reactRouterManifest = ${JSON.stringify(partial, null, 2)};\n` +
     `  window.__reactRouterRouteModules = {${matchedIds.map((id, index) => `${JSON.stringify(id)}:route${index}`).join(",")}};\n\n` +
@@ -159,9 +158,9 @@ function routeEntry(manifest: Manifest, id: string) {
   return route;
 }
 
-/** The entry's imports, then each matched route's modules and what they import, each once. */
+/** The entry and its imports, then each matched route's modules and what they import, each once. */
 function modulePreloads(manifest: Manifest, matchedIds: string[]) {
-  const hrefs = new Set(manifest.entry.imports);
+  const hrefs = new Set([manifest.entry.module, ...manifest.entry.imports]);
   for (const id of matchedIds) {
     const route = manifest.routes[id];
     if (!route) continue;

@@ -3,9 +3,10 @@ import { createMember, expect, test, waitForHydration } from "./support/fixtures
 
 /*
  * ADR 0041: a page paints from its HTML and inline CSS before any script is requested; the page's
- * modules are fetched after its first contentful paint and still hydrate it. Both kinds of CSP are
- * covered where they differ for scripts: the module script is in the document (its hash or nonce
- * admits it) and the preloads it adds are fetched from the site's own origin ('self').
+ * modules are fetched after its first contentful paint and still hydrate it. Both pages here are
+ * GETs, so their CSP names the inline scripts by hash (ADR 0026, 0040); a page answering a form post
+ * carries a nonce instead, on the same module script (route-scripts.test.ts checks the attribute),
+ * and the preloads it adds are fetched from the site's own origin ('self') under either policy.
  */
 
 /** Start times (ms since navigation) of the first contentful paint and of every script fetched. */
