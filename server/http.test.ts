@@ -70,6 +70,24 @@ describe("security headers", () => {
     }
   });
 
+  it("decides HSTS from the site's own address, not from X-Forwarded-Proto", async () => {
+    const app = express();
+    // Behind a trusted proxy req.secure believes X-Forwarded-Proto; HSTS must not.
+    app.set("trust proxy", "loopback");
+    app.use(securityHeaders({ https: false, development: false }));
+    app.get("/", (req, res) => void res.send(String(req.secure)));
+    const s = await new Promise<Server>((resolve) => {
+      const l = app.listen(0, "127.0.0.1", () => resolve(l));
+    });
+    try {
+      const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/`, { headers: { "x-forwarded-proto": "https" } });
+      expect(await res.text()).toBe("true");
+      expect(res.headers.get("strict-transport-security")).toBeNull();
+    } finally {
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    }
+  });
+
   it("keeps a sane incoming request id and replaces a hostile one", async () => {
     expect((await fetch(base + "/", { headers: { "x-request-id": "abc-123" } })).headers.get("x-request-id")).toBe("abc-123");
     expect((await fetch(base + "/", { headers: { "x-request-id": "<script>" } })).headers.get("x-request-id")).not.toBe("<script>");

@@ -96,7 +96,7 @@ export function freshNonce() {
 
 /** Security headers on every response, with a fresh CSP nonce for React Router's inline scripts. */
 export function securityHeaders({ https, development }: SecurityOptions) {
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = freshNonce();
     res.locals.nonce = nonce;
     res.setHeader("Content-Security-Policy", contentSecurityPolicy({ https, development, nonce }));
@@ -105,7 +105,9 @@ export function securityHeaders({ https, development }: SecurityOptions) {
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
     res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()");
-    if (https || req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    // From BASE_URL alone, never from the request (req.secure trusts X-Forwarded-Proto): a page kept
+    // by the page cache replays its headers to every later reader, over http too (issue 25).
+    if (https) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     next();
   };
 }

@@ -153,6 +153,17 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
     expect(wrongType.status).toBeLessThan(500);
   });
 
+  it("never replays HSTS from a kept page to readers over http, whatever X-Forwarded-Proto said", async () => {
+    // The site's BASE_URL is http: a page first rendered for a request that claimed https through
+    // the proxy header is kept and served to everyone after it.
+    const first = await web.http.get("/faq", { "x-forwarded-proto": "https" });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("strict-transport-security")).toBeNull();
+    const kept = await web.http.get("/faq");
+    expect(kept.headers.get("x-page-cache")).toBe("hit");
+    expect(kept.headers.get("strict-transport-security")).toBeNull();
+  });
+
   it("reports health from the database", async () => {
     const res = await web.http.get("/healthz");
     expect(res.status).toBe(200);
