@@ -25,7 +25,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request).catch(() => new FormData());
   const token = form.get("token");
-  const result = await confirmEmailChange(context.get(servicesContext), typeof token === "string" ? token : "");
+  // The headers tell the service which session confirms: the member's own stays signed in.
+  const result = await confirmEmailChange(context.get(servicesContext), typeof token === "string" ? token : "", request.headers);
   if (!result.ok) throw data(result.errors.form ?? EMAIL_LINK_INVALID, { status: result.status });
   return redirect("/settings/email?changed=1");
 }
@@ -42,8 +43,8 @@ export default function EmailChangeConfirm({ loaderData }: Route.ComponentProps)
         <CardContent>
           <p className="text-stone-700">
             {loaderData.done
-              ? "From now on you sign in with this address."
-              : "Confirm that you want to sign in with this address from now on."}
+              ? "From now on you sign in with this address. Every other session of your account is signed out."
+              : "Confirm that you want to sign in with this address from now on. Every other session of your account will be signed out."}
           </p>
         </CardContent>
         <CardFooter className="gap-3">

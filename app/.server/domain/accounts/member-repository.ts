@@ -68,9 +68,14 @@ export async function updateProfile(db: Executor, memberId: string, change: Prof
     .execute();
 }
 
-/** Ends every session of a member (a deleted account, or a changed email address). */
-export async function deleteSessions(db: Executor, memberId: string) {
-  await db.deleteFrom("session").where("member_id", "=", memberId).execute();
+/**
+ * Ends every session of a member (a deleted account), or every one but the session with the token
+ * `except` (a changed email address, confirmed while signed in).
+ */
+export async function deleteSessions(db: Executor, memberId: string, except?: string) {
+  let query = db.deleteFrom("session").where("member_id", "=", memberId);
+  if (except !== undefined) query = query.where("token", "!=", except);
+  await query.execute();
 }
 
 // An email change waits in Better Auth's verification table until its link is followed (ADR 0023):

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { APIError } from "better-auth/api";
 import type { AppServices, Viewer } from "../../context";
 import { enqueueMail } from "../../mail/outbox";
+import { emailChangedMail } from "../../mail/templates/email-changed";
 import { tag, wrote, wroteNothingPublic } from "../../cache/page-tags";
 import { hit, tryAgainMessage } from "../../rate-limit";
 import { fail, type Outcome } from "../outcome";
@@ -25,7 +26,7 @@ import {
   updateProfile,
 } from "./member-repository";
 import { deleteAdvisor, deleteMailTo, deleteRateLimitKeys } from "./account-deletion-repository";
-import { canonicalTimeZone } from "~/lib/time-zones";
+import { canonicalTimeZone, DEFAULT_TIME_ZONE, formatInZone } from "~/lib/time-zones";
 
 export const WRONG_PASSWORD = "The password is not correct";
 export const EMAIL_UNCHANGED = "This is already your email address";
@@ -186,21 +187,43 @@ export async function pendingEmailChange(services: AppServices, token: string, n
   return change && change.expiresAt > now ? { email: change.email } : null;
 }
 
+/** The session token of the request, when it has a valid session. */
+async function requestSession(services: AppServices, requestHeaders: Headers) {
+  const found = await services.auth.api.getSession({ headers: requestHeaders });
+  return found ? { memberId: found.session.userId, token: found.session.token } : null;
+}
+
 /**
  * Follows the link: the change is taken out of the table first, so a second use (or a parallel
  * one) finds nothing; an expired one is gone too. When the address was taken since the request,
  * nothing changes and the link is spent: the member asks again with another address.
+ * The old address loses its hold on the account in the same transaction (issue 25, item 4): every
+ * reset link (mailed to it), every other pending change and every session but the confirming one
+ * (when it is the member's own) end, and the old address is told, with whom to write to if it was
+ * not the member.
  */
-export async function confirmEmailChange(services: AppServices, token: string, now = new Date()): Promise<Outcome<{ email: string }>> {
+export async function confirmEmailChange(
+  services: AppServices,
+  token: string,
+  requestHeaders: Headers = new Headers(),
+  now = new Date(),
+): Promise<Outcome<{ email: string }>> {
   if (!token || token.length > 200) return fail(404, EMAIL_LINK_INVALID);
   wroteNothingPublic();
+  const session = await requestSession(services, requestHeaders);
   try {
     return await services.db.transaction().execute(async (trx) => {
       const change = await consumeEmailChange(trx, hashToken(token));
       if (!change || change.expiresAt <= now) return fail(404, EMAIL_LINK_INVALID);
       if (await findMemberIdByEmail(trx, change.email)) return fail(409, EMAIL_TAKEN);
+      const before = await findSettings(trx, change.memberId);
+      if (!before) return fail(404, EMAIL_LINK_INVALID);
       await updateEmail(trx, change.memberId, change.email, now.toISOString());
       await deleteEmailChanges(trx, change.memberId);
+      await deleteResetTokens(trx, change.memberId);
+      await deleteSessions(trx, change.memberId, session?.memberId === change.memberId ? session.token : undefined);
+      const when = formatInZone(now, canonicalTimeZone(before.time_zone) ?? DEFAULT_TIME_ZONE);
+      await enqueueMail(trx, { ...emailChangedMail(before.name, change.email, when), to: before.email, kind: "email-changed" }, now);
       return { ok: true as const, value: { email: change.email } };
     });
   } catch (error) {
