@@ -295,6 +295,26 @@ describe(`calendar files on ${ENGINE}`, () => {
     expect(vevent.description).toContain("Bring water; a mat, and a friend.\nLine two \\ backslash");
   });
 
+  it("carry no control character in a TEXT value: a lone CR is a line break, the rest are dropped", async () => {
+    const { id } = await event(site.services, { now: new Date("2030-05-01T00:00:00Z"), startsAt: new Date("2030-06-02T16:00:00Z"), endsAt: new Date("2030-06-02T17:00:00Z") });
+    // Written as stored text can hold it, past the form: the calendar is the boundary that must hold.
+    await site.services.db
+      .updateTable("event")
+      .set({ title: "Sit\u0007 still\rX-INJECTED:1", description: "Breathe in.\rBreathe out.\u001b[31m\u0085\u2028Rest.", place: "Hall\r3\u0001" })
+      .where("id", "=", id)
+      .execute();
+    const file = calendarFile(BASE, [(await findEvent(site.services.db, id))!], "Events\r");
+    // Every CR ends a line (CRLF); no other control character but the tab is left anywhere.
+    expect(file).not.toMatch(/\r(?!\n)|(?<!\r)\n/);
+    // eslint-disable-next-line no-control-regex -- control characters are what the file must not hold
+    expect(file.replaceAll("\r\n", "")).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/);
+    expect(file).not.toMatch(/^X-INJECTED/m);
+    const vevent = new ICAL.Event(new ICAL.Component(ICAL.parse(file)).getFirstSubcomponent("vevent")!);
+    expect(vevent.summary).toBe("Sit still\nX-INJECTED:1");
+    expect(vevent.description.startsWith("Breathe in.\nBreathe out.[31m\nRest.\n")).toBe(true);
+    expect(vevent.location).toBe("Hall\n3");
+  });
+
   it("the feed holds every upcoming event, cancelled ones marked so", async () => {
     const now = new Date(Date.now() + 4000 * 24 * HOUR);
     const kept = await event(site.services, { now, title: "Kept event for the feed" });

@@ -22,6 +22,17 @@ export interface CalendarEvent {
   cancelled_at: string | Date | null;
 }
 
+/**
+ * Text as RFC 5545 lets a TEXT value hold it (§3.3.11): a line break of any kind (CRLF, a lone CR,
+ * U+2028/U+2029) becomes the one newline the library escapes as `\n`, and every other control
+ * character (C0 but the tab, DEL, C1) is dropped. The library escapes only `\n`: a lone CR went out
+ * raw, and a calendar reads it as the end of the line.
+ */
+export function calendarText(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  return text.replace(/\r\n?|[\u2028\u2029]/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
+}
+
 export const eventUid = (baseUrl: string, id: number) => `event-${id}@${new URL(baseUrl).host}`;
 
 function attributes(baseUrl: string, event: CalendarEvent): EventAttributes {
@@ -31,15 +42,15 @@ function attributes(baseUrl: string, event: CalendarEvent): EventAttributes {
     .join("\n");
   return {
     uid: eventUid(baseUrl, event.id),
-    title: event.title,
-    description,
+    title: calendarText(event.title),
+    description: calendarText(description),
     start: new Date(event.starts_at).getTime(),
     startInputType: "utc",
     startOutputType: "utc",
     end: new Date(event.ends_at).getTime(),
     endInputType: "utc",
     endOutputType: "utc",
-    location: event.place ?? event.online_url ?? undefined,
+    location: event.place !== null ? calendarText(event.place) : (event.online_url ?? undefined),
     url,
     status: event.cancelled_at ? "CANCELLED" : "CONFIRMED",
     // Seconds since 2020: grows with every edit, so calendars take the newest version.
@@ -53,7 +64,7 @@ function attributes(baseUrl: string, event: CalendarEvent): EventAttributes {
 export function calendarFile(baseUrl: string, events: CalendarEvent[], name?: string): string {
   const { error, value } = createEvents(
     events.map((e) => attributes(baseUrl, e)),
-    { productId: "innerpeace-outerstrength/events", ...(name ? { calName: name } : {}) },
+    { productId: "innerpeace-outerstrength/events", ...(name ? { calName: calendarText(name) } : {}) },
   );
   if (error || value === null) throw error ?? new Error("calendar file could not be written");
   return value;
