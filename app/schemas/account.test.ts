@@ -24,6 +24,14 @@ describe("join schema, seed §5 message by message", () => {
   it("full name under 2 characters", () => {
     expect(errorsOf({ ...valid, fullName: "A" }).fullName).toBe("Full name must be at least 2 characters");
   });
+  it("a full name with a line break or another control character (issue 25, item 11)", () => {
+    for (const fullName of ["Ana\nBob", "Ana\r\nBob", "Ana\tBob", "Ana\u0000Bob", "Ana\u007fBob", "Ana\u0085Bob", "Ana\u2028Bob", "Ana\u2029Bob"]) {
+      expect(errorsOf({ ...valid, fullName }).fullName, JSON.stringify(fullName)).toBe("Full name must be on one line");
+    }
+    // Around the name they are only space: trimmed away, as before.
+    expect(joinSchema.parse({ ...valid, fullName: "\nAna Bob\n" }).fullName).toBe("Ana Bob");
+    expect(errorsOf({ ...valid, fullName: "Zoë Ann-Marie O'Neil 李" })).toEqual({});
+  });
   it("an invalid email", () => {
     expect(errorsOf({ ...valid, email: "not-an-email" }).email).toBe("Please enter a valid email address");
     expect(errorsOf({ ...valid, email: "" }).email).toBe("Please enter a valid email address");

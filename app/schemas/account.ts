@@ -1,7 +1,9 @@
 import * as z from "zod/mini";
+import { NOT_ONE_LINE } from "./fields";
 export { INTERESTS, INTEREST_CHECKBOXES, JOIN_CHECKBOXES, SIGN_IN_CHECKBOXES, type InterestId } from "./fields";
 
-// Every message here is the seed's (§5), word for word; limits beyond the seed come from PRODUCT.md §7.
+// Every message here is the seed's (§5), word for word; limits beyond the seed come from PRODUCT.md §7,
+// and a name's one-line rule from the titles' (issue 25, item 11), in their wording.
 // zod/mini keeps the browser bundle small: these schemas ship to every form page (ADR 0006).
 
 /** The validation default the seed mentions: 'Required' when a value is missing. */
@@ -44,6 +46,8 @@ export const fullNameSchema = z
     z.trim(),
     z.minLength(2, "Full name must be at least 2 characters"),
     z.maxLength(100, "Full name cannot exceed 100 characters"),
+    // A name reaches mail bodies and bylines: one line, as titles are (issue 25, item 11).
+    z.refine((value) => !NOT_ONE_LINE.test(value), "Full name must be on one line"),
   );
 export const bioSchema = z.optional(
   z.string(required()).check(z.trim(), z.maxLength(250, "Bio cannot exceed 250 characters")),

@@ -2,18 +2,15 @@ import * as z from "zod/mini";
 import { formatCount } from "~/lib/utils";
 import { canonicalTimeZone, zonedToUtc } from "~/lib/time-zones";
 import { submissionKeySchema } from "./forum";
-import { EVENT_TITLE_MIN, EVENT_TITLE_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_URL_MAX, EVENT_CAPACITY_MAX } from "./fields";
+import { EVENT_TITLE_MIN, EVENT_TITLE_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_URL_MAX, EVENT_CAPACITY_MAX, NOT_ONE_LINE } from "./fields";
 export { EVENT_TITLE_MIN, EVENT_TITLE_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_URL_MAX, EVENT_CAPACITY_MAX } from "./fields";
 
 // The event form, shared by the page (checked before submit) and the action (PRODUCT.md §4).
 
 const text = z.string({ error: (issue) => (issue.input === undefined ? "Required" : "Expected text") });
 
-// eslint-disable-next-line no-control-regex -- matching control characters is the point here
-const CONTROL_CHAR = /[\u0000-\u001f\u007f]/;
-
 /** Plain text on one line: a title reaches mail subjects and calendar files. */
-const oneLine = (label: string) => z.refine<string>((value) => !CONTROL_CHAR.test(value), `${label} must be on one line`);
+const oneLine = (label: string) => z.refine<string>((value) => !NOT_ONE_LINE.test(value), `${label} must be on one line`);
 
 export const eventTitleSchema = text.check(
   z.trim(),

@@ -47,6 +47,15 @@ export const AUDIO_MAX_BYTES = 20 * 1024 * 1024;
  */
 export const UPLOAD_BODY_LIMIT = 21 * 1024 * 1024;
 
+// events.ts, account.ts
+/**
+ * What a one-line field (a title, a place, a name) refuses: C0 and C1 control characters (line
+ * feed, tab, NUL, next line…) and Unicode's line and paragraph separators. Such a field reaches
+ * mail subjects and bodies, calendar files and headings, where any of them breaks a line.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point here
+export const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 // account.ts
 export const INTERESTS = [
   { id: "meditation", label: "Meditation & Inner Peace" },
