@@ -95,11 +95,13 @@ describe(`confirming a new email address on ${ENGINE}`, () => {
   });
 
   it("signed out, or in another member's session, signs out every session of the member and none of the other's", async () => {
-    for (const confirmingAs of ["nobody", "someone else"] as const) {
+    for (const confirmingAs of ["nobody", "someone else", "a made-up session"] as const) {
       const member = await joined();
       const bystander = await joined();
       const change = await changeRequested(member.cookie, `elsewhere-${n}-${Date.now()}@example.org`);
-      const headers: Record<string, string> = confirmingAs === "someone else" ? { cookie: bystander.cookie } : {};
+      const cookies = { nobody: undefined, "someone else": bystander.cookie, "a made-up session": "ipos.session_token=made-up.c2lnbmF0dXJl" };
+      const cookie = cookies[confirmingAs];
+      const headers: Record<string, string> = cookie ? { cookie } : {};
       expect((await web.http.post("/settings/email", { token: change }, headers)).status, confirmingAs).toBe(302);
       expect(await dashboardStatus(member.cookie), confirmingAs).toBe(302);
       expect(await db().selectFrom("session").select("id").where("member_id", "=", member.id).execute(), confirmingAs).toHaveLength(0);
