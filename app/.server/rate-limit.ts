@@ -24,14 +24,40 @@ export async function hit(db: Db, limits: Limit[], now = new Date()): Promise<Hi
     db,
     limits.map((l) => l.key),
   );
-  let retryMinutes = 0;
   for (const limit of limits) {
     const since = new Date(now.getTime() - limit.windowMs).toISOString();
     await db.deleteFrom("rate_limit_hit").where("key", "=", limit.key).where("hit_at", "<=", since).execute();
+  }
+  const retryMinutes = await minutesToWait(db, limits, now);
+  if (retryMinutes > 0) return { ok: false, retryMinutes };
+  const inserted = await db
+    .insertInto("rate_limit_hit")
+    .values(limits.map((l) => ({ key: l.key, hit_at: now.toISOString() })))
+    .returning("id")
+    .execute();
+  return { ok: true, hitIds: inserted.map((r) => Number(r.id)) };
+}
+
+/**
+ * Whether `hit` would refuse now, read without locking or recording anything: a cheap refusal
+ * before expensive work (ADR 0043). Its answer may be stale a moment later, so the request that
+ * goes on must still pass `hit` itself.
+ */
+export async function wouldRefuse(db: Db, limits: Limit[], now = new Date()): Promise<{ ok: true } | { ok: false; retryMinutes: number }> {
+  const retryMinutes = await minutesToWait(db, limits, now);
+  return retryMinutes > 0 ? { ok: false, retryMinutes } : { ok: true };
+}
+
+/** The longest wait any full limit asks for, 0 when every one has room; hits older than the window do not count. */
+async function minutesToWait(db: Db, limits: Limit[], now: Date): Promise<number> {
+  let retryMinutes = 0;
+  for (const limit of limits) {
+    const since = new Date(now.getTime() - limit.windowMs).toISOString();
     const row = await db
       .selectFrom("rate_limit_hit")
       .select([(eb) => eb.fn.countAll<number>().as("hits"), (eb) => eb.fn.min("hit_at").as("oldest")])
       .where("key", "=", limit.key)
+      .where("hit_at", ">", since)
       .executeTakeFirst();
     if (row && Number(row.hits) >= limit.max && row.oldest) {
       // A request that read its clock before waiting for the lock can be older than the hit that
@@ -40,13 +66,7 @@ export async function hit(db: Db, limits: Limit[], now = new Date()): Promise<Hi
       retryMinutes = Math.max(retryMinutes, Math.max(1, Math.ceil(wait / 60_000)));
     }
   }
-  if (retryMinutes > 0) return { ok: false, retryMinutes };
-  const inserted = await db
-    .insertInto("rate_limit_hit")
-    .values(limits.map((l) => ({ key: l.key, hit_at: now.toISOString() })))
-    .returning("id")
-    .execute();
-  return { ok: true, hitIds: inserted.map((r) => Number(r.id)) };
+  return retryMinutes;
 }
 
 /** Takes back hits that turned out not to count (e.g. a sign-in whose password was right). */

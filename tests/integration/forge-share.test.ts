@@ -1,7 +1,12 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
-import { editCreation, shareCreation, type CreationFiles } from "~/.server/domain/forge/creation-service";
+import { editCreation, IMAGE_IN_PROGRESS, shareCreation, type CreationFiles } from "~/.server/domain/forge/creation-service";
+import { writeKey } from "~/.server/domain/outcome";
+import { imageDecodes } from "~/.server/media/image-upload";
+import { hit } from "~/.server/rate-limit";
+import { WRITE_LIMIT } from "~/lib/limits";
+import { INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
 import { deletePost, setPostHidden } from "~/.server/domain/posts/pipeline";
 import { ledgerXp } from "./ledger-xp";
 import type { CreationInput } from "~/schemas/forge";
@@ -112,17 +117,21 @@ describe(`sharing creations on ${ENGINE}`, () => {
     expect(await xpOf(author)).toBe(70);
   });
 
-  it("50 parallel submits of one form make one creation and one set of files", async () => {
+  it("50 parallel submits of one form make one creation and one set of files, decoded once", async () => {
     const author = await member();
     const media = await mediaCount();
+    const decodes = imageDecodes();
     const once = input("art");
     const image = await png(40, 40);
     const results = await Promise.all(Array.from({ length: 50 }, () => shareCreation(site.services, author, once, { image })));
-    const ids = new Set(results.map((r) => (r.ok ? r.value.id : 0)));
-    expect([...ids].length).toBe(1);
-    expect(ids.has(0)).toBe(false);
+    // Each is answered with the one creation, or (beyond the member's few waiting images) told to wait.
+    const ids = new Set(results.filter((r) => r.ok).map((r) => r.value.id));
+    expect(ids.size).toBe(1);
+    for (const r of results.filter((r) => !r.ok)) expect(r).toEqual({ ok: false, status: 429, errors: { image: IMAGE_IN_PROGRESS } });
     expect(await mediaCount()).toBe(media + 3);
     expect(await xpOf(author)).toBe(70);
+    // Those that waited found the creation made and decoded nothing.
+    expect(imageDecodes()).toBe(decodes + 1);
   });
 
   it("50 parallel shares by an initiate: exactly three pass the daily limit", async () => {
@@ -139,6 +148,66 @@ describe(`sharing creations on ${ENGINE}`, () => {
     expect(fourth.ok).toBe(false);
     if (!fourth.ok) expect(fourth.status).toBe(429);
   });
+});
+
+describe(`every cheap refusal before an image is decoded on ${ENGINE}`, () => {
+  /** An image that passes every cheap check and fails only when decoded: a refusal of it that is no 400 was decided first. */
+  const undecodable = () => truncatedJpeg();
+  const fillWriteLimit = async (viewer: Viewer) => {
+    let room = WRITE_LIMIT.max;
+    while (room > 0 && (await hit(site.services.db, [{ key: writeKey(viewer), ...WRITE_LIMIT }])).ok) room -= 1;
+  };
+
+  it("an initiate over the daily limit is refused (429) without one of 16 parallel images decoded", async () => {
+    const initiate = await member(0);
+    for (let i = 0; i < 3; i++) expect((await share(initiate, "writing")).ok).toBe(true);
+    const decodes = imageDecodes();
+    const large = await png(6300, 6300);
+    const images = [large, await undecodable(), await pixelBomb(), ...Array.from({ length: 13 }, () => large)];
+    const results = await Promise.all(images.map((image) => share(initiate, "art", { image })));
+    for (const r of results) expect(r).toEqual({ ok: false, status: 429, errors: { form: INITIATE_DAILY_POSTS_MESSAGE } });
+    expect(imageDecodes()).toBe(decodes);
+  });
+
+  it("a member at the write limit is refused (429) before the image is decoded, sharing and editing", async () => {
+    const author = await member();
+    const shared = await share(author, "art", { image: await png() });
+    const id = shared.ok ? shared.value.id : 0;
+    await fillWriteLimit(author);
+    const decodes = imageDecodes();
+    const again = await share(author, "art", { image: await undecodable() });
+    expect(again.ok || again.status).toBe(429);
+    const edited = await editCreation(site.services, author, id, input("art"), { image: await undecodable() });
+    expect(edited.ok || edited.status).toBe(429);
+    expect(imageDecodes()).toBe(decodes);
+  });
+
+  it("the limits are read again in the member's turn: the images that lost the last post of the day are not decoded", async () => {
+    const initiate = await member(0);
+    for (let i = 0; i < 2; i++) expect((await share(initiate, "writing")).ok).toBe(true);
+    const decodes = imageDecodes();
+    const image = await png(1200, 800);
+    // All three pass the limits read ahead (two posts today); one at a time, the first takes the third post.
+    const results = await Promise.all([1, 2, 3].map((i) => share(initiate, "art", { image }, { title: `Race ${i}` })));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok && r.status === 429)).toHaveLength(2);
+    expect(imageDecodes()).toBe(decodes + 1);
+  });
+
+  it("one image at a time per member: two more wait their turn, further ones are refused with 429", async () => {
+    const author = await member();
+    const other = await member();
+    const image = await png(2400, 1600);
+    const decodes = imageDecodes();
+    const [theirs, ...mine] = await Promise.all([
+      share(other, "art", { image }),
+      ...[1, 2, 3, 4, 5].map((i) => share(author, "art", { image }, { title: `Parallel image ${i}` })),
+    ]);
+    expect(theirs.ok).toBe(true);
+    expect(mine.filter((r) => r.ok)).toHaveLength(3);
+    for (const r of mine.filter((r) => !r.ok)) expect(r).toEqual({ ok: false, status: 429, errors: { image: IMAGE_IN_PROGRESS } });
+    expect(imageDecodes()).toBe(decodes + 4);
+  }, 60_000);
 });
 
 describe(`editing, deleting and hiding creations on ${ENGINE}`, () => {

@@ -2,7 +2,7 @@ import http from "node:http";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { memberIdByEmail } from "../factories";
-import { COMMENT_MARK, GPS_MARK, jpegWithMetadata, png, wav, XMP_MARK } from "../factories/media";
+import { COMMENT_MARK, GPS_MARK, jpegWithMetadata, png, truncatedJpeg, wav, XMP_MARK } from "../factories/media";
 import { cookieHeader, ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
 
@@ -211,6 +211,15 @@ describe(`sharing over HTTP on ${ENGINE}`, () => {
     const wrongType = await postForm("/forge/new", fields("music", [["image", image, "a.png"]]), cookie);
     expect(wrongType.status).toBe(400);
     expect(await readable(wrongType)).toContain("Only Visual Art takes an image.");
+  });
+
+  it("answers an initiate over the daily limit with 429 before reading their image's pixels", async () => {
+    const { cookie } = await join();
+    for (let i = 0; i < 3; i++) expect((await postForm("/forge/new", fields("writing"), cookie)).status).toBe(302);
+    // Its header is sound and its data cut short: decoding it would have answered 400 "could not be read".
+    const res = await postForm("/forge/new", fields("art", [["image", await truncatedJpeg(), "cut.jpg"]]), cookie);
+    expect(res.status).toBe(429);
+    expect(await readable(res)).toContain("Initiates may start 3 new discussions, questions or creations a day");
   });
 
   it("lets the author edit and replace the file; nobody else", async () => {

@@ -6,7 +6,7 @@ import { slugify } from "~/lib/slug";
 import { excerptOf } from "~/lib/text";
 import sharp from "sharp";
 import { databaseMediaStore } from "../media/media-store-database";
-import { processImage } from "../media/process-upload";
+import { processImage } from "../media/image-upload";
 import { utcToZoned, zonedToUtc } from "~/lib/time-zones";
 import type { Database } from "./schema";
 import { rebuildReplyHours } from "./reply-hours";

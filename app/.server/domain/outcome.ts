@@ -3,9 +3,9 @@ import { hit, tryAgainMessage } from "../rate-limit";
 import { WRITE_LIMIT } from "~/lib/limits";
 
 /** What a domain action returns: its value, or an HTTP status with messages keyed by field. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 400 | 403 | 404 | 409 | 429; errors: Record<string, string> };
+export type Outcome<T> = { ok: true; value: T } | { ok: false; status: 400 | 403 | 404 | 409 | 429 | 503; errors: Record<string, string> };
 
-export const fail = (status: 400 | 403 | 404 | 409 | 429, message: string, field = "form"): Outcome<never> => ({
+export const fail = (status: 400 | 403 | 404 | 409 | 429 | 503, message: string, field = "form"): Outcome<never> => ({
   ok: false,
   status,
   errors: { [field]: message },

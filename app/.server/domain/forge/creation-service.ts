@@ -1,9 +1,11 @@
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { NewMedia } from "../../media/media-store";
-import { AUDIO_REFUSED, processAudio, processImage } from "../../media/process-upload";
+import { TurnsByKey } from "../../media/image-queue";
+import { processImage, readImageHeader } from "../../media/image-upload";
+import { AUDIO_REFUSED, processAudio } from "../../media/process-upload";
 import type { CreationInput } from "~/schemas/forge";
-import { createPost, editPost, loadOwnPost } from "../posts/pipeline";
+import { createPost, editAllowedAhead, editPost, loadOwnPost, postAllowedAhead } from "../posts/pipeline";
 import { retypeCreation } from "./forge-repository";
 import { fail, type Outcome } from "../outcome";
 
@@ -11,6 +13,11 @@ import { fail, type Outcome } from "../outcome";
  * Sharing and editing a creation (issue 10): the upload is checked and re-encoded before any
  * transaction, then the posting pipeline (ADR 0017) writes the creation, its files and its XP in
  * one transaction, so no file is stored without the creation that shows it (ADR 0020).
+ *
+ * An image is decoded only after every cheap refusal (ADR 0043): the fields, the limits read
+ * ahead, the file's type and header. Then the member waits for their turn, since one member's
+ * images are decoded one at a time, and the limits are read again: the image before may have
+ * used the last post of the day.
  */
 
 export interface CreationFiles {
@@ -21,39 +28,81 @@ export interface CreationFiles {
 type MediaColumns = { image_name: string | null; image_display_name: string | null; image_thumb_name: string | null; audio_name: string | null };
 const NO_MEDIA: MediaColumns = { image_name: null, image_display_name: null, image_thumb_name: null, audio_name: null };
 
-/** The files a creation of this type will keep: new ones checked and re-encoded, or what it had. */
-async function prepareMedia(
-  input: CreationInput,
-  files: CreationFiles,
-  current: MediaColumns,
-): Promise<Outcome<{ files: Omit<NewMedia, "ownerId">[]; columns: MediaColumns }>> {
+/** What happens to the creation's files: a new image or audio file to check, or the columns it keeps. */
+type MediaPlan = { image: Buffer } | { audio: Buffer } | { keep: MediaColumns };
+type PreparedMedia = { files: Omit<NewMedia, "ownerId">[]; columns: MediaColumns };
+
+/**
+ * A second image from the same member waits for the first, and so does a third: a double submit,
+ * then a retry, are answered with the creation the first one made (without decoding again). More
+ * than that at once is no person at a form, and is refused rather than held in memory.
+ */
+const MEMBER_IMAGES_WAITING = 2;
+const memberImages = new TurnsByKey(MEMBER_IMAGES_WAITING);
+export const IMAGE_IN_PROGRESS = "Your last image is still being processed. Wait until it is done, then send this one again.";
+
+/** Which files a creation of this type takes, decided from the form alone (nothing is read yet). */
+function planMedia(input: CreationInput, files: CreationFiles, current: MediaColumns): Outcome<MediaPlan> {
   if (files.image && input.type !== "art") return fail(400, "Only Visual Art takes an image. Remove the image or choose Visual Art.", "image");
   if (files.audio && input.type !== "music") return fail(400, "Only Music takes an audio file. Remove it or choose Music.", "audio");
   if (input.type === "art") {
-    if (!files.image) return current.image_name ? keep(current, "image") : fail(400, "Choose an image for Visual Art", "image");
-    const image = await processImage(files.image);
-    if (!image.ok) return fail(400, image.message, "image");
-    const { full, display, thumb } = image.value;
-    return {
-      ok: true,
-      value: { files: [full, display, thumb], columns: { ...NO_MEDIA, image_name: full.name, image_display_name: display.name, image_thumb_name: thumb.name } },
-    };
+    if (files.image) return { ok: true, value: { image: files.image } };
+    return current.image_name ? keep(current, "image") : fail(400, "Choose an image for Visual Art", "image");
   }
   if (input.type === "music") {
-    if (!files.audio) return current.audio_name ? keep(current, "audio") : fail(400, "Choose an audio file for Music", "audio");
-    const audio = await processAudio(files.audio);
-    if (!audio.ok) return fail(400, AUDIO_REFUSED, "audio");
-    return { ok: true, value: { files: [audio.value], columns: { ...NO_MEDIA, audio_name: audio.value.name } } };
+    if (files.audio) return { ok: true, value: { audio: files.audio } };
+    return current.audio_name ? keep(current, "audio") : fail(400, "Choose an audio file for Music", "audio");
   }
-  return { ok: true, value: { files: [], columns: NO_MEDIA } };
+  return { ok: true, value: { keep: NO_MEDIA } };
 }
 
-function keep(current: MediaColumns, which: "image" | "audio"): Outcome<{ files: []; columns: MediaColumns }> {
+function keep(current: MediaColumns, which: "image" | "audio"): Outcome<MediaPlan> {
   const columns =
     which === "image"
       ? { ...NO_MEDIA, image_name: current.image_name, image_display_name: current.image_display_name, image_thumb_name: current.image_thumb_name }
       : { ...NO_MEDIA, audio_name: current.audio_name };
-  return { ok: true, value: { files: [], columns } };
+  return { ok: true, value: { keep: columns } };
+}
+
+/** The new files checked and re-encoded; a busy image queue is the server's refusal (503), not the file's. */
+async function prepareMedia(plan: MediaPlan): Promise<Outcome<PreparedMedia>> {
+  if ("keep" in plan) return { ok: true, value: { files: [], columns: plan.keep } };
+  if ("audio" in plan) {
+    const audio = await processAudio(plan.audio);
+    if (!audio.ok) return fail(400, AUDIO_REFUSED, "audio");
+    return { ok: true, value: { files: [audio.value], columns: { ...NO_MEDIA, audio_name: audio.value.name } } };
+  }
+  const image = await processImage(plan.image);
+  if (!image.ok) return fail(image.busy ? 503 : 400, image.message, "image");
+  const { full, display, thumb } = image.value;
+  return {
+    ok: true,
+    value: { files: [full, display, thumb], columns: { ...NO_MEDIA, image_name: full.name, image_display_name: display.name, image_thumb_name: thumb.name } },
+  };
+}
+
+/**
+ * Runs `work` (which prepares the media and writes) after every cheap refusal: `ahead`, the limits
+ * read without recording, then for an image its type and header; an image's work then runs in
+ * the member's turn, after `ahead` once more. The write itself still checks and records the
+ * limits atomically (ADR 0013); `ahead` only spares the decoding when the answer is already no.
+ */
+async function afterCheapRefusals<A, T>(
+  viewer: Viewer,
+  plan: MediaPlan,
+  ahead: () => Promise<Outcome<A>>,
+  work: (allowed: A) => Promise<Outcome<T>>,
+): Promise<Outcome<T>> {
+  const allowed = await ahead();
+  if (!allowed.ok) return allowed;
+  if (!("image" in plan)) return work(allowed.value);
+  const header = await readImageHeader(plan.image);
+  if (!header.ok) return fail(400, header.message, "image");
+  const turn = await memberImages.run(viewer.id, async () => {
+    const still = await ahead();
+    return still.ok ? work(still.value) : still;
+  });
+  return turn.ok ? turn.value : fail(429, IMAGE_IN_PROGRESS, "image");
 }
 
 // The type is not among them: an edit moves it with retypeCreation, which moves the category counts too.
@@ -76,22 +125,32 @@ export async function shareCreation(
   files: CreationFiles,
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {
-  const media = await prepareMedia(input, files, NO_MEDIA);
-  if (!media.ok) return media;
-  const posted = await createPost(
-    services,
+  const plan = planMedia(input, files, NO_MEDIA);
+  if (!plan.ok) return plan;
+  const post = { kind: "creation" as const, values: { ...textColumns(input), type: input.type }, submissionKey: input.submissionKey };
+  return afterCheapRefusals(
     viewer,
-    {
-      kind: "creation",
-      parentId: null,
-      values: { ...textColumns(input), type: input.type },
-      submissionKey: input.submissionKey,
-      // Written only when this submit made the creation: a double submit stores no second copy.
-      alsoWrite: (trx, id) => storeAndLink(services, trx, viewer, id, media.value.files, media.value.columns),
+    plan.value,
+    () => postAllowedAhead(services, viewer, post, now),
+    async ({ madeAlready }) => {
+      // The same form sent again after it made its creation: answered with it, nothing decoded.
+      if (madeAlready !== null) return { ok: true, value: { id: madeAlready } };
+      const media = await prepareMedia(plan.value);
+      if (!media.ok) return media;
+      const posted = await createPost(
+        services,
+        viewer,
+        {
+          ...post,
+          parentId: null,
+          // Written only when this submit made the creation: a double submit stores no second copy.
+          alsoWrite: (trx, id) => storeAndLink(services, trx, viewer, id, media.value.files, media.value.columns),
+        },
+        now,
+      );
+      return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
     },
-    now,
   );
-  return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
 }
 
 /** What the edit form starts from. */
@@ -121,30 +180,39 @@ export async function editCreation(
   const own = await loadOwnPost(services.db, viewer, "creation", id);
   if (!own.ok) return own;
   const current = await readMediaColumns(services.db, id);
-  const media = await prepareMedia(input, files, current);
-  if (!media.ok) return media;
-  const edited = await editPost(
-    services,
+  const plan = planMedia(input, files, current);
+  if (!plan.ok) return plan;
+  return afterCheapRefusals(
     viewer,
-    "creation",
-    id,
-    {
-      values: () => textColumns(input),
-      alsoWrite: async (trx) => {
-        // Read again inside the transaction: a parallel edit may have replaced the files already.
-        const before = await readMediaColumns(trx, id);
-        await retypeCreation(trx, id, input.type);
-        await storeAndLink(services, trx, viewer, id, media.value.files, media.value.columns);
-        const kept = new Set(Object.values(media.value.columns));
-        await services.media.delete(
-          trx,
-          Object.values(before).filter((name): name is string => name !== null && !kept.has(name)),
-        );
-      },
+    plan.value,
+    () => editAllowedAhead(services, viewer, "creation", now),
+    async () => {
+      const media = await prepareMedia(plan.value);
+      if (!media.ok) return media;
+      const edited = await editPost(
+        services,
+        viewer,
+        "creation",
+        id,
+        {
+          values: () => textColumns(input),
+          alsoWrite: async (trx) => {
+            // Read again inside the transaction: a parallel edit may have replaced the files already.
+            const before = await readMediaColumns(trx, id);
+            await retypeCreation(trx, id, input.type);
+            await storeAndLink(services, trx, viewer, id, media.value.files, media.value.columns);
+            const kept = new Set(Object.values(media.value.columns));
+            await services.media.delete(
+              trx,
+              Object.values(before).filter((name): name is string => name !== null && !kept.has(name)),
+            );
+          },
+        },
+        now,
+      );
+      return edited.ok ? { ok: true, value: { id } } : edited;
     },
-    now,
   );
-  return edited.ok ? { ok: true, value: { id } } : edited;
 }
 
 async function readMediaColumns(db: Db, id: number): Promise<MediaColumns> {

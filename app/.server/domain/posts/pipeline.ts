@@ -10,7 +10,7 @@ import { fail, writeAllowed, type Outcome } from "../outcome";
 import { moveReplyHour } from "../forum/section-repository";
 import { moveCreationCount } from "../forge/forge-repository";
 import { POST_KINDS, type PostKind } from "./post-kinds";
-import { postWithinLimits } from "./post-limits";
+import { postLimitsAhead, postWithinLimits, writeLimitAhead } from "./post-limits";
 import {
   countTargets,
   findPost,
@@ -211,6 +211,20 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
   });
   if (posted.ok) await wrotePost(services.db, post.kind, { id: posted.value.id, parentId: post.parentId, authorId: viewer.id });
   return posted;
+}
+
+/**
+ * createPost's limits read ahead, recording nothing (ADR 0043): a service with expensive work to do
+ * before createPost (an upload to decode) refuses cheaply first. `madeAlready` is the post a
+ * repeated submission made, which needs no work at all.
+ */
+export function postAllowedAhead(services: AppServices, viewer: Viewer, post: Pick<NewPost, "kind" | "values" | "submissionKey">, now = new Date()) {
+  return postLimitsAhead(services.db, viewer, { kind: post.kind, submissionKey: submittedKey(post.submissionKey, post.values) }, now);
+}
+
+/** editPost's limit read ahead, recording nothing: the write burst limit, where the kind's edits count. */
+export async function editAllowedAhead(services: AppServices, viewer: Viewer, kind: PostKind, now = new Date()): Promise<Outcome<null>> {
+  return POST_KINDS[kind].editsLimited ? writeLimitAhead(services.db, viewer, now) : { ok: true, value: null };
 }
 
 /** The author's edit: marked as edited; Forum edits also count against the write burst limit. */

@@ -5,7 +5,7 @@ import { WRITE_LIMIT } from "~/lib/limits";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { lockKeys } from "../../db/lock-keys";
-import { hit, tryAgainMessage } from "../../rate-limit";
+import { hit, tryAgainMessage, wouldRefuse } from "../../rate-limit";
 import { progressOf } from "../progression/progression-service";
 import { fail, writeKey, type Outcome } from "../outcome";
 import { DAILY_COUNTED, POST_KINDS, type PostKind } from "./post-kinds";
@@ -32,14 +32,36 @@ export async function postWithinLimits<T>(
   return services.db.transaction().execute(async (trx) => {
     await lockKeys(trx, [writeKey(viewer)]);
     if (await findSubmitted(trx, post.kind, viewer.id, post.submissionKey)) return write(trx);
-    if (POST_KINDS[post.kind].daily) {
-      const progress = await progressOf(trx, viewer.id);
-      if (!isRankAtLeast(progress.rank.id, UNLIMITED_POSTS_RANK) && (await postedSince(trx, DAILY_COUNTED, viewer.id, startOfUtcDay(now))) >= INITIATE_DAILY_POSTS) {
-        return fail(429, INITIATE_DAILY_POSTS_MESSAGE);
-      }
-    }
+    if (await dailyLimitReached(trx, viewer, post.kind, now)) return fail(429, INITIATE_DAILY_POSTS_MESSAGE);
     const limited = await hit(trx, [{ key: writeKey(viewer), ...WRITE_LIMIT }], now);
     if (!limited.ok) return fail(429, tryAgainMessage(limited.retryMinutes));
     return write(trx);
   });
+}
+
+/**
+ * The same limits read ahead, locking and recording nothing: a cheap refusal before expensive work
+ * (decoding an upload, ADR 0043). `postWithinLimits` still decides when the post is written, so a
+ * member who passes here and loses a race there is refused all the same. A repeated submission
+ * answers with the post it already made, which no limit stops.
+ */
+export async function postLimitsAhead(db: Db, viewer: Viewer, post: { kind: PostKind; submissionKey: string }, now: Date): Promise<Outcome<{ madeAlready: number | null }>> {
+  const first = await findSubmitted(db, post.kind, viewer.id, post.submissionKey);
+  if (first) return { ok: true, value: { madeAlready: first.id } };
+  if (await dailyLimitReached(db, viewer, post.kind, now)) return fail(429, INITIATE_DAILY_POSTS_MESSAGE);
+  const limited = await writeLimitAhead(db, viewer, now);
+  return limited.ok ? { ok: true, value: { madeAlready: null } } : limited;
+}
+
+/** The write burst limit read ahead (an edit's), recording nothing; see postLimitsAhead. */
+export async function writeLimitAhead(db: Db, viewer: Viewer, now: Date): Promise<Outcome<null>> {
+  const limited = await wouldRefuse(db, [{ key: writeKey(viewer), ...WRITE_LIMIT }], now);
+  return limited.ok ? { ok: true, value: null } : fail(429, tryAgainMessage(limited.retryMinutes));
+}
+
+/** An initiate who has made the day's posts of the kinds counted together (a rank above has no limit). */
+async function dailyLimitReached(db: Db, viewer: Viewer, kind: PostKind, now: Date) {
+  if (!POST_KINDS[kind].daily) return false;
+  const progress = await progressOf(db, viewer.id);
+  return !isRankAtLeast(progress.rank.id, UNLIMITED_POSTS_RANK) && (await postedSince(db, DAILY_COUNTED, viewer.id, startOfUtcDay(now))) >= INITIATE_DAILY_POSTS;
 }

@@ -1,0 +1,129 @@
+import os from "node:os";
+import { fileTypeFromBuffer } from "file-type";
+import sharp from "sharp";
+import { WorkQueue } from "./image-queue";
+import { mediaName, type NewMedia } from "./media-store";
+
+/**
+ * What an uploaded image becomes before it is stored (ADR 0020, bounded by ADR 0043). The type is
+ * decided from the bytes (file-type), never from the name or the browser's word; the header alone
+ * says how many pixels the image has, before any pixel is decoded. The image is then decoded once
+ * and re-encoded with sharp: metadata (EXIF, GPS, XMP, ICC, comments) is dropped because it is
+ * never copied over, and truncated input fails.
+ *
+ * Decoding and encoding hold a thread of libuv's pool for up to seconds, the same pool that
+ * hashes passwords (scrypt) and compresses pages. So this process decodes at most
+ * IMAGE_CONCURRENCY images at once, lets IMAGE_QUEUE more wait and refuses the rest at once, and
+ * gives each image IMAGE_SECONDS in all.
+ */
+
+// An upload is read once: libvips' cache of decoded images would only keep their memory after the
+// request. One libvips thread per image leaves the other cores to pages and sign-ins.
+sharp.cache(false);
+sharp.concurrency(1);
+
+/** 40 megapixels: any photo a phone takes, far below what would exhaust memory on decode. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+export const DISPLAY_WIDTH = 1600;
+export const THUMB_WIDTH = 480;
+/** The "full" image is kept at most this large on each side (WebP's own ceiling is 16,383). */
+const FULL_SIDE = 4096;
+/** Images decoded at once: half the cores (one on a 2-core box), so a thread is always left. */
+export const IMAGE_CONCURRENCY = Math.max(1, Math.floor(os.availableParallelism() / 2));
+/** Images waiting for their turn; beyond this the upload is refused rather than held in memory. */
+export const IMAGE_QUEUE = 8;
+/** One image's decode and three encodes: a 40-megapixel photo takes about 2 s on one core. */
+export const IMAGE_SECONDS = 10;
+
+export const IMAGE_REFUSED = "Choose a PNG, JPEG, WebP or GIF image.";
+export const TOO_MANY_PIXELS = "The image has too many pixels (at most 40 megapixels).";
+export const IMAGE_UNREADABLE = "The image could not be read. It may be damaged or incomplete.";
+export const IMAGE_TOO_SLOW = "The image took too long to process. Try a smaller image.";
+export const IMAGES_BUSY = "The site is busy with other images right now. Try again in a minute.";
+
+const IMAGE_KINDS = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+const INPUT = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "truncated" as const };
+
+/** A refused image; `busy` when the refusal is the server's load, not the file. */
+export type ImageRefusal = { ok: false; message: string; busy?: true };
+
+export interface ProcessedImage {
+  full: Omit<NewMedia, "ownerId">;
+  display: Omit<NewMedia, "ownerId">;
+  thumb: Omit<NewMedia, "ownerId">;
+}
+
+const imageWork = new WorkQueue(IMAGE_CONCURRENCY, IMAGE_QUEUE);
+let decodes = 0;
+
+/** Images this process has begun to decode, for tests and the benchmark to observe. */
+export const imageDecodes = () => decodes;
+/** Images being decoded and waiting, for the benchmark. */
+export const imageWorkSize = () => imageWork.size;
+
+/**
+ * The cheap checks, which decode no pixel: the type from the bytes and the size from the header
+ * (sharp's metadata reads only the header: a 6300 × 6300 PNG answers in under a millisecond).
+ */
+export async function readImageHeader(bytes: Buffer): Promise<{ ok: true; value: { width: number; height: number } } | ImageRefusal> {
+  const detected = await fileTypeFromBuffer(bytes);
+  if (!detected || !IMAGE_KINDS.has(detected.mime)) return { ok: false, message: IMAGE_REFUSED };
+  try {
+    const { width = 0, height = 0 } = await sharp(bytes, INPUT).metadata();
+    if (width * height > MAX_IMAGE_PIXELS) return { ok: false, message: TOO_MANY_PIXELS };
+    return { ok: true, value: { width, height } };
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+/** The header checks, then a turn in the process's image queue to decode once and encode three sizes. */
+export async function processImage(bytes: Buffer, { timeLimitMs = IMAGE_SECONDS * 1000 } = {}): Promise<{ ok: true; value: ProcessedImage } | ImageRefusal> {
+  const header = await readImageHeader(bytes);
+  if (!header.ok) return header;
+  const done = await imageWork.run(() => encodeSizes(bytes, Date.now() + timeLimitMs).catch(refusal));
+  return done.ok ? done.value : { ok: false, message: IMAGES_BUSY, busy: true };
+}
+
+/**
+ * One decode, scaled once to the full size as raw pixels; the three WebP files are encoded from
+ * those pixels, so a large upload is decoded once rather than once per size. rotate() applies the
+ * EXIF orientation before the EXIF goes; nothing asks sharp to keep metadata.
+ */
+async function encodeSizes(bytes: Buffer, deadline: number): Promise<{ ok: true; value: ProcessedImage }> {
+  // sharp's timeout is per pipeline, in whole seconds: each step gets what is left of the image's
+  // time, and no step starts once it is spent.
+  const secondsLeft = () => {
+    const left = Math.ceil((deadline - Date.now()) / 1000);
+    if (left <= 0) throw new Error("timeout");
+    return { seconds: left };
+  };
+  decodes += 1;
+  const { data, info } = await sharp(bytes, INPUT)
+    .rotate()
+    .resize({ width: FULL_SIDE, height: FULL_SIDE, fit: "inside", withoutEnlargement: true })
+    .toColourspace("srgb")
+    .raw({ depth: "uchar" })
+    .timeout(secondsLeft())
+    .toBuffer({ resolveWithObject: true });
+  const pixels = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const base = mediaName("image/webp").slice(0, 32);
+  const encode = async (variant: "full" | "display" | "thumb", width: number | null, quality: number) => {
+    const source = sharp(data, pixels);
+    const sized = width ? source.resize({ width, withoutEnlargement: true }) : source;
+    const out = await sized.webp({ quality }).timeout(secondsLeft()).toBuffer({ resolveWithObject: true });
+    return { name: mediaName("image/webp", variant, base), contentType: "image/webp", data: new Uint8Array(out.data), width: out.info.width, height: out.info.height };
+  };
+  const full = await encode("full", null, 90);
+  const display = await encode("display", DISPLAY_WIDTH, 82);
+  const thumb = await encode("thumb", THUMB_WIDTH, 75);
+  return { ok: true, value: { full, display, thumb } };
+}
+
+function refusal(error: unknown): ImageRefusal {
+  const message = error instanceof Error ? error.message : "";
+  // sharp checks limitInputPixels as it reads the header; anything else is truncated or corrupt data.
+  if (/pixel limit/i.test(message)) return { ok: false, message: TOO_MANY_PIXELS };
+  if (/timeout/i.test(message)) return { ok: false, message: IMAGE_TOO_SLOW };
+  return { ok: false, message: IMAGE_UNREADABLE };
+}
