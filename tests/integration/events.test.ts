@@ -10,6 +10,7 @@ import {
   HOSTS_ONLY_MESSAGE,
   EVENT_CANCELLED_MESSAGE,
   EVENT_STARTED_MESSAGE,
+  FORMER_HOST_MESSAGE,
   rsvp,
   type EventInput,
 } from "~/.server/domain/events/event-service";
@@ -74,6 +75,29 @@ describe(`events on ${ENGINE}`, () => {
     expect(past.ok ? 200 : past.status).toBe(400);
     const after = await site.services.db.selectFrom("event").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it("a host who is no longer an advisor cannot edit or cancel; an admin can", async () => {
+    const host = await advisor(site.services);
+    const { id } = await event(site.services, { host });
+    const current = (await findEvent(site.services.db, id))!;
+    const values: EventInput = {
+      title: "Renamed after the role went",
+      description: current.description,
+      path: current.path,
+      startsAt: new Date(current.starts_at),
+      endsAt: new Date(current.ends_at),
+      timeZone: current.time_zone,
+      onlineUrl: null,
+      place: current.place,
+      capacity: current.capacity,
+    };
+    await site.services.db.deleteFrom("advisor").where("member_id", "=", host.id).execute();
+    expect(await editEvent(site.services, host, id, values)).toMatchObject({ ok: false, status: 403, errors: { form: FORMER_HOST_MESSAGE } });
+    expect(await cancelEvent(site.services, host, id)).toMatchObject({ ok: false, status: 403 });
+    expect((await findEvent(site.services.db, id))?.title).toBe(current.title);
+    const admin = await member(site.services.db, { role: "admin" });
+    expect((await editEvent(site.services, admin, id, values)).ok).toBe(true);
   });
 
   it("a double submit makes one event", async () => {

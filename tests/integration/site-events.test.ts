@@ -172,6 +172,33 @@ describe(`events over HTTP on ${ENGINE}`, () => {
     expect(await readable(await web.http.get(path))).toContain("This event was cancelled.");
   });
 
+  it("a host whose advisor role is revoked no longer edits or cancels their events; an admin still does", { timeout: 60_000 }, async () => {
+    const host = await joinAs("Rhea Revoked");
+    await makeAdvisor(host.id);
+    const admin = await joinAs("Ada Admin");
+    await web.site.services.db.updateTable("member").set({ role: "admin" }).where("id", "=", admin.id).execute();
+    const path = (await web.http.post("/events/new", eventForm({ title: "Stair climb before work" }), { cookie: host.cookie })).headers.get("location")!;
+    expect(await readable(await web.http.get(path, { cookie: host.cookie }))).toContain("Edit Event");
+
+    const revoked = await web.http.post("/admin/advisors", { intent: "revoke", email: host.email }, { cookie: admin.cookie });
+    expect(revoked.status).toBe(302);
+    // The host's own page (kept for them before) no longer offers what they may not do.
+    const page = await readable(await web.http.get(path, { cookie: host.cookie }));
+    expect(page).toContain("Stair climb before work");
+    expect(page).not.toContain("Edit Event");
+    const form = await web.http.get(`${path}/edit`, { cookie: host.cookie });
+    expect(form.status).toBe(403);
+    expect(await readable(form)).toContain("Only advisors and admins can edit or cancel events.");
+    const { submissionKey: _unused, ...fields } = eventForm({ title: "Renamed by a former host" });
+    expect((await web.http.post(`${path}/edit`, { intent: "edit", ...fields }, { cookie: host.cookie })).status).toBe(403);
+    expect((await web.http.post(`${path}/edit`, { intent: "cancel" }, { cookie: host.cookie })).status).toBe(403);
+    const row = await web.site.services.db.selectFrom("event").select(["title", "cancelled_at"]).where("id", "=", Number(path.split("/").pop())).executeTakeFirstOrThrow();
+    expect(row).toEqual({ title: "Stair climb before work", cancelled_at: null });
+
+    expect(await readable(await web.http.get(path, { cookie: admin.cookie }))).toContain("Edit Event");
+    expect((await web.http.post(`${path}/edit`, { intent: "cancel" }, { cookie: admin.cookie })).status).toBe(302);
+  });
+
   it("50 simultaneous RSVPs over HTTP for 10 places: exactly 10 going, 40 waitlisted in order", async () => {
     const host = await joinAs("Rae Racer");
     await makeAdvisor(host.id);

@@ -4,7 +4,7 @@ import type { Route } from "./+types/edit-event";
 import { Button } from "~/components/ui/button";
 import { servicesContext } from "~/.server/context";
 import { eventForEditing } from "~/.server/domain/events/event-read-model";
-import { cancelEvent, EDIT_HOSTS_ONLY_MESSAGE, editEvent } from "~/.server/domain/events/event-service";
+import { cancelEvent, editEvent, manageRefusal } from "~/.server/domain/events/event-service";
 import { parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { EventForm } from "~/features/events/event-form";
@@ -23,7 +23,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db } = context.get(servicesContext);
   const event = id ? await eventForEditing(db, id) : undefined;
   if (!id || !event) throw data("Not found", { status: 404 });
-  if (viewer.role !== "admin" && viewer.id !== event.host_id) throw data(EDIT_HOSTS_ONLY_MESSAGE, { status: 403 });
+  const refusal = await manageRefusal(db, viewer, event);
+  if (refusal) throw data(refusal, { status: 403 });
   const zone = event.time_zone;
   return {
     id,

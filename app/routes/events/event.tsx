@@ -14,7 +14,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { eventPage } from "~/.server/domain/events/event-read-model";
-import { rsvp } from "~/.server/domain/events/event-service";
+import { manageRefusal, rsvp } from "~/.server/domain/events/event-service";
 import { requireViewer } from "~/.server/session";
 import { readForm } from "~/.server/forms";
 import { EventTimes, PATH_LABEL, placesText } from "~/features/events/event-card";
@@ -42,7 +42,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     event,
     canonical: `${services.env.BASE_URL}/events/${id}`,
     signedIn: viewer !== null,
-    mayEdit: viewer !== null && (viewer.role === "admin" || viewer.id === event.hostId) && !event.cancelled && !event.started,
+    mayEdit: !event.cancelled && !event.started && (await manageRefusal(services.db, viewer, { host_id: event.hostId })) === null,
   });
 }
 

@@ -32,6 +32,7 @@ import { tag, wrote } from "../../cache/page-tags";
 
 export const HOSTS_ONLY_MESSAGE = "Only advisors and admins can create events.";
 export const EDIT_HOSTS_ONLY_MESSAGE = "Only the event's host or an admin can edit or cancel it.";
+export const FORMER_HOST_MESSAGE = "Only advisors and admins can edit or cancel events.";
 export const EVENT_CANCELLED_MESSAGE = "This event was cancelled.";
 export const EVENT_STARTED_MESSAGE = "This event has already started, so RSVPs are closed.";
 
@@ -55,7 +56,15 @@ export async function mayHostEvents(db: Db, viewer: Viewer | null): Promise<bool
   return viewer.role === "admin" || (await isAdvisor(db, viewer.id));
 }
 
-const mayManage = (viewer: Viewer, event: Pick<EventRow, "host_id">) => viewer.role === "admin" || viewer.id === event.host_id;
+/**
+ * Who may edit or cancel an event: an admin, or its host while the host still holds the role that
+ * let them host. A revoked advisor keeps their events' pages but no longer manages them (issue 25).
+ */
+export async function manageRefusal(db: Db, viewer: Viewer | null, event: Pick<EventRow, "host_id">): Promise<string | null> {
+  if (viewer?.role === "admin") return null;
+  if (!viewer || viewer.id !== event.host_id) return EDIT_HOSTS_ONLY_MESSAGE;
+  return (await isAdvisor(db, viewer.id)) ? null : FORMER_HOST_MESSAGE;
+}
 
 function checkTimes(input: EventInput, now: Date): Outcome<null> {
   if (input.endsAt.getTime() <= input.startsAt.getTime()) return fail(400, "The end must be after the start", "endsAt");
@@ -122,7 +131,8 @@ export async function editEvent(services: AppServices, viewer: Viewer, id: numbe
   const { db } = services;
   const event = await findEvent(db, id);
   if (!event) return fail(404, "Event not found");
-  if (!mayManage(viewer, event)) return fail(403, EDIT_HOSTS_ONLY_MESSAGE);
+  const refusal = await manageRefusal(db, viewer, event);
+  if (refusal) return fail(403, refusal);
   if (event.cancelled_at) return fail(409, EVENT_CANCELLED_MESSAGE);
   if (new Date(event.starts_at).getTime() <= now.getTime()) return fail(409, "This event has already started and can no longer be edited.");
   const times = checkTimes(input, now);
@@ -150,7 +160,8 @@ export async function cancelEvent(services: AppServices, viewer: Viewer, id: num
   const { db } = services;
   const event = await findEvent(db, id);
   if (!event) return fail(404, "Event not found");
-  if (!mayManage(viewer, event)) return fail(403, EDIT_HOSTS_ONLY_MESSAGE);
+  const refusal = await manageRefusal(db, viewer, event);
+  if (refusal) return fail(403, refusal);
   wrote(tag.events, tag.event(id));
   return db.transaction().execute(async (trx) => {
     await lockKeys(trx, [eventLock(id)]);
