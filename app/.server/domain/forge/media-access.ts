@@ -1,0 +1,26 @@
+import type { Viewer } from "../../context";
+import type { Db } from "../../db/connect";
+import { isModerator } from "../accounts/roles";
+
+/**
+ * Who may fetch a stored file (issue 25, item 6). Every file belongs to the creation that shows it:
+ * while that creation shows, its files are public; while a moderator hides it, only moderators and
+ * its author may fetch them, and never from a shared cache; a file no creation shows (deleted,
+ * orphaned) is not served at all.
+ */
+export type MediaAccess = "public" | "private" | "none";
+
+const MEDIA_COLUMNS = ["image_name", "image_display_name", "image_thumb_name", "audio_name"] as const;
+
+/** One query, one index read per media column (migration 2026-11-26-0140). */
+export async function mediaAccess(db: Db, name: string, viewer: Pick<Viewer, "id" | "role"> | null): Promise<MediaAccess> {
+  const owner = await db
+    .selectFrom("creation")
+    .select(["author_id", "hidden_at"])
+    .where((eb) => eb.or(MEDIA_COLUMNS.map((column) => eb(column, "=", name))))
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  if (!owner) return "none";
+  if (owner.hidden_at === null) return "public";
+  return viewer && (viewer.id === owner.author_id || isModerator(viewer)) ? "private" : "none";
+}
