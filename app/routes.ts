@@ -12,6 +12,8 @@ export default [
   route("council/:questionId", "routes/council/question.tsx"),
   route("join", "routes/account/join.tsx"),
   route("signin", "routes/account/sign-in.tsx"),
+  route("signin/email-link", "routes/account/sign-in-link-request.tsx"),
+  route("signin/link", "routes/account/sign-in-link.tsx"),
   route("signout", "routes/account/sign-out.tsx"),
   route("forgot-password", "routes/account/forgot-password.tsx"),
   route("reset-password", "routes/account/reset-password.tsx"),

@@ -1,6 +1,11 @@
-import { betterAuth } from "better-auth";
+import { betterAuth, type BetterAuthPlugin } from "better-auth";
+import { APIError, createAuthEndpoint } from "better-auth/api";
+import { setSessionCookie } from "better-auth/cookies";
+import * as z from "zod/mini";
 import type { Db, Engine } from "./db/connect";
 import { deleteResetTokens } from "./domain/accounts/member-repository";
+import { consumeSignInLink } from "./domain/accounts/sign-in-trust-repository";
+import { endSignInTrust, hashToken } from "./domain/accounts/trusted-devices";
 
 /** Thirty days for 'Remember me' (PRODUCT.md §2); Better Auth gives other sign-ins one day. */
 export const REMEMBERED_SESSION_SECONDS = 60 * 60 * 24 * 30;
@@ -25,6 +30,31 @@ export interface AuthOptions {
 /** Better Auth names its cookies "ipos.session_token" and so on ("__Secure-" before them on https). */
 export const AUTH_COOKIE_PREFIX = "ipos";
 
+/**
+ * `auth.api.signInWithLink`: uses up a mailed sign-in link and opens a session for its member, with
+ * Better Auth's own session row and cookie (ADR 0042). Server-only: it is on no HTTP route, and it
+ * signs no one in without an unused, unexpired link. Better Auth's magic-link plugin is not used:
+ * for a member whose address is unverified (all of ours) it deletes the password and the sessions.
+ */
+function signInLinks(db: Db) {
+  return {
+    id: "sign-in-link",
+    endpoints: {
+      signInWithLink: createAuthEndpoint(
+        { method: "POST", body: z.object({ token: z.string() }), requireHeaders: true, metadata: { SERVER_ONLY: true } },
+        async (ctx) => {
+          const memberId = await consumeSignInLink(db, hashToken(ctx.body.token), new Date().toISOString());
+          const user = memberId ? await ctx.context.internalAdapter.findUserById(memberId) : null;
+          if (!user) throw APIError.fromStatus("BAD_REQUEST");
+          const session = await ctx.context.internalAdapter.createSession(user.id, false);
+          await setSessionCookie(ctx, { session, user }, false);
+          return ctx.json({ memberId: user.id });
+        },
+      ),
+    },
+  } satisfies BetterAuthPlugin;
+}
+
 export function createAuth({ db, engine, secret, baseURL, sendResetPassword }: AuthOptions) {
   return betterAuth({
     appName: "Inner Peace. Outer Strength.",
@@ -44,10 +74,11 @@ export function createAuth({ db, engine, secret, baseURL, sendResetPassword }: A
       sendResetPassword: async ({ user, token }) => {
         await sendResetPassword?.({ email: user.email, name: user.name }, token);
       },
-      // A reset ends every other reset link of the member too, not only the one used. A future
-      // password change calls deleteResetTokens as well.
+      // A reset ends every other reset link of the member too, not only the one used, and the
+      // trust of their devices and sign-in links (ADR 0042). A password change does the same.
       onPasswordReset: async ({ user }) => {
         await deleteResetTokens(db, user.id);
+        await endSignInTrust(db, user.id);
       },
     },
     session: {
@@ -100,6 +131,7 @@ export function createAuth({ db, engine, secret, baseURL, sendResetPassword }: A
       useSecureCookies: baseURL.startsWith("https://"),
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },
+    plugins: [signInLinks(db)],
     logger: { disabled: true },
   });
 }

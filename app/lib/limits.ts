@@ -24,3 +24,8 @@ export const PASSWORD_CHECK_LIMIT = { max: SIGN_IN_LIMIT, windowMs: SIGN_IN_WIND
 
 /** Mails confirming a new address: 5 an hour per member (no mailbox flooding through settings). */
 export const EMAIL_CHANGE_LIMIT = { max: 5, windowMs: 60 * MINUTE };
+
+/** Mailed sign-in links (ADR 0042): one every 5 minutes per address, 10 an hour per IP; each works 15 minutes. */
+export const SIGN_IN_LINK_EMAIL_LIMIT = { max: 1, windowMs: 5 * MINUTE };
+export const SIGN_IN_LINK_IP_LIMIT = { max: 10, windowMs: 60 * MINUTE };
+export const SIGN_IN_LINK_MS = 15 * MINUTE;

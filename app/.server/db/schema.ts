@@ -398,6 +398,23 @@ export interface CreationTypeCountTable {
   creations: number;
 }
 
+/** A browser that signed in successfully, by the hash of its device cookie's token (ADR 0042). */
+export interface TrustedDeviceTable {
+  token_hash: string;
+  member_id: string;
+  created_at: ColumnType<Timestamp, string | undefined, string>;
+  last_used_at: ColumnType<Timestamp, string | undefined, string>;
+}
+
+/** A mailed one-time sign-in link, by the hash of its token, for the address it went to (ADR 0042). */
+export interface SignInLinkTable {
+  token_hash: string;
+  member_id: string;
+  email: string;
+  expires_at: Timestamp;
+  created_at: ColumnType<Timestamp, string | undefined, string>;
+}
+
 export interface Database {
   challenge: ChallengeTable;
   challenge_virtue: ChallengeVirtueTable;
@@ -425,6 +442,8 @@ export interface Database {
   xp_event: XpEventTable;
   newsletter_subscription: NewsletterSubscriptionTable;
   rate_limit_hit: RateLimitHitTable;
+  trusted_device: TrustedDeviceTable;
+  sign_in_link: SignInLinkTable;
   moderation_action: ModerationActionTable;
   helpful_vote: HelpfulVoteTable;
   question_view: QuestionViewTable;

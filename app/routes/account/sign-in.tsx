@@ -34,7 +34,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     headers: request.headers,
     ip: context.get(requestContext).clientIp,
   });
-  if (!result.ok) return data({ errors: result.errors, email }, { status: result.status });
+  // Refused by a limit: the page offers a mailed one-time link to the owner (ADR 0042).
+  if (!result.ok) return data({ errors: result.errors, email, locked: result.status === 429 }, { status: result.status });
   const headers = new Headers();
   for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
   headers.append("Set-Cookie", flashCookie("signed-in", services.env.BASE_URL.startsWith("https://")));
@@ -102,6 +103,19 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
             </p>
           </CardFooter>
         </Form>
+        {actionData && "locked" in actionData && actionData.locked ? (
+          <Form method="post" action="/signin/email-link" className="border-t border-stone-200 pt-6">
+            <input type="hidden" name="email" value={actionData.email} />
+            <CardContent>
+              <p className="text-sm text-stone-700">Is this your account? We can email you a link that signs you in once, without your password.</p>
+            </CardContent>
+            <CardFooter>
+              <Button type="submit" variant="outline" className="w-full">
+                Email me a sign-in link
+              </Button>
+            </CardFooter>
+          </Form>
+        ) : null}
       </Card>
     </div>
   );

@@ -6,6 +6,7 @@ import { slugify } from "~/lib/slug";
 import { isDeletedHandle } from "~/lib/members";
 import { DEFAULT_TIME_ZONE, canonicalTimeZone } from "~/lib/time-zones";
 import { findMemberIdByEmail, handleTaken } from "./member-repository";
+import { trustDevice, trustedDeviceFor } from "./trusted-devices";
 import { wroteNothingPublic } from "../../cache/page-tags";
 import { clearHits, forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
 import { JOIN_LIMIT, JOIN_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from "~/lib/limits";
@@ -96,18 +97,26 @@ export async function registerMember(
   }
 }
 
-function signInLimits(email: string, ip: string): Limit[] {
+/**
+ * The address's count, or the trusted device's own when the attempt comes from a browser that signed
+ * in to this address's account before (ADR 0042): wrong passwords sent from anywhere else then
+ * cannot lock the owner out, and the device cannot be used to guess either. The IP's always counts.
+ */
+function signInLimits(email: string, ip: string, deviceHash: string | null): Limit[] {
+  const own = deviceHash ? `signin:device:${deviceHash}` : `signin:email:${email}`;
   return [
-    { key: `signin:email:${email}`, max: SIGN_IN_LIMIT, windowMs: SIGN_IN_WINDOW_MS },
+    { key: own, max: SIGN_IN_LIMIT, windowMs: SIGN_IN_WINDOW_MS },
     { key: `signin:ip:${ip}`, max: SIGN_IN_LIMIT, windowMs: SIGN_IN_WINDOW_MS },
   ];
 }
 
 /**
  * Every attempt first reserves a place under both limits in one atomic step (ADR 0013), so no more
- * than ten passwords per address and per IP are ever checked in a window, however many arrive at
- * once. A right password hands its places back and clears the address's count, as a success always
- * has: only failures keep counting.
+ * than ten passwords per address (or trusted device) and per IP are ever checked in a window,
+ * however many arrive at once. A right password hands its places back and clears the count it was
+ * made under, as a success always has: only failures keep counting. A trusted device's success
+ * leaves the address's count alone, or it would hand whoever fills it ten fresh guesses. Every
+ * success trusts the browser from then on (its device cookie is in the returned headers).
  */
 export async function signInMember(
   services: AppServices,
@@ -115,18 +124,21 @@ export async function signInMember(
   request: { headers: Headers; ip: string },
 ): Promise<ServiceResult> {
   const email = values.email.toLowerCase();
-  const reserved = await hit(services.db, signInLimits(email, request.ip));
+  const deviceHash = await trustedDeviceFor(services.db, request.headers, email);
+  const limits = signInLimits(email, request.ip, deviceHash);
+  const reserved = await hit(services.db, limits);
   if (!reserved.ok) return { ok: false, status: 429, errors: { form: tryAgainMessage(reserved.retryMinutes) } };
   try {
-    const { headers } = await services.auth.api.signInEmail({
+    const { headers, response } = await services.auth.api.signInEmail({
       body: { email, password: values.password, rememberMe: values.rememberMe },
       headers: request.headers,
       returnHeaders: true,
     });
     await services.db.transaction().execute(async (trx) => {
-      await clearHits(trx, `signin:email:${email}`);
+      await clearHits(trx, limits[0].key);
       await forgetHits(trx, reserved.hitIds);
     });
+    headers.append("Set-Cookie", await trustDevice(services.db, response.user.id, request.headers, services.env.BASE_URL.startsWith("https://")));
     wroteNothingPublic();
     return { ok: true, headers };
   } catch (error) {

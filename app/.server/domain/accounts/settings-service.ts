@@ -26,6 +26,8 @@ import {
   updateProfile,
 } from "./member-repository";
 import { deleteAdvisor, deleteMailTo, deleteRateLimitKeys } from "./account-deletion-repository";
+import { deleteSignInTrust } from "./sign-in-trust-repository";
+import { endSignInTrust } from "./trusted-devices";
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, formatInZone } from "~/lib/time-zones";
 
 export const WRONG_PASSWORD = "The password is not correct";
@@ -105,6 +107,7 @@ export async function changePassword(
       returnHeaders: true,
     });
     await deleteResetTokens(services.db, viewer.id);
+    await endSignInTrust(services.db, viewer.id);
     return { ok: true, value: headers };
   } catch (error) {
     if (error instanceof APIError && error.status === "BAD_REQUEST") return fail(400, WRONG_PASSWORD, "currentPassword");
@@ -198,9 +201,9 @@ async function requestSession(services: AppServices, requestHeaders: Headers) {
  * one) finds nothing; an expired one is gone too. When the address was taken since the request,
  * nothing changes and the link is spent: the member asks again with another address.
  * The old address loses its hold on the account in the same transaction (issue 25, item 4): every
- * reset link (mailed to it), every other pending change and every session but the confirming one
- * (when it is the member's own) end, and the old address is told, with whom to write to if it was
- * not the member.
+ * reset link (mailed to it), every other pending change, every session but the confirming one
+ * (when it is the member's own) and every trusted device and sign-in link (ADR 0042) end, and the
+ * old address is told, with whom to write to if it was not the member.
  */
 export async function confirmEmailChange(
   services: AppServices,
@@ -222,6 +225,7 @@ export async function confirmEmailChange(
       await deleteEmailChanges(trx, change.memberId);
       await deleteResetTokens(trx, change.memberId);
       await deleteSessions(trx, change.memberId, session?.memberId === change.memberId ? session.token : undefined);
+      await deleteSignInTrust(trx, change.memberId);
       const when = formatInZone(now, canonicalTimeZone(before.time_zone) ?? DEFAULT_TIME_ZONE);
       await enqueueMail(trx, { ...emailChangedMail(before.name, change.email, when), to: before.email, kind: "email-changed" }, now);
       return { ok: true as const, value: { email: change.email } };
@@ -260,6 +264,7 @@ export async function deleteAccount(
     const current = await findSettings(trx, viewer.id);
     if (!current) return;
     await deleteSessions(trx, viewer.id);
+    await deleteSignInTrust(trx, viewer.id);
     await deleteCredentials(trx, viewer.id);
     await deleteSubscriptionByEmail(trx, current.email);
     await deleteMailTo(trx, current.email);
