@@ -3,7 +3,7 @@ import type { Db } from "../../db/connect";
 import type { NewMedia } from "../../media/media-store";
 import { TurnsByKey } from "../../media/image-queue";
 import { processImage, readImageHeader } from "../../media/image-upload";
-import { AUDIO_REFUSED, processAudio } from "../../media/process-upload";
+import { AUDIO_REFUSED, processAudio } from "../../media/process-audio";
 import type { CreationInput } from "~/schemas/forge";
 import { createPost, editAllowedAhead, editPost, loadOwnPost, postAllowedAhead } from "../posts/pipeline";
 import { retypeCreation } from "./forge-repository";

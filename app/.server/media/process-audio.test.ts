@@ -1,0 +1,277 @@
+import { describe, expect, it } from "vitest";
+import { htmlAsPng, pdf, png, wav } from "../../../tests/factories/media";
+import {
+  apeTag,
+  id3v1,
+  id3v2,
+  lyrics3,
+  mp3WithMetadata,
+  mpegFrames,
+  OGG_COMMENTS,
+  oggOpus,
+  oggPage,
+  oggVorbis,
+  SECRET,
+  wavHeaderThenHtml,
+  wavHoldingHtml,
+  wavWithMetadata,
+} from "../../../tests/factories/audio";
+import { AUDIO_REFUSED, oggCrc, parseAudio, processAudio } from "./process-audio";
+
+/** Audio checked from its own structures and stored without metadata (ADR 0044). */
+
+const stored = (bytes: Buffer) => {
+  const parsed = parseAudio(bytes);
+  if (!parsed.ok) throw new Error(`refused: ${parsed.reason}`);
+  return { ...parsed, bytes: Buffer.from(parsed.data) };
+};
+const refused = (bytes: Buffer) => {
+  const parsed = parseAudio(bytes);
+  return parsed.ok ? "stored" : parsed.reason;
+};
+
+/** Ogg pages as [granule, sequence, crc ok, packets' sizes]. */
+function pagesOf(bytes: Buffer) {
+  const pages = [];
+  for (let at = 0; at < bytes.length; ) {
+    expect(bytes.toString("latin1", at, at + 4)).toBe("OggS");
+    const count = bytes[at + 26];
+    const lacing = [...bytes.subarray(at + 27, at + 27 + count)];
+    const end = at + 27 + count + lacing.reduce((a, b) => a + b, 0);
+    const page = Buffer.from(bytes.subarray(at, end));
+    const crc = page.readUInt32LE(22);
+    page.writeUInt32LE(0, 22);
+    pages.push({ end, granule: bytes.readBigInt64LE(at + 6), sequence: bytes.readUInt32LE(at + 18), crcOk: oggCrc(page) === crc, body: bytes.subarray(at + 27 + count, end) });
+    at = end;
+  }
+  return pages;
+}
+
+describe("WAV", () => {
+  it("keeps a plain PCM file as it is, with its duration", () => {
+    const { bytes, facts } = stored(wav());
+    expect(bytes.equals(wav())).toBe(true);
+    expect(facts).toEqual({ contentType: "audio/wav", duration: 0.25, sampleRate: 8000, channels: 1, codec: "pcm" });
+  });
+
+  it("keeps only the RIFF header, fmt and data: LIST/INFO, bext and id3 go, and the RIFF size is rewritten", () => {
+    const original = wavWithMetadata();
+    expect(original.includes(SECRET)).toBe(true);
+    const { bytes } = stored(original);
+    expect(bytes.equals(wav())).toBe(true);
+    expect(bytes.includes(SECRET)).toBe(false);
+  });
+
+  it("refuses a header followed by HTML, whatever the data chunk says", () => {
+    expect(wavHoldingHtml()).toHaveLength(74);
+    expect(refused(wavHoldingHtml())).toBe("markup");
+    expect(refused(wavHeaderThenHtml())).toBe("the data chunk runs past the end");
+  });
+
+  it("refuses what is not whole PCM: truncated, no samples, a bad shape, bytes after the last chunk", () => {
+    const whole = wav();
+    expect(refused(whole.subarray(0, whole.length - 1))).toBe("the data chunk runs past the end");
+    expect(refused(wav(0))).toBe("no samples");
+    expect(refused(Buffer.concat([whole, Buffer.from("junk")]))).toBe("a chunk header is cut off");
+    const at = (offset: number, value: number, size: 2 | 4) => {
+      const copy = Buffer.from(whole);
+      if (size === 2) copy.writeUInt16LE(value, offset);
+      else copy.writeUInt32LE(value, offset);
+      return copy;
+    };
+    expect(refused(at(20, 2, 2))).toBe("not PCM or float samples"); // ADPCM
+    expect(refused(at(22, 0, 2))).toBe("an impossible shape"); // no channels
+    expect(refused(at(22, 40, 2))).toBe("an impossible shape");
+    expect(refused(at(24, 1_000_000, 4))).toBe("an impossible shape");
+    expect(refused(at(28, 16000, 4))).toBe("inconsistent sizes");
+    expect(refused(at(34, 12, 2))).toBe("an impossible sample size");
+    // 16-bit stereo needs 4-byte frames; 2,000 bytes are 500 of them, 2,002 bytes are not whole.
+    const stereo = Buffer.concat([at(22, 2, 2).subarray(0, 44), Buffer.alloc(2002)]);
+    stereo.writeUInt32LE(32000, 28);
+    stereo.writeUInt16LE(4, 32);
+    stereo.writeUInt16LE(16, 34);
+    stereo.writeUInt32LE(2002, 40);
+    stereo.writeUInt32LE(36 + 2002, 4);
+    expect(refused(stereo)).toBe("a partial sample frame");
+  });
+});
+
+describe("MP3", () => {
+  it("keeps the MPEG frames and reads the duration from them", () => {
+    const { bytes, facts } = stored(mpegFrames(40));
+    expect(bytes.equals(mpegFrames(40))).toBe(true);
+    expect(facts.contentType).toBe("audio/mpeg");
+    expect(facts.codec).toBe("mp3");
+    expect([facts.sampleRate, facts.channels]).toEqual([44100, 2]);
+    expect(facts.duration).toBeCloseTo((40 * 1152) / 44100, 6);
+  });
+
+  it("drops ID3v2 (with its footer), APEv2, Lyrics3 and ID3v1, however they are combined", () => {
+    const frames = mpegFrames(10);
+    for (const file of [
+      mp3WithMetadata(10),
+      Buffer.concat([id3v2(), id3v2(), frames]),
+      Buffer.concat([frames, id3v1()]),
+      Buffer.concat([frames, apeTag()]),
+      Buffer.concat([frames, id3v1(), apeTag()]),
+      Buffer.concat([frames, lyrics3(), id3v1()]),
+      Buffer.concat([frames, id3v2({ footer: true })]),
+    ]) {
+      expect(file.includes(SECRET)).toBe(true);
+      const { bytes } = stored(file);
+      expect(bytes.equals(frames)).toBe(true);
+      expect(bytes.includes(SECRET)).toBe(false);
+    }
+  });
+
+  it("refuses tags with no audio, a frame cut off, bytes between frames, and a mix of streams", () => {
+    expect(refused(Buffer.concat([id3v2(), id3v1()]))).toBe("no MPEG audio frame");
+    expect(refused(mpegFrames(2))).toBe("too few frames");
+    const frames = mpegFrames(10);
+    expect(refused(frames.subarray(0, frames.length - 1))).toBe("the last frame is cut off");
+    expect(refused(Buffer.concat([frames, Buffer.from("<p>hello</p>")]))).toBe(`not a frame at byte ${frames.length}`);
+    const mixed = Buffer.from(frames);
+    mixed[417 * 5 + 2] = 0x94; // the sixth frame at 48 kHz
+    expect(refused(mixed)).toBe("frames of different streams");
+    const freeFormat = Buffer.from(frames);
+    freeFormat[2] = 0x00;
+    expect(refused(freeFormat)).toBe("no MPEG audio frame");
+    // An ID3v2 tag that says it is longer than the file.
+    const long = id3v2();
+    long.set([0x7f, 0x7f, 0x7f, 0x7f], 6);
+    expect(refused(Buffer.concat([long, frames]))).toBe("a tag runs past the end");
+  });
+});
+
+describe("OGG", () => {
+  it("empties the Vorbis comment list, keeps the vendor, the setup header and every audio page, and fixes sequence and CRC", () => {
+    const original = oggVorbis();
+    expect(original.includes(SECRET)).toBe(true);
+    const { bytes, facts } = stored(original);
+    expect(facts).toEqual({ contentType: "audio/ogg", duration: 1, sampleRate: 44100, channels: 1, codec: "vorbis" });
+    expect(bytes.includes(SECRET)).toBe(false);
+    expect(bytes.includes("LOCATION")).toBe(false);
+    expect(bytes.includes("Test encoder 1.0")).toBe(true);
+    const pages = pagesOf(bytes);
+    expect(pages.map((p) => [p.sequence, p.crcOk, p.granule])).toEqual([
+      [0, true, 0n],
+      [1, true, 0n],
+      [2, true, 22050n],
+      [3, true, 44100n],
+    ]);
+    const before = pagesOf(original);
+    expect(pages[0].body.equals(before[0].body)).toBe(true);
+    expect(pages[2].body.equals(before[2].body)).toBe(true);
+    expect(pages[3].body.equals(before[3].body)).toBe(true);
+    // The comment packet now lists nothing, then the setup header follows unchanged.
+    expect(pages[1].body.equals(Buffer.concat([Buffer.from("\x03vorbis", "latin1"), Buffer.from([16, 0, 0, 0]), Buffer.from("Test encoder 1.0"), Buffer.alloc(4), Buffer.from([1]), before[1].body.subarray(-307)]))).toBe(true);
+    // Stored again, nothing changes.
+    expect(stored(bytes).bytes.equals(bytes)).toBe(true);
+  });
+
+  it("empties the Opus tags and measures the duration after the pre-skip", () => {
+    const { bytes, facts } = stored(oggOpus());
+    expect(facts).toEqual({ contentType: "audio/ogg", duration: 1, sampleRate: 48000, channels: 2, codec: "opus" });
+    expect(bytes.includes(SECRET)).toBe(false);
+    const pages = pagesOf(bytes);
+    expect(pages.every((p) => p.crcOk)).toBe(true);
+    expect(pages[1].body.equals(Buffer.concat([Buffer.from("OpusTags"), Buffer.from([16, 0, 0, 0]), Buffer.from("Test encoder 1.0"), Buffer.alloc(4)]))).toBe(true);
+  });
+
+  it("re-pages a comment header longer than one page and renumbers the pages after it", () => {
+    const many = [...OGG_COMMENTS, ...Array.from({ length: 400 }, (_, i) => `COMMENT=${SECRET} ${i} ${"x".repeat(200)}`)];
+    const original = splitVorbis(many);
+    const before = pagesOf(original);
+    expect(before).toHaveLength(4);
+    expect(before.every((p) => p.crcOk)).toBe(true);
+    const { bytes, facts } = stored(original);
+    expect(facts.duration).toBe(1);
+    expect(bytes.includes(SECRET)).toBe(false);
+    // Identification, the emptied comment with the setup header, then the audio page renumbered.
+    const out = pagesOf(bytes);
+    expect(out.map((p) => [p.sequence, p.crcOk, p.granule])).toEqual([
+      [0, true, 0n],
+      [1, true, 0n],
+      [2, true, 44100n],
+    ]);
+    expect(out[2].body.equals(before.at(-1)!.body)).toBe(true);
+  });
+
+  it("refuses a bad checksum, a truncated page, no audio, no duration, a second stream and other codecs", () => {
+    const vorbis = oggVorbis();
+    const flipped = Buffer.from(vorbis);
+    flipped[vorbis.length - 10] ^= 1;
+    expect(refused(flipped)).toMatch(/^a bad checksum at byte \d+$/);
+    expect(refused(vorbis.subarray(0, vorbis.length - 5))).toBe("a page is cut off");
+    expect(refused(Buffer.concat([vorbis, Buffer.from("<html>")]))).toMatch(/^no page at byte/);
+    const headersOnly = vorbis.subarray(0, pagesOf(vorbis)[1].end);
+    expect(refused(headersOnly)).toBe("no audio pages");
+    const opus = oggOpus();
+    const silent = Buffer.concat([opus.subarray(0, pagesOf(opus)[1].end), oggPage([Buffer.alloc(80, 3), Buffer.alloc(80, 4)], { sequence: 2, granule: 312n, flags: 4 })]);
+    expect(refused(silent)).toBe("no duration");
+    const second = Buffer.concat([opus, oggPage([Buffer.alloc(10)], { sequence: 0, flags: 2, serial: 99 })]);
+    expect(refused(second)).toBe("not one stream");
+    const speex = oggPage([Buffer.from("Speex   1.2".padEnd(80, "\0"))], { sequence: 0, flags: 2 });
+    expect(refused(Buffer.concat([speex, oggPage([Buffer.alloc(10)], { sequence: 1, granule: 100n })]))).toBe("neither Vorbis nor Opus");
+  });
+});
+
+describe("processAudio", () => {
+  it("names what it keeps by its type and refuses everything else with the audio message", async () => {
+    for (const [file, type, ext] of [
+      [wavWithMetadata(), "audio/wav", "wav"],
+      [mp3WithMetadata(), "audio/mpeg", "mp3"],
+      [oggVorbis(), "audio/ogg", "ogg"],
+    ] as const) {
+      const result = await processAudio(file);
+      expect(result.ok && result.value.contentType).toBe(type);
+      expect(result.ok && result.value.name).toMatch(new RegExp(`^[0-9a-f]{32}\\.${ext}$`));
+      expect(result.ok && Buffer.from(result.value.data).includes(SECRET)).toBe(false);
+    }
+    for (const file of [wavHoldingHtml(), wavHeaderThenHtml(), pdf(), htmlAsPng(), await png(), Buffer.alloc(0), Buffer.from("ID3")]) {
+      expect(await processAudio(file)).toEqual({ ok: false, message: AUDIO_REFUSED });
+    }
+  });
+});
+
+/** A Vorbis stream whose comment header spans several pages, as an encoder pages it. */
+function splitVorbis(comments: string[]) {
+  const one = oggVorbis(comments.slice(0, 1));
+  const [idPage] = [one.subarray(0, 27 + 1 + 30)];
+  const vendor = Buffer.from("Test encoder 1.0");
+  const u32 = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(n);
+    return b;
+  };
+  const comment = Buffer.concat([Buffer.from("\x03vorbis", "latin1"), u32(vendor.length), vendor, u32(comments.length), ...comments.flatMap((c) => [u32(Buffer.byteLength(c)), Buffer.from(c)]), Buffer.from([1])]);
+  const setup = Buffer.concat([Buffer.from("\x05vorbis", "latin1"), Buffer.alloc(300, 0x42)]);
+  // Lay both packets over pages of at most 255 lacing values.
+  const pages: Buffer[] = [];
+  const segments: { bytes: Buffer; ends: boolean }[] = [];
+  for (const packet of [comment, setup]) {
+    for (let at = 0; ; at += 255) {
+      const part = packet.subarray(at, at + 255);
+      segments.push({ bytes: part, ends: part.length < 255 });
+      if (part.length < 255) break;
+    }
+  }
+  let sequence = 1;
+  let continued = false;
+  for (let i = 0; i < segments.length; i += 255) {
+    const slice = segments.slice(i, i + 255);
+    const head = Buffer.alloc(27);
+    head.write("OggS", 0, "latin1");
+    head[5] = continued ? 1 : 0;
+    head.writeBigInt64LE(slice.some((s) => s.ends) ? 0n : -1n, 6);
+    head.writeUInt32LE(0x1234, 14);
+    head.writeUInt32LE(sequence++, 18);
+    head[26] = slice.length;
+    const page = Buffer.concat([head, Buffer.from(slice.map((s) => s.bytes.length)), ...slice.map((s) => s.bytes)]);
+    page.writeUInt32LE(oggCrc(page), 22);
+    pages.push(page);
+    continued = !slice.at(-1)!.ends;
+  }
+  const audio = oggPage([Buffer.alloc(100, 5)], { sequence: sequence, granule: 44100n, flags: 4 });
+  return Buffer.concat([idPage, ...pages, audio]);
+}
