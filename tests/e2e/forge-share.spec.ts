@@ -84,6 +84,8 @@ test.describe("sharing a creation", () => {
     await share(page);
     await expect(page.getByRole("heading", { name: music, level: 1 })).toBeVisible();
     await expect(page.locator("main audio")).toHaveAttribute("src", /^\/media\/[0-9a-f]{32}\.wav$/);
+    // The page's player reads the stored file's quarter second (its fetch says Sec-Fetch-Dest: audio, ADR 0044).
+    await expect.poll(() => page.locator("main audio").evaluate((audio: HTMLAudioElement) => audio.duration)).toBeCloseTo(0.25, 2);
 
     await gotoHydrated(page, "/forge/new");
     const project = uniqueTitle("Garage dojo");

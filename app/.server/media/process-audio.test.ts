@@ -216,6 +216,21 @@ describe("OGG", () => {
   });
 });
 
+describe("damaged files", () => {
+  it("are refused, never thrown on: every truncation and thousands of flipped bytes of each format", () => {
+    let seed = 25;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (const file of [wavWithMetadata(200), mp3WithMetadata(6), oggVorbis(), oggOpus()]) {
+      for (let length = 0; length < file.length; length++) expect(() => parseAudio(file.subarray(0, length))).not.toThrow();
+      for (let i = 0; i < 2000; i++) {
+        const copy = Buffer.from(file);
+        for (let k = 0; k < 3; k++) copy[Math.floor(random() * copy.length)] = Math.floor(random() * 256);
+        expect(() => parseAudio(copy)).not.toThrow();
+      }
+    }
+  });
+});
+
 describe("processAudio", () => {
   it("names what it keeps by its type and refuses everything else with the audio message", async () => {
     for (const [file, type, ext] of [

@@ -29,7 +29,13 @@ export interface AudioFacts {
 export type ParsedAudio = { ok: true; data: Uint8Array; facts: AudioFacts } | { ok: false; reason: string };
 
 export async function processAudio(bytes: Buffer): Promise<Processed<Omit<NewMedia, "ownerId">>> {
-  const parsed = parseAudio(bytes);
+  let parsed: ParsedAudio;
+  try {
+    parsed = parseAudio(bytes);
+  } catch {
+    // The parsers check every offset they read; should one still fall off the end, the file is refused, not a 500.
+    parsed = refuse("unreadable");
+  }
   if (!parsed.ok) return { ok: false, message: AUDIO_REFUSED };
   const { contentType } = parsed.facts;
   return { ok: true, value: { name: mediaName(contentType), contentType, data: parsed.data } };
@@ -56,6 +62,8 @@ const SNIFF_WINDOW = 1445;
 const MARKUP = /<(?:script|html|!doctype|svg|iframe|body|object|embed|\?xml)[\s>/]/i;
 
 const refuse = (reason: string): ParsedAudio => ({ ok: false, reason });
+/** A fresh buffer as a plain Uint8Array, without copying it again. */
+const view = (buffer: Buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 const ascii = (bytes: Buffer, start: number, length: number) => bytes.toString("latin1", start, start + length);
 
 // WAV -------------------------------------------------------------------------------------------
@@ -111,7 +119,7 @@ function parseWav(bytes: Buffer): ParsedAudio {
   header.write("WAVE", 8, "latin1");
   return {
     ok: true,
-    data: new Uint8Array(Buffer.concat([header, fmtChunk, dataChunk])),
+    data: view(Buffer.concat([header, fmtChunk, dataChunk])),
     facts: { contentType: "audio/wav", duration: data.length / blockAlign / sampleRate, sampleRate, channels, codec: format === WAVE_PCM ? "pcm" : "float" },
   };
 }
@@ -259,6 +267,9 @@ export function withoutMp3Tags(bytes: Buffer): Buffer | null {
 // OGG -------------------------------------------------------------------------------------------
 
 interface Page {
+  /** The page as read, kept when it is written back unchanged. */
+  raw?: Buffer;
+  sequence?: number;
   flags: number;
   granule: bigint;
   serial: number;
@@ -279,8 +290,8 @@ const CRC_TABLE = (() => {
 /** Ogg's CRC-32: polynomial 0x04c11db7, no reflection, zero start, no final xor. */
 export function oggCrc(bytes: Uint8Array) {
   let crc = 0;
-  for (const byte of bytes) crc = ((crc << 8) ^ CRC_TABLE[((crc >>> 24) ^ byte) & 0xff]) >>> 0;
-  return crc;
+  for (let i = 0; i < bytes.length; i++) crc = (crc << 8) ^ CRC_TABLE[((crc >>> 24) ^ bytes[i]) & 0xff];
+  return crc >>> 0;
 }
 
 function readPages(bytes: Buffer): Page[] | string {
@@ -297,13 +308,15 @@ function readPages(bytes: Buffer): Page[] | string {
     const stated = page.readUInt32LE(22);
     page.writeUInt32LE(0, 22);
     if (oggCrc(page) !== stated) return `a bad checksum at byte ${at}`;
-    pages.push({ flags: bytes[at + 5], granule: bytes.readBigInt64LE(at + 6), serial: bytes.readUInt32LE(at + 14), lacing, body: bytes.subarray(at + 27 + count, end) });
+    pages.push({ raw: bytes.subarray(at, end), sequence: bytes.readUInt32LE(at + 18), flags: bytes[at + 5], granule: bytes.readBigInt64LE(at + 6), serial: bytes.readUInt32LE(at + 14), lacing, body: bytes.subarray(at + 27 + count, end) });
     at = end;
   }
   return pages;
 }
 
 function writePage(page: Page, sequence: number) {
+  // Audio pages keep their bytes (and their checked CRC) unless the headers now take fewer or more pages.
+  if (page.raw && page.sequence === sequence) return page.raw;
   const head = Buffer.alloc(27);
   head.write("OggS", 0, "latin1");
   head[5] = page.flags;
@@ -406,7 +419,7 @@ function parseOgg(bytes: Buffer): ParsedAudio {
   const rebuilt = [first, ...pagesFor([emptied, ...packets.slice(1)], serial), ...audioPages];
   return {
     ok: true,
-    data: new Uint8Array(Buffer.concat(rebuilt.map((p, i) => writePage(p, i)))),
+    data: view(Buffer.concat(rebuilt.map((p, i) => writePage(p, i)))),
     facts: { contentType: "audio/ogg", duration: samples / sampleRate, sampleRate, channels, codec },
   };
 }
