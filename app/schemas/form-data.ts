@@ -1,19 +1,22 @@
 /**
  * Turns a submitted form into the plain object our schemas read: text fields as strings (absent
  * ones as ""), checkboxes as booleans, and dotted names ("interests.fitness") as nested objects.
- * Shared by the browser (validation before submit) and the server (the action).
+ * Shared by the browser (validation before submit) and the server (the action). Given `known`, the
+ * names its schema reads (the server's parseForm), every other name is left out: nothing a post
+ * makes up becomes an object, nor comes back in an echo of the form.
  */
 export function formToObject(
   form: FormData | HTMLFormElement,
   checkboxes: readonly string[] = [],
   /** Fields that may repeat (a group of checkboxes with one name), read as string arrays. */
   lists: readonly string[] = [],
+  known?: ReadonlySet<string>,
 ): Record<string, unknown> {
   const data = form instanceof FormData ? form : new FormData(form);
   const out: Record<string, unknown> = {};
   for (const key of lists) out[key] = data.getAll(key).filter((v): v is string => typeof v === "string");
   for (const [key, value] of data.entries()) {
-    if (typeof value !== "string" || lists.includes(key)) continue;
+    if (typeof value !== "string" || lists.includes(key) || (known && !known.has(key))) continue;
     // A checked box sends "on" (its default value); anything else counts as unchecked.
     setPath(out, key, checkboxes.includes(key) ? value === "on" || value === "true" : value);
   }
