@@ -15,6 +15,9 @@ export const SIGN_IN_WINDOW_MS = 15 * MINUTE;
 export const JOIN_LIMIT = 5;
 export const JOIN_WINDOW_MS = 60 * MINUTE;
 
+/** The mail telling an address's owner that someone tried to join with it: once an hour per address. */
+export const JOIN_ATTEMPT_MAIL_LIMIT = { max: 1, windowMs: 60 * MINUTE };
+
 /** Password reset mails: 3 an hour per address (no mailbox flooding), 10 an hour per IP. */
 export const RESET_EMAIL_LIMIT = { max: 3, windowMs: 60 * MINUTE };
 export const RESET_IP_LIMIT = { max: 10, windowMs: 60 * MINUTE };

@@ -8,13 +8,13 @@ import { ButtonLink, Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
 import { Checkbox, FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
-import { registerMember } from "~/.server/domain/accounts/account-service";
+import { refuseJoin, registerMember } from "~/.server/domain/accounts/account-service";
 import { readsFrom, tag } from "~/.server/cache/page-tags";
-import { parseForm } from "~/.server/forms";
+import { parseFormOrRefusal } from "~/.server/forms";
 import { useNonce } from "~/components/layout/nonce";
 import { DEFAULT_TIME_ZONE } from "~/lib/time-zones";
 import { joinSchema } from "~/schemas/account";
-import { INTERESTS, JOIN_CHECKBOXES } from "~/schemas/fields";
+import { INTERESTS, JOIN_CHECKBOXES, type InterestId } from "~/schemas/fields";
 import type { FieldErrors } from "~/schemas/form-data";
 
 export const meta: Route.MetaFunction = () => [
@@ -29,13 +29,14 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = await parseForm(request, joinSchema, JOIN_CHECKBOXES);
+  const services = context.get(servicesContext);
+  const ip = context.get(requestContext).clientIp;
+  // An unreadable form answers like an invalid one: every refused join counts (issue 25).
+  const parsed = await parseFormOrRefusal(request, joinSchema, JOIN_CHECKBOXES);
   const values = echo(parsed.raw);
-  if (!parsed.ok) return data({ registered: false as const, errors: parsed.errors, values }, { status: 400 });
-  const result = await registerMember(context.get(servicesContext), parsed.values, {
-    headers: request.headers,
-    ip: context.get(requestContext).clientIp,
-  });
+  const result = parsed.ok
+    ? await registerMember(services, parsed.values, { headers: request.headers, ip })
+    : await refuseJoin(services, parsed.errors, ip);
   if (!result.ok) return data({ registered: false as const, errors: result.errors, values }, { status: result.status });
   // The page rendered with this response already belongs to the new member (without JavaScript
   // there is no second request to pick up the cookie).
@@ -43,16 +44,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ registered: true as const, errors: {} as FieldErrors, values: {} as Echo }, { headers: result.headers });
 }
 
-type Echo = { fullName?: string; email?: string; bio?: string; interests?: Record<string, boolean>; termsAccepted?: boolean };
+type Echo = { fullName?: string; email?: string; bio?: string; interests?: Partial<Record<InterestId, boolean>>; termsAccepted?: boolean };
 
-/** What goes back into the form after a failed post; never the passwords. */
+/**
+ * What goes back into the form after a failed post: the form's own fields, each bounded; never the
+ * passwords, nor anything else the post carried.
+ */
 function echo(raw: Record<string, unknown>): Echo {
   const text = (v: unknown) => (typeof v === "string" ? v.slice(0, 1000) : undefined);
+  const sent = (raw.interests ?? {}) as Record<string, unknown>;
   return {
     fullName: text(raw.fullName),
     email: text(raw.email),
     bio: text(raw.bio),
-    interests: (raw.interests ?? {}) as Record<string, boolean>,
+    interests: Object.fromEntries(INTERESTS.map(({ id }) => [id, sent[id] === true])),
     termsAccepted: raw.termsAccepted === true,
   };
 }

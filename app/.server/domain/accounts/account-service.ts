@@ -9,7 +9,9 @@ import { findMemberIdByEmail, handleTaken } from "./member-repository";
 import { trustDevice, trustedDeviceFor } from "./trusted-devices";
 import { wroteNothingPublic } from "../../cache/page-tags";
 import { clearHits, forgetHits, hit, tryAgainMessage, type Limit } from "../../rate-limit";
-import { JOIN_LIMIT, JOIN_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from "~/lib/limits";
+import { enqueueMail } from "../../mail/outbox";
+import { joinAttemptMail } from "../../mail/templates/join-attempt";
+import { JOIN_ATTEMPT_MAIL_LIMIT, JOIN_LIMIT, JOIN_WINDOW_MS, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from "~/lib/limits";
 
 export const EMAIL_TAKEN = "An account with this email already exists";
 export const INVALID_CREDENTIALS = "Invalid email or password";
@@ -36,22 +38,25 @@ async function uniqueHandle(services: AppServices, name: string): Promise<string
   return `${base}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
+function joinLimit(ip: string): Limit {
+  return { key: `join:ip:${ip}`, max: JOIN_LIMIT, windowMs: JOIN_WINDOW_MS };
+}
+
 /**
  * Creates the account and signs the new member in; the returned headers carry the session cookie.
- * Every valid join attempt from an IP counts, a taken address too (it would otherwise let a script
- * probe which addresses have accounts at full speed); counted and recorded in one step (ADR 0013).
+ * Every join attempt from an IP counts, a taken address too (it would otherwise let a script probe
+ * which addresses have accounts at full speed); counted and recorded in one step (ADR 0013), before
+ * the password is hashed. A form refused before it gets here counts as well (refuseJoin).
  */
 export async function registerMember(
   services: AppServices,
   values: JoinValues,
   request: { headers: Headers; ip: string },
 ): Promise<JoinResult> {
-  const limited = await hit(services.db, [{ key: `join:ip:${request.ip}`, max: JOIN_LIMIT, windowMs: JOIN_WINDOW_MS }]);
+  const limited = await hit(services.db, [joinLimit(request.ip)]);
   if (!limited.ok) return { ok: false, status: 429, errors: { form: tryAgainMessage(limited.retryMinutes) } };
   const email = values.email.toLowerCase();
-  if (await findMemberIdByEmail(services.db, email)) {
-    return { ok: false, status: 400, errors: { email: EMAIL_TAKEN } };
-  }
+  if (await findMemberIdByEmail(services.db, email)) return tellOwner(services, email);
   const interests = Object.entries(values.interests ?? {})
     .filter(([, chosen]) => chosen)
     .map(([id]) => id);
@@ -95,6 +100,34 @@ export async function registerMember(
       throw error;
     }
   }
+}
+
+/**
+ * A join the form refused (invalid, unreadable): it counts against the IP's joins like any other
+ * attempt (issue 25), so a script cannot post refused forms at full speed; past the limit the
+ * answer is the 429.
+ */
+export async function refuseJoin(services: AppServices, errors: FieldErrors, ip: string): Promise<JoinResult> {
+  const limited = await hit(services.db, [joinLimit(ip)]);
+  if (!limited.ok) return { ok: false, status: 429, errors: { form: tryAgainMessage(limited.retryMinutes) } };
+  return { ok: false, status: 400, errors };
+}
+
+/**
+ * A join with a taken address (issue 25): the page says so, as the seed's form always has, and the
+ * owner hears of it by mail, at most once an hour per address however many joins try it: the
+ * once-an-hour is a limit on the address, checked and recorded in the transaction that queues the
+ * mail (ADR 0013, 0025), so parallel joins queue one mail. The answer is the same either way.
+ */
+async function tellOwner(services: AppServices, email: string): Promise<JoinResult> {
+  const base = services.env.BASE_URL;
+  await services.db.transaction().execute(async (trx) => {
+    const first = await hit(trx, [{ key: `join-attempt-mail:${email}`, ...JOIN_ATTEMPT_MAIL_LIMIT }]);
+    if (!first.ok) return;
+    const mail = joinAttemptMail({ signInUrl: `${base}/signin`, forgotPasswordUrl: `${base}/forgot-password` });
+    await enqueueMail(trx, { ...mail, to: email, kind: "join-attempt" });
+  });
+  return { ok: false, status: 400, errors: { email: EMAIL_TAKEN } };
 }
 
 /**
