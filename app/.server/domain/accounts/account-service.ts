@@ -82,7 +82,8 @@ export async function registerMember(
       wroteNothingPublic();
       return { ok: true, headers, viewer: { id: user.id, name: user.name, email: user.email, handle, role: "member" } };
     } catch (error) {
-      // Two joins with one address at the same moment: the unique index lets one through.
+      // Two joins with one address at the same moment: the unique index lets one through. The
+      // owner is the other join, made a moment ago (most often this one's double submit): no mail.
       if (await findMemberIdByEmail(services.db, email)) {
         return { ok: false, status: 400, errors: { email: EMAIL_TAKEN } };
       }
