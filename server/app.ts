@@ -19,7 +19,7 @@ import { routeBodyLimit } from "./route-limits";
 import { bodyLimit, clientAddress, closeWhileDraining, MAX_BODY_BYTES, methods, refuseNulInUrl, requestLogging, sameOriginWrites, securityHeaders } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
 import { precompressedAssets } from "./static-assets";
-import { PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
+import { countWriteHandlers, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
 import { DEFAULT_CHANNEL, localBus, postgresBus, type InvalidationBus } from "./invalidation-bus";
 import { migrateToLatest } from "../database/migrate";
 
@@ -87,7 +87,8 @@ export function createApp({ env, logger, services, assets, build, draining = () 
     let handler = handlers.get(current);
     if (!handler) {
       handler = createRequestHandler({
-        build: guardDatabaseUnavailable(current),
+        // Counted so that a write's bump waits for its action even when its client went away.
+        build: guardDatabaseUnavailable(countWriteHandlers(current)),
         mode: env.NODE_ENV,
         getLoadContext(req, res) {
           const context = new RouterContextProvider();

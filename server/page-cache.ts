@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
+import type { ServerBuild } from "react-router";
 import { currentPageTags, tag, withPageTags, type CachedHitEffect, type PageTags, type PageViewer } from "~/.server/cache/page-tags";
 import { contentSecurityPolicy, type SecurityOptions } from "./http";
 
@@ -512,34 +513,94 @@ export function isCacheCandidate(req: IncomingMessage) {
  * successful write (any method but GET/HEAD, status < 400, redirects included) bumps what it wrote.
  * The bump comes when the response head is written: the action (and its transaction) has finished
  * by then, and no byte of the answer has left, so a client that follows the redirect at once can
- * never be served the page from before its own write. A request that ends without a head (the
- * client went away) bumps on close.
+ * never be served the page from before its own write.
+ *
+ * A client that goes away first gets no head. React Router then stops waiting for the action, but
+ * the action goes on, and its transaction may commit well after the disconnect: a page rendered in
+ * between would read the old rows and be kept until the TTL. So the close bumps what is known so
+ * far (a write already committed), and each time the request's route handlers have all ended after
+ * that (`countWriteHandlers`), it bumps again, with everything they wrote.
  */
 export function pageTagsMiddleware(cache: PageCache | undefined) {
   return (req: Request, res: Response, next: NextFunction) => {
     const tags: PageTags = { reads: new Set(), writes: new Set(), invalidate: cache ? (list) => cache.bumpSoon(list) : undefined };
     if (cache && req.method !== "GET" && req.method !== "HEAD") {
-      let done = false;
+      const handlers: NonNullable<PageTags["handlers"]> = { running: 0 };
+      tags.handlers = handlers;
       const bump = () => {
-        if (done) return;
-        done = true;
-        if (res.statusCode >= 400) return;
         // Naming nothing still means everything; the member's own tag comes on top (ADR 0040).
         const written = tags.writes.size === 0 ? [tag.site] : [...tags.writes];
         if (tags.viewerWrites) written.push(...tags.viewerWrites);
         if (PageCache.changesNothing(written)) return;
         cache.bump(written);
       };
+      let answered = false;
+      const answer = () => {
+        if (answered) return;
+        answered = true;
+        // A refused write changed nothing. Without a head the status is still 200: the write may
+        // have committed, or may yet.
+        if (res.statusCode >= 400) return;
+        bump();
+        // Whatever ends after the answer (an action the client left, or one begun after it left)
+        // may have committed since: bump again then.
+        handlers.idle = bump;
+      };
       const writeHead = res.writeHead;
       res.writeHead = function (this: Response, ...args: unknown[]) {
         if (typeof args[0] === "number") this.statusCode = args[0];
-        bump();
+        answer();
         return (writeHead as (...a: unknown[]) => Response).apply(this, args);
       } as Response["writeHead"];
-      res.once("close", bump);
+      res.once("close", answer);
     }
     withPageTags(tags, next);
   };
+}
+
+type RouteHandler = (...args: unknown[]) => unknown;
+
+/** Counts a route handler in its write request's `handlers` while it runs (see `pageTagsMiddleware`). */
+function counted<F extends RouteHandler>(handler: F): F {
+  const run = async (handlers: NonNullable<PageTags["handlers"]>, args: unknown[]) => {
+    handlers.running++;
+    try {
+      return await handler(...args);
+    } finally {
+      if (--handlers.running === 0) handlers.idle?.();
+    }
+  };
+  // A read (no `handlers`) calls the handler as it was, without another promise on its way.
+  const wrapped = (...args: unknown[]) => {
+    const handlers = currentPageTags()?.handlers;
+    return handlers ? run(handlers, args) : handler(...args);
+  };
+  return Object.assign(wrapped, handler) as unknown as F;
+}
+
+const countedBuilds = new WeakMap<ServerBuild, ServerBuild>();
+
+/**
+ * The same server build with every route's loader, action and middleware counted while it runs in
+ * a write request. React Router races each handler against the request's abort signal, so its own
+ * answer says nothing about when the handler ends; the handler's own promise does.
+ */
+export function countWriteHandlers(build: ServerBuild): ServerBuild {
+  const known = countedBuilds.get(build);
+  if (known) return known;
+  const routes = Object.fromEntries(
+    Object.entries(build.routes).map(([id, route]) => {
+      if (!route) return [id, route];
+      const module = { ...route.module } as Record<string, unknown>;
+      if (typeof module.loader === "function") module.loader = counted(module.loader as RouteHandler);
+      if (typeof module.action === "function") module.action = counted(module.action as RouteHandler);
+      if (Array.isArray(module.middleware)) module.middleware = module.middleware.map((m: RouteHandler) => counted(m));
+      return [id, { ...route, module: module as unknown as typeof route.module }];
+    }),
+  );
+  const counting = { ...build, routes };
+  countedBuilds.set(build, counting);
+  return counting;
 }
 
 /** Response types the cache keeps: documents and React Router's single-fetch data. */

@@ -24,6 +24,12 @@ export interface PageTags {
    * `writes` so that a write naming nothing public still means "everything".
    */
   viewerWrites?: Set<string>;
+  /**
+   * A write request's route handlers (middleware, loaders, the action) still running, and what the
+   * page cache does once none is (ADR 0026). React Router stops waiting for a handler when the
+   * client goes away, but the handler goes on and may commit its transaction later.
+   */
+  handlers?: { running: number; idle?: () => void };
 }
 
 /**
