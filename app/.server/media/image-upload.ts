@@ -32,6 +32,12 @@ const FULL_SIDE = 4096;
 export const IMAGE_CONCURRENCY = Math.max(1, Math.floor(os.availableParallelism() / 2));
 /** Images waiting for their turn; beyond this the upload is refused rather than held in memory. */
 export const IMAGE_QUEUE = 8;
+/**
+ * WebP's effort (0–6, sharp's default 4): 2 encodes a 4096-pixel image in a third to a half less
+ * time, to files of about the same size (measured on flat and on noisy images); the full size's
+ * encode is most of an upload's work.
+ */
+const WEBP_EFFORT = 2;
 /** One image's decode and three encodes: a 40-megapixel photo takes about 2 s on one core. */
 export const IMAGE_SECONDS = 10;
 
@@ -111,7 +117,7 @@ async function encodeSizes(bytes: Buffer, deadline: number): Promise<{ ok: true;
   const encode = async (variant: "full" | "display" | "thumb", width: number | null, quality: number) => {
     const source = sharp(data, pixels);
     const sized = width ? source.resize({ width, withoutEnlargement: true }) : source;
-    const out = await sized.webp({ quality }).timeout(secondsLeft()).toBuffer({ resolveWithObject: true });
+    const out = await sized.webp({ quality, effort: WEBP_EFFORT }).timeout(secondsLeft()).toBuffer({ resolveWithObject: true });
     return { name: mediaName("image/webp", variant, base), contentType: "image/webp", data: new Uint8Array(out.data), width: out.info.width, height: out.info.height };
   };
   const full = await encode("full", null, 90);
