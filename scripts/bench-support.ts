@@ -12,8 +12,30 @@ import { createServer, type AddressInfo } from "node:net";
  * `cwd` names the tree whose build it starts (bench:baseline starts the baseline commit's too).
  */
 export async function startBuiltSite(dataDir: string, env: Record<string, string> = {}, { cwd = process.cwd() } = {}) {
+  return startSiteProcess(["server/index.js"], dataDir, env, cwd, "production");
+}
+
+/**
+ * The same site started from the source, without a build: server/app.ts and the routes compiled by
+ * Vite in production mode in the child process, as the integration tests' site is. Like the tests
+ * it runs with NODE_ENV "test": Vite's server compiles JSX for React's development runtime and
+ * resolves React Router to its development build, so Node is started with the "development"
+ * condition too (the packages Node loads itself, @react-router/express, must share Vite's copy).
+ * Pages cost more than the build's, so it suits benchmarks of server work rather than of page times.
+ */
+export async function startSourceSite(dataDir: string, env: Record<string, string> = {}, { cwd = process.cwd() } = {}) {
+  const program = [
+    'import { createServer } from "vite";',
+    'const vite = await createServer({ configFile: "vite.config.ts", mode: "production", logLevel: "error", server: { middlewareMode: true, hmr: false, ws: false, watch: null }, appType: "custom" });',
+    'const { start } = await vite.ssrLoadModule("./server/app.ts");',
+    "await start({ vite });",
+  ].join("\n");
+  return startSiteProcess(["--conditions=development", "--input-type=module", "-e", program], dataDir, env, cwd, "test");
+}
+
+async function startSiteProcess(args: string[], dataDir: string, env: Record<string, string>, cwd: string, nodeEnv: "production" | "test") {
   const port = await freePort();
-  const child = spawn(process.execPath, ["server/index.js"], {
+  const child = spawn(process.execPath, args, {
     cwd,
     env: {
       ...process.env,
@@ -25,7 +47,7 @@ export async function startBuiltSite(dataDir: string, env: Record<string, string
       LOG_LEVEL: "warn",
       SHUTDOWN_DRAIN_SECONDS: "0",
       ...env,
-      NODE_ENV: "production",
+      NODE_ENV: nodeEnv,
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -40,6 +62,8 @@ export async function startBuiltSite(dataDir: string, env: Record<string, string
   }
   return {
     base,
+    /** The server's process id (its memory can be read from /proc). */
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
