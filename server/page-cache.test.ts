@@ -4,6 +4,7 @@ import { brotliDecompressSync } from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readsFrom, tag, wrote, wroteNothingPublic } from "~/.server/cache/page-tags";
+import { DEVICE_COOKIE } from "~/.server/domain/accounts/trusted-devices";
 import { eligibility, etagFor, inlineScriptHashes, memberKey, notModified, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware, pickEncoding } from "./page-cache";
 
 const html = (text: string) => Buffer.from(`<!doctype html><p>${text}</p>`);
@@ -206,6 +207,11 @@ describe("the page store", () => {
     expect(eligibility(req("POST", "/"))).toBeNull();
     expect(eligibility(req("GET", "/", { cookie: "ipos_flash=signed-in" }))).toBe("member");
     expect(eligibility(req("GET", "/", { cookie: "" }))).toBe("member");
+    // The trusted-device cookie stays after sign-out and no page reads it (ADR 0042).
+    expect(eligibility(req("GET", "/", { cookie: `${DEVICE_COOKIE}=${"a".repeat(43)}` }))).toBe("visitor");
+    expect(eligibility(req("GET", "/", { cookie: `${DEVICE_COOKIE}=x; ipos.session_token=y` }))).toBe("member");
+    expect(eligibility(req("GET", "/", { cookie: `ipos_flash=signed-out; ${DEVICE_COOKIE}=x` }))).toBe("member");
+    expect(eligibility(req("GET", "/", { cookie: `${DEVICE_COOKIE}x=1` }))).toBe("member");
     expect(eligibility(req("POST", "/", { cookie: "a=b" }))).toBeNull();
     expect(eligibility(req("GET", "/", { authorization: "Bearer x" }))).toBeNull();
     for (const path of ["/healthz", "/media/a.jpg", "/assets/app.js"]) expect(eligibility(req("GET", path))).toBeNull();

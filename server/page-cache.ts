@@ -390,16 +390,36 @@ function header(req: IncomingMessage, name: string): string | undefined {
 const NEVER = /^\/(healthz|media\/|assets\/|favicon)/;
 
 /**
- * A plain GET or HEAD of a page: a logged-out reader's ("visitor": no Cookie header at all) or one
- * with cookies ("member"), whose page is kept only under its exact Cookie header and only when it
- * was rendered for a settled session (a flash cookie, a refresh due or no session: never kept).
+ * Cookies no page reads. The trusted device's (ADR 0042) outlives sign-out on purpose: were it a
+ * member's cookie, a browser that had ever signed in would never be served from memory again.
+ */
+export const INERT_COOKIES: ReadonlySet<string> = new Set(["ipos_device"]);
+
+/** Whether every cookie in the header is one no page reads (an empty header is not). */
+function onlyInertCookies(header: string) {
+  let any = false;
+  for (const pair of header.split(";")) {
+    if (pair.trim() === "") continue;
+    const equals = pair.indexOf("=");
+    if (!INERT_COOKIES.has((equals === -1 ? pair : pair.slice(0, equals)).trim())) return false;
+    any = true;
+  }
+  return any;
+}
+
+/**
+ * A plain GET or HEAD of a page: a logged-out reader's ("visitor": no Cookie header at all, or only
+ * inert cookies) or one with cookies ("member"), whose page is kept only under its exact Cookie
+ * header and only when it was rendered for a settled session (a flash cookie, a refresh due or no
+ * session: never kept).
  */
 export function eligibility(req: IncomingMessage): "visitor" | "member" | null {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
   if (req.headers.authorization !== undefined) return null;
   const url = req.url ?? "/";
   if (!url.startsWith("/") || NEVER.test(url)) return null;
-  return req.headers.cookie === undefined ? "visitor" : "member";
+  const cookie = req.headers.cookie;
+  return cookie === undefined || onlyInertCookies(cookie) ? "visitor" : "member";
 }
 
 /**

@@ -179,6 +179,11 @@ describe(`the owner of a locked address on ${ENGINE}`, { timeout: 60_000 }, () =
     const out = await web.http.post("/signout", {}, { cookie: cookieHeader(signedIn.headers) });
     expect(out.status).toBe(302);
     expect(out.headers.getSetCookie().some((c) => c.startsWith(`${DEVICE_COOKIE}=`))).toBe(false);
+    // Signed out, the browser is a visitor again, served from memory like one, device cookie and all.
+    await web.http.get("/faq");
+    const page = await web.http.get("/faq", { cookie: device });
+    expect(page.headers.get("x-page-cache")).toBe("hit");
+    expect(await readable(page)).toContain("Sign In");
     await lockOut(email);
     expect((await signIn(email, PASSWORD, device)).status).toBe(302);
   });
