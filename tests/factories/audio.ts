@@ -45,6 +45,36 @@ export function wavHeaderThenHtml() {
   return Buffer.concat([wav().subarray(0, 44), latin1("<!doctype html><p>not audio</p>")]);
 }
 
+/** A WAVE_FORMAT_EXTENSIBLE file (as multichannel and 24-bit writers make them): 16-bit stereo PCM, or 32-bit float. */
+export function wavExtensible(subFormat: "pcm" | "float" | "adpcm", frames = 2000) {
+  const bits = subFormat === "float" ? 32 : 16;
+  const channels = 2;
+  const rate = 8000;
+  const fmt = Buffer.alloc(40);
+  fmt.writeUInt16LE(0xfffe, 0);
+  fmt.writeUInt16LE(channels, 2);
+  fmt.writeUInt32LE(rate, 4);
+  fmt.writeUInt32LE((rate * channels * bits) / 8, 8);
+  fmt.writeUInt16LE((channels * bits) / 8, 12);
+  fmt.writeUInt16LE(bits, 14);
+  fmt.writeUInt16LE(22, 16); // extension size
+  fmt.writeUInt16LE(bits, 18); // valid bits
+  fmt.writeUInt32LE(3, 20); // front left and right
+  // KSDATAFORMAT_SUBTYPE_PCM / _IEEE_FLOAT / ADPCM: the format code, then the fixed GUID tail.
+  fmt.writeUInt16LE({ pcm: 1, float: 3, adpcm: 2 }[subFormat], 24);
+  Buffer.from("000000001000800000aa00389b71", "hex").copy(fmt, 26);
+  const body = Buffer.concat([latin1("WAVE"), chunk("fmt ", fmt), chunk("data", Buffer.alloc((frames * channels * bits) / 8, 0x11))]);
+  return Buffer.concat([latin1("RIFF"), u32le(body.length), body]);
+}
+
+/** The factory's WAV as a recorder leaves it when it never closes the file: RIFF and data sizes 0xFFFFFFFF. */
+export function wavUnclosed(samples = 2000) {
+  const file = wav(samples);
+  file.writeUInt32LE(0xffffffff, 4);
+  file.writeUInt32LE(0xffffffff, 40);
+  return file;
+}
+
 const u32le = (n: number) => {
   const b = Buffer.alloc(4);
   b.writeUInt32LE(n);
@@ -58,6 +88,51 @@ export function mpegFrames(count = 40) {
   const frame = Buffer.alloc(417);
   frame.set([0xff, 0xfb, 0x90, 0x00]);
   return Buffer.concat(Array.from({ length: count }, () => frame));
+}
+
+const MODES = { stereo: 0, joint: 1, dual: 2, mono: 3 } as const;
+const V1_L3_KBPS = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+
+/** One MPEG-1 Layer III frame at 44.1 kHz of the given bitrate and channel mode, its body silence. */
+export function mpegFrame({ kbps = 128, mode = "stereo", padding = false }: { kbps?: number; mode?: keyof typeof MODES; padding?: boolean } = {}) {
+  const index = V1_L3_KBPS.indexOf(kbps) + 1;
+  if (index === 0) throw new Error(`no MPEG-1 Layer III bitrate ${kbps}`);
+  const frame = Buffer.alloc(Math.floor((144 * kbps * 1000) / 44100) + (padding ? 1 : 0));
+  frame.set([0xff, 0xfb, (index << 4) | (padding ? 2 : 0), MODES[mode] << 6]);
+  return frame;
+}
+
+/**
+ * The first frame of an encoder's VBR or CBR file: an MPEG frame whose body, after the side
+ * information, holds a Xing/Info header with LAME's extension, or Fraunhofer's VBRI header.
+ */
+export function vbrHeaderFrame(kind: "Xing" | "Info" | "VBRI", frames: number, bytes: number) {
+  const frame = mpegFrame({ kbps: 128 });
+  // MPEG-1 stereo: 32 bytes of side information after the 4-byte header.
+  const at = 4 + 32;
+  frame.write(kind, at, "latin1");
+  if (kind === "VBRI") {
+    frame.writeUInt16BE(1, at + 4); // version
+    frame.writeUInt32BE(bytes, at + 10);
+    frame.writeUInt32BE(frames, at + 14);
+  } else {
+    frame.writeUInt32BE(0x0f, at + 4); // frames, bytes, TOC and quality follow
+    frame.writeUInt32BE(frames, at + 8);
+    frame.writeUInt32BE(bytes, at + 12);
+    for (let i = 0; i < 100; i++) frame[at + 16 + i] = Math.floor((i * 256) / 100);
+    frame.writeUInt32BE(78, at + 116);
+    frame.write("LAME3.100", at + 120, "latin1");
+  }
+  return frame;
+}
+
+/** A LAME-style VBR file: a Xing frame, then frames whose bitrate and stereo mode change frame to frame. */
+export function mp3Vbr(count = 30) {
+  const kbps = [128, 160, 96, 192, 112, 256, 64, 320];
+  const modes = ["joint", "stereo", "dual"] as const;
+  const frames = Array.from({ length: count }, (_, i) => mpegFrame({ kbps: kbps[i % kbps.length], mode: modes[i % modes.length], padding: i % 3 === 1 }));
+  const audioBytes = frames.reduce((n, f) => n + f.length, 0);
+  return Buffer.concat([vbrHeaderFrame("Xing", count, audioBytes), ...frames]);
 }
 
 const synchsafe = (n: number) => Buffer.from([(n >> 21) & 0x7f, (n >> 14) & 0x7f, (n >> 7) & 0x7f, n & 0x7f]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mp3WithMetadata, mpegFrames, oggVorbis, SECRET, wavHeaderThenHtml, wavHoldingHtml, wavWithMetadata } from "../factories/audio";
+import { id3v2, mp3WithMetadata, mpegFrames, oggVorbis, SECRET, wavHeaderThenHtml, wavHoldingHtml, wavUnclosed, wavWithMetadata } from "../factories/audio";
 import { wav } from "../factories/media";
 import { cookieHeader, ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
@@ -69,6 +69,19 @@ describe(`audio uploads on ${ENGINE}`, () => {
       expect(bytes.includes(SECRET), filename).toBe(false);
       if (expected) expect(bytes.equals(expected), filename).toBe(true);
       else expect(bytes.length).toBeLessThan(file.length);
+    }
+  });
+
+  it("stores what real recorders and downloads leave: an unclosed WAV, an MP3 cut short after padding", async () => {
+    const cookie = await join();
+    const mp3 = Buffer.concat([id3v2(), Buffer.alloc(1024), mpegFrames(10)]);
+    for (const [file, filename, expected] of [
+      [wavUnclosed(), "song.wav", wav()],
+      [mp3.subarray(0, mp3.length - 100), "song.mp3", mpegFrames(9)],
+    ] as const) {
+      const name = await storedAudio(await shareMusic(cookie, file, filename));
+      const served = Buffer.from(await (await web.http.get(`/media/${name}`, { "sec-fetch-dest": "audio" })).arrayBuffer());
+      expect(served.equals(expected), filename).toBe(true);
     }
   });
 

@@ -5,15 +5,20 @@ import {
   id3v1,
   id3v2,
   lyrics3,
+  mp3Vbr,
   mp3WithMetadata,
+  mpegFrame,
   mpegFrames,
   OGG_COMMENTS,
   oggOpus,
   oggPage,
   oggVorbis,
   SECRET,
+  vbrHeaderFrame,
+  wavExtensible,
   wavHeaderThenHtml,
   wavHoldingHtml,
+  wavUnclosed,
   wavWithMetadata,
 } from "../../../tests/factories/audio";
 import { AUDIO_REFUSED, oggCrc, parseAudio, processAudio } from "./process-audio";
@@ -68,9 +73,10 @@ describe("WAV", () => {
     expect(refused(wavHeaderThenHtml())).toBe("the data chunk runs past the end");
   });
 
-  it("refuses what is not whole PCM: truncated, no samples, a bad shape, bytes after the last chunk", () => {
+  it("refuses what is not whole PCM: cut to under a tenth of a second, no samples, a bad shape, bytes after the last chunk", () => {
     const whole = wav();
-    expect(refused(whole.subarray(0, whole.length - 1))).toBe("the data chunk runs past the end");
+    // 799 samples at 8 kHz; 800 would be stored (below).
+    expect(refused(whole.subarray(0, 44 + 799))).toBe("the data chunk runs past the end");
     expect(refused(wav(0))).toBe("no samples");
     expect(refused(Buffer.concat([whole, Buffer.from("junk")]))).toBe("a chunk header is cut off");
     const at = (offset: number, value: number, size: 2 | 4) => {
@@ -124,11 +130,11 @@ describe("MP3", () => {
     }
   });
 
-  it("refuses tags with no audio, a frame cut off, bytes between frames, and a mix of streams", () => {
+  it("refuses tags with no audio, a file cut to under four whole frames, bytes between frames, and a mix of streams", () => {
     expect(refused(Buffer.concat([id3v2(), id3v1()]))).toBe("no MPEG audio frame");
     expect(refused(mpegFrames(2))).toBe("too few frames");
+    expect(refused(mpegFrames(4).subarray(0, 4 * 417 - 1))).toBe("too few frames");
     const frames = mpegFrames(10);
-    expect(refused(frames.subarray(0, frames.length - 1))).toBe("the last frame is cut off");
     expect(refused(Buffer.concat([frames, Buffer.from("<p>hello</p>")]))).toBe(`not a frame at byte ${frames.length}`);
     const mixed = Buffer.from(frames);
     mixed[417 * 5 + 2] = 0x94; // the sixth frame at 48 kHz
@@ -202,7 +208,9 @@ describe("OGG", () => {
     const flipped = Buffer.from(vorbis);
     flipped[vorbis.length - 10] ^= 1;
     expect(refused(flipped)).toMatch(/^a bad checksum at byte \d+$/);
-    expect(refused(vorbis.subarray(0, vorbis.length - 5))).toBe("a page is cut off");
+    // Cut inside its only audio page, or inside the headers, nothing whole is left to play.
+    expect(refused(oggOpus().subarray(0, oggOpus().length - 5))).toBe("a page is cut off");
+    expect(refused(vorbis.subarray(0, pagesOf(vorbis)[1].end - 5))).toBe("a page is cut off");
     expect(refused(Buffer.concat([vorbis, Buffer.from("<html>")]))).toMatch(/^no page at byte/);
     const headersOnly = vorbis.subarray(0, pagesOf(vorbis)[1].end);
     expect(refused(headersOnly)).toBe("no audio pages");
@@ -216,11 +224,131 @@ describe("OGG", () => {
   });
 });
 
+describe("files as real recorders, encoders and downloads leave them", () => {
+  const riff = (...chunks: Buffer[]) => {
+    const body = Buffer.concat([Buffer.from("WAVE"), ...chunks]);
+    const head = Buffer.alloc(8);
+    head.write("RIFF");
+    head.writeUInt32LE(body.length, 4);
+    return Buffer.concat([head, body]);
+  };
+  const riffChunk = (id: string, body: Buffer, pad = true) => {
+    const head = Buffer.alloc(8);
+    head.write(id, "latin1");
+    head.writeUInt32LE(body.length, 4);
+    return Buffer.concat(pad && body.length % 2 ? [head, body, Buffer.alloc(1)] : [head, body]);
+  };
+  const fmtOf = (file: Buffer) => file.subarray(20, 36);
+  const samplesOf = (file: Buffer) => file.subarray(44);
+
+  it("WAV: a data size of 0xFFFFFFFF, or larger than what is left, keeps the whole samples there and stores true sizes", () => {
+    const { bytes, facts } = stored(wavUnclosed());
+    expect(bytes.equals(wav())).toBe(true);
+    expect(facts.duration).toBe(0.25);
+    // Cut at 800 samples (a tenth of a second), the sizes still saying 2,000.
+    expect(stored(wav().subarray(0, 44 + 800)).bytes.equals(wav(800))).toBe(true);
+    // 16-bit stereo cut inside a sample frame: the partial frame goes.
+    const stereo = wavExtensible("pcm", 2000);
+    const cut = stored(stereo.subarray(0, stereo.length - 4 * 1000 - 3));
+    expect(cut.facts.duration).toBe(999 / 8000);
+    expect(cut.bytes.readUInt32LE(4)).toBe(cut.bytes.length - 8);
+    expect(cut.bytes.readUInt32LE(cut.bytes.length - 999 * 4 - 4)).toBe(999 * 4);
+    // Only data may run on: another chunk that does is refused.
+    expect(refused(riff(riffChunk("fmt ", fmtOf(wav())), riffChunk("LIST", Buffer.alloc(40)).subarray(0, 30)))).toBe("the LIST chunk runs past the end");
+  });
+
+  it("WAV: odd-sized chunks with their pad byte, and a last odd chunk without it", () => {
+    const odd = wav(1999);
+    const list = riffChunk("LIST", Buffer.from(`INFOIART${SECRET}`)); // 29 bytes, then a pad byte
+    expect(refused(riff(riffChunk("fmt ", fmtOf(odd)), list, riffChunk("data", samplesOf(odd))))).toBe("stored");
+    expect(refused(riff(riffChunk("fmt ", fmtOf(odd)), riffChunk("data", samplesOf(odd)), list))).toBe("stored");
+    // The factory writes 1,999 samples with no pad byte: stored with one, which the RIFF size counts.
+    const { bytes } = stored(odd);
+    expect(bytes.length).toBe(odd.length + 1);
+    expect(bytes.readUInt32LE(4)).toBe(bytes.length - 8);
+    expect(bytes.subarray(8, odd.length).equals(odd.subarray(8))).toBe(true);
+    expect(stored(bytes).bytes.equals(bytes)).toBe(true);
+  });
+
+  it("WAV: WAVE_FORMAT_EXTENSIBLE holding PCM or float, not another sub-format", () => {
+    expect(stored(wavExtensible("pcm")).facts).toEqual({ contentType: "audio/wav", duration: 0.25, sampleRate: 8000, channels: 2, codec: "pcm" });
+    expect(stored(wavExtensible("float")).facts.codec).toBe("float");
+    expect(stored(wavExtensible("pcm")).bytes.equals(wavExtensible("pcm"))).toBe(true);
+    expect(refused(wavExtensible("adpcm"))).toBe("not PCM or float samples");
+  });
+
+  it("MP3: a file cut inside its last frame, or inside the last frame's header, loses only that frame", () => {
+    const frames = mpegFrames(10);
+    for (const cut of [frames.length - 1, frames.length - 300, 9 * 417 + 3, 9 * 417 + 1]) {
+      const { bytes, facts } = stored(Buffer.concat([id3v2(), frames.subarray(0, cut)]));
+      expect(bytes.equals(mpegFrames(9)), `cut at ${cut}`).toBe(true);
+      expect(facts.duration).toBeCloseTo((9 * 1152) / 44100, 6);
+    }
+    // What follows the last whole frame must be the start of one: HTML after it is still refused.
+    expect(refused(Buffer.concat([frames, Buffer.from("<p>")]))).toBe(`not a frame at byte ${frames.length}`);
+  });
+
+  it("MP3: zero padding or junk before the first frame and zero padding after the last go", () => {
+    const frames = mpegFrames(10);
+    // A tag that says it is shorter than it is leaves its tail (with its text) before the frames.
+    const short = id3v2();
+    short.set([0, 0, 0, 5], 6);
+    const fakeSync = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x00]), Buffer.alloc(100, 1)]);
+    for (const file of [
+      Buffer.concat([id3v2(), Buffer.alloc(2048), frames]),
+      Buffer.concat([Buffer.alloc(1000), frames]),
+      Buffer.concat([short, frames]),
+      Buffer.concat([Buffer.from("<html><script>x</script>"), frames.subarray(200)]),
+      Buffer.concat([fakeSync, frames]),
+      Buffer.concat([frames, Buffer.alloc(3000)]),
+      Buffer.concat([id3v2(), Buffer.alloc(77), frames, Buffer.alloc(500), id3v1()]),
+    ]) {
+      const { bytes } = stored(file);
+      expect(bytes.equals(file.includes("<html>") ? mpegFrames(9) : frames)).toBe(true);
+      expect(bytes.includes(SECRET)).toBe(false);
+    }
+    // The search stops after 64 KB; zeros then junk after the last frame are not padding.
+    expect(refused(Buffer.concat([Buffer.alloc(64 * 1024, 0x20), frames]))).toBe("no MPEG audio frame");
+    expect(refused(Buffer.concat([frames, Buffer.alloc(10), Buffer.from("<html>")]))).toBe(`not a frame at byte ${frames.length}`);
+  });
+
+  it("MP3: Xing, Info (with LAME's tag) and VBRI header frames, VBR bitrates and stereo modes that change frame to frame", () => {
+    for (const kind of ["Xing", "Info", "VBRI"] as const) {
+      const file = Buffer.concat([vbrHeaderFrame(kind, 10, 4170), mpegFrames(10)]);
+      const { bytes, facts } = stored(file);
+      expect(bytes.equals(file), kind).toBe(true);
+      expect(facts.duration).toBeCloseTo((11 * 1152) / 44100, 6);
+    }
+    const vbr = mp3Vbr(30);
+    const { bytes, facts } = stored(Buffer.concat([id3v2(), vbr, id3v1()]));
+    expect(bytes.equals(vbr)).toBe(true);
+    expect([facts.channels, facts.duration]).toEqual([2, (31 * 1152) / 44100]);
+    // Two channels to one is another stream.
+    expect(refused(Buffer.concat([mpegFrames(5), mpegFrame({ mode: "mono" }), mpegFrames(5)]))).toBe("frames of different streams");
+  });
+
+  it("OGG: a file cut inside its last page loses that page when whole audio pages remain", () => {
+    const vorbis = oggVorbis();
+    const pages = pagesOf(vorbis);
+    for (const cut of [vorbis.length - 5, pages[2].end + 30, pages[2].end + 3]) {
+      const { bytes, facts } = stored(vorbis.subarray(0, cut));
+      expect(facts.duration, `cut at ${cut}`).toBe(0.5);
+      expect(pagesOf(bytes).map((p) => [p.sequence, p.crcOk, p.granule])).toEqual([
+        [0, true, 0n],
+        [1, true, 0n],
+        [2, true, 22050n],
+      ]);
+    }
+    // What follows the last whole page must be the start of one.
+    expect(refused(Buffer.concat([vorbis.subarray(0, pages[2].end), Buffer.from("Ogx")]))).toBe(`no page at byte ${pages[2].end}`);
+  });
+});
+
 describe("damaged files", () => {
   it("are refused, never thrown on: every truncation and thousands of flipped bytes of each format", () => {
     let seed = 25;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    for (const file of [wavWithMetadata(200), mp3WithMetadata(6), oggVorbis(), oggOpus()]) {
+    for (const file of [wavWithMetadata(200), wavExtensible("pcm", 100), mp3WithMetadata(6), Buffer.concat([Buffer.alloc(50), mp3Vbr(6)]), oggVorbis(), oggOpus()]) {
       for (let length = 0; length < file.length; length++) expect(() => parseAudio(file.subarray(0, length))).not.toThrow();
       for (let i = 0; i < 2000; i++) {
         const copy = Buffer.from(file);

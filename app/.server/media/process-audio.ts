@@ -7,9 +7,12 @@ import { mediaName, type NewMedia } from "./media-store";
  * - WAV: the RIFF header, `fmt ` and `data` (LIST/INFO, `id3 `, `bext` and the like go);
  * - MP3: the MPEG audio frames (ID3v2, ID3v1, APEv2 and Lyrics3 tags go);
  * - OGG (Vorbis or Opus): every page, with the comment header emptied (the vendor string stays).
- * A file that does not walk cleanly (a header followed by something else, a truncated file,
- * bytes after the audio, an impossible rate or channel count, no duration) is refused. The work
- * is one pass over at most the 20 MB the upload limit lets through.
+ * A file that does not walk cleanly (a header followed by something else, bytes after the audio,
+ * an impossible rate or channel count, no duration) is refused. What real recorders, encoders and
+ * cut downloads leave is not: a file cut short keeps its whole frames, pages or samples; an
+ * unclosed WAV's sizes are rewritten; zero padding (and, in MP3, up to 64 KB of anything before
+ * the first frames) goes. The work is one pass over at most the 20 MB the upload limit lets
+ * through, plus a bounded search for the first MP3 frame.
  */
 
 export type Processed<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -71,18 +74,27 @@ const ascii = (bytes: Buffer, start: number, length: number) => bytes.toString("
 const WAVE_PCM = 1;
 const WAVE_FLOAT = 3;
 const WAVE_EXTENSIBLE = 0xfffe;
+const MIN_CUT_SECONDS = 0.1;
 
 function parseWav(bytes: Buffer): ParsedAudio {
   let fmt: Buffer | undefined;
   let data: Buffer | undefined;
+  let cut = false;
   let at = 12;
-  // The chunks must tile the file: a size that runs past the end, or bytes after the last chunk, refuse it.
+  // The chunks must tile the file: bytes after the last chunk, or a chunk other than `data` that runs
+  // past the end, refuse it.
   while (at < bytes.length) {
     if (at + 8 > bytes.length) return refuse("a chunk header is cut off");
     const id = ascii(bytes, at, 4);
     const size = bytes.readUInt32LE(at + 4);
-    const end = at + 8 + size;
-    if (end > bytes.length) return refuse(`the ${id} chunk runs past the end`);
+    let end = at + 8 + size;
+    if (end > bytes.length) {
+      // A recorder that never closed its file leaves 0xFFFFFFFF or a stale size here, and a cut
+      // download ends early: the samples that are there are used, and the sizes are rewritten.
+      if (id !== "data") return refuse(`the ${id} chunk runs past the end`);
+      cut = true;
+      end = bytes.length;
+    }
     if (id === "fmt ") fmt ??= bytes.subarray(at + 8, end);
     else if (id === "data") {
       if (data) return refuse("two data chunks");
@@ -109,7 +121,11 @@ function parseWav(bytes: Buffer): ParsedAudio {
   if (!sizes.includes(bits)) return refuse("an impossible sample size");
   if (!saneChannels(channels) || !saneRate(sampleRate)) return refuse("an impossible shape");
   if (blockAlign !== (channels * bits) / 8 || byteRate !== sampleRate * blockAlign) return refuse("inconsistent sizes");
-  if (data.length % blockAlign !== 0) return refuse("a partial sample frame");
+  if (cut) {
+    data = data.subarray(0, data.length - (data.length % blockAlign));
+    // A header with a few bytes after it is not a recording that was cut short: it needs a tenth of a second.
+    if (data.length / blockAlign / sampleRate < MIN_CUT_SECONDS) return refuse("the data chunk runs past the end");
+  } else if (data.length % blockAlign !== 0) return refuse("a partial sample frame");
 
   const fmtChunk = chunk("fmt ", fmt);
   const dataChunk = chunk("data", data);
@@ -191,32 +207,74 @@ export function frameAt(bytes: Buffer, at: number): Frame | null {
   return { version, layer, sampleRate, mono: mode === 3, length, samples };
 }
 
+/** Fewer whole frames than this (a tenth of a second or so) are not a recording, only sync bytes followed by anything. */
+const MIN_FRAMES = 4;
+/** How far past the tags the first frame is looked for: zero padding, or a tag that misstates its size. */
+const MP3_SEARCH = 64 * 1024;
+
 function parseMp3(bytes: Buffer): ParsedAudio {
   const audio = withoutMp3Tags(bytes);
   if (!audio) return refuse("a tag runs past the end");
-  const first = frameAt(audio, 0);
+  const head = audio.length >= 4 ? audio.readUInt32BE(0) : 0;
+  // A free-format first frame is a free-format stream, which is refused rather than searched past.
+  if (head >>> 21 === 0x7ff && ((head >>> 12) & 15) === 0) return refuse("no MPEG audio frame");
+  // The audio starts at the first of MIN_FRAMES frames that follow one another; what comes before
+  // it goes. With no such run, the walk starts at the start and is refused where it breaks.
+  const start = firstRun(audio) ?? 0;
+  const first = frameAt(audio, start);
   if (!first) return refuse("no MPEG audio frame");
-  let at = 0;
+  let at = start;
   let frames = 0;
   while (at < audio.length) {
     const frame = frameAt(audio, at);
-    // Every frame follows the last, in the stream's own version, layer, rate and channel count.
-    if (!frame) return refuse(`not a frame at byte ${at}`);
-    if (frame.version !== first.version || frame.layer !== first.layer || frame.sampleRate !== first.sampleRate || frame.mono !== first.mono) {
-      return refuse("frames of different streams");
+    if (!frame) {
+      // Zero padding after the last frame, or a file cut inside the next frame's header, ends the audio.
+      if (isZeros(audio, at) || (audio.length - at < 4 && cutHeader(audio, at, start))) break;
+      return refuse(`not a frame at byte ${at}`);
     }
-    if (at + frame.length > audio.length) return refuse("the last frame is cut off");
+    // Every frame follows the last, in the stream's own version, layer, rate and channel count.
+    if (!sameStream(frame, first)) return refuse("frames of different streams");
+    // A file cut short (a broken download, an editor) loses its partial last frame.
+    if (at + frame.length > audio.length) break;
     at += frame.length;
     frames += 1;
   }
-  // A few frames (a tenth of a second or so at least): three bytes of sync followed by anything else are not a recording.
-  if (frames < 4) return refuse("too few frames");
+  if (frames < MIN_FRAMES) return refuse("too few frames");
   const codec = (["mp1", "mp2", "mp3"] as const)[first.layer - 1];
   return {
     ok: true,
-    data: new Uint8Array(audio),
+    data: new Uint8Array(audio.subarray(start, at)),
     facts: { contentType: "audio/mpeg", duration: (frames * first.samples) / first.sampleRate, sampleRate: first.sampleRate, channels: first.mono ? 1 : 2, codec },
   };
+}
+
+/** Stereo, joint stereo and dual channel are one shape (two channels); the bitrate may vary (VBR). */
+const sameStream = (a: Frame, b: Frame) => a.version === b.version && a.layer === b.layer && a.sampleRate === b.sampleRate && a.mono === b.mono;
+
+/** The last one to three bytes begin a header as the first frame's does (its third byte varies with the bitrate). */
+const cutHeader = (bytes: Buffer, at: number, first: number) => bytes[at] === bytes[first] && (at + 1 === bytes.length || bytes[at + 1] === bytes[first + 1]);
+
+const isZeros = (bytes: Buffer, from: number) => {
+  for (let i = from; i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return true;
+};
+
+/** The first offset within MP3_SEARCH bytes where MIN_FRAMES frames of one stream follow one another. */
+function firstRun(audio: Buffer): number | undefined {
+  const limit = Math.min(audio.length, MP3_SEARCH);
+  for (let at = 0; at < limit; at++) {
+    if (audio[at] !== 0xff) continue;
+    const first = frameAt(audio, at);
+    if (!first) continue;
+    let next = at;
+    let run = 0;
+    for (let frame: Frame | null = first; frame && sameStream(frame, first) && run < MIN_FRAMES; frame = frameAt(audio, next)) {
+      next += frame.length;
+      run += 1;
+    }
+    if (run === MIN_FRAMES) return at;
+  }
+  return undefined;
 }
 
 const synchsafe = (bytes: Buffer, at: number) => ((bytes[at] & 0x7f) << 21) | ((bytes[at + 1] & 0x7f) << 14) | ((bytes[at + 2] & 0x7f) << 7) | (bytes[at + 3] & 0x7f);
@@ -294,16 +352,25 @@ export function oggCrc(bytes: Uint8Array) {
   return crc >>> 0;
 }
 
-function readPages(bytes: Buffer): Page[] | string {
+const CAPTURE = Buffer.from("OggS\0", "latin1");
+
+/** The whole pages, and whether the file ends inside one more (a file cut short). */
+function readPages(bytes: Buffer): { pages: Page[]; cut: boolean } | string {
   const pages: Page[] = [];
   let at = 0;
   while (at < bytes.length) {
-    if (at + 27 > bytes.length || ascii(bytes, at, 4) !== "OggS" || bytes[at + 4] !== 0) return `no page at byte ${at}`;
+    if (at + 27 > bytes.length) {
+      // The start of a page header and nothing after it.
+      const rest = bytes.subarray(at);
+      if (rest.subarray(0, CAPTURE.length).equals(CAPTURE.subarray(0, Math.min(rest.length, CAPTURE.length)))) return { pages, cut: true };
+      return `no page at byte ${at}`;
+    }
+    if (ascii(bytes, at, 4) !== "OggS" || bytes[at + 4] !== 0) return `no page at byte ${at}`;
     const count = bytes[at + 26];
     const lacing = [...bytes.subarray(at + 27, at + 27 + count)];
     const size = lacing.reduce((a, b) => a + b, 0);
     const end = at + 27 + count + size;
-    if (lacing.length !== count || end > bytes.length) return "a page is cut off";
+    if (lacing.length !== count || end > bytes.length) return { pages, cut: true };
     const page = Buffer.from(bytes.subarray(at, end));
     const stated = page.readUInt32LE(22);
     page.writeUInt32LE(0, 22);
@@ -311,7 +378,7 @@ function readPages(bytes: Buffer): Page[] | string {
     pages.push({ raw: bytes.subarray(at, end), sequence: bytes.readUInt32LE(at + 18), flags: bytes[at + 5], granule: bytes.readBigInt64LE(at + 6), serial: bytes.readUInt32LE(at + 14), lacing, body: bytes.subarray(at + 27 + count, end) });
     at = end;
   }
-  return pages;
+  return { pages, cut: false };
 }
 
 function writePage(page: Page, sequence: number) {
@@ -355,9 +422,10 @@ function pagesFor(packets: Buffer[], serial: number): Page[] {
 }
 
 function parseOgg(bytes: Buffer): ParsedAudio {
-  const pages = readPages(bytes);
-  if (typeof pages === "string") return refuse(pages);
-  if (pages.length < 2) return refuse("no audio pages");
+  const read = readPages(bytes);
+  if (typeof read === "string") return refuse(read);
+  const { pages, cut } = read;
+  if (pages.length < 2) return refuse(cut ? "a page is cut off" : "no audio pages");
   const serial = pages[0].serial;
   // One logical stream: a second stream (video, a chained file) is refused rather than half-checked.
   if (pages.some((p, i) => p.serial !== serial || (i > 0 && p.flags & 2)) || !(pages[0].flags & 2)) return refuse("not one stream");
@@ -405,8 +473,8 @@ function parseOgg(bytes: Buffer): ParsedAudio {
       }
     }
   }
-  if (packets.length < headers || partial.length > 0) return refuse("the headers are cut off");
-  if (page >= pages.length) return refuse("no audio pages");
+  if (packets.length < headers || partial.length > 0) return refuse(cut ? "a page is cut off" : "the headers are cut off");
+  if (page >= pages.length) return refuse(cut ? "a page is cut off" : "no audio pages");
   const comment = packets[0];
   const emptied = codec === "vorbis" ? emptyComments(comment, Buffer.from("\x03vorbis", "latin1"), true) : emptyComments(comment, Buffer.from("OpusTags", "latin1"), false);
   if (!emptied) return refuse("a broken comment header");
@@ -414,7 +482,8 @@ function parseOgg(bytes: Buffer): ParsedAudio {
 
   const audioPages = pages.slice(page);
   if (audioPages[0].flags & 1) return refuse("audio continues a header");
-  const last = audioPages.at(-1)!.granule;
+  // A file cut short loses its partial last page; its duration is then the last whole page's that ends a packet.
+  const last = (cut ? audioPages.findLast((p) => p.granule !== -1n)?.granule : audioPages.at(-1)!.granule) ?? -1n;
   const samples = Number(last) - preSkip;
   const rebuilt = [first, ...pagesFor([emptied, ...packets.slice(1)], serial), ...audioPages];
   return {
