@@ -5,6 +5,9 @@ import { renderedOnce } from "./cache/page-tags";
 
 export const UNREADABLE = "The form could not be read. Please try again.";
 
+/** A form's schema is an object of its fields: parseForm reads the names it knows from it. */
+type FormSchema = z.ZodMiniObject;
+
 /**
  * Bounds on a form's shape, checked on the names alone before any object is built (issue 25): our
  * largest form has under twenty fields and names like "interests.fitness", so a post past these is
@@ -78,7 +81,7 @@ export function withoutNul(form: FormData): FormData {
  * anything else a post carried); `formData` is the whole form, for the rare field a schema does not
  * name (sign-in's redirect target).
  */
-export async function parseForm<S extends z.core.$ZodType>(
+export async function parseForm<S extends FormSchema>(
   request: Request,
   schema: S,
   checkboxes: readonly string[] = [],
@@ -93,7 +96,7 @@ export async function parseForm<S extends z.core.$ZodType>(
  * parseForm for an action that must count every attempt, an unreadable form too (the join, issue
  * 25): the unreadable form comes back as a failed parse with the form's message, not as a throw.
  */
-export async function parseFormOrRefusal<S extends z.core.$ZodType>(
+export async function parseFormOrRefusal<S extends FormSchema>(
   request: Request,
   schema: S,
   checkboxes: readonly string[] = [],
