@@ -32,3 +32,10 @@ export const EMAIL_CHANGE_LIMIT = { max: 5, windowMs: 60 * MINUTE };
 export const SIGN_IN_LINK_EMAIL_LIMIT = { max: 1, windowMs: 5 * MINUTE };
 export const SIGN_IN_LINK_IP_LIMIT = { max: 10, windowMs: 60 * MINUTE };
 export const SIGN_IN_LINK_MS = 15 * MINUTE;
+
+/**
+ * Images decoded for one member: 20 an hour, whether they are then kept or refused (ADR 0043). A
+ * file refused after decoding (cut short, too slow) changes nothing else, so without this a member
+ * could keep the image slots busy with such files one after another.
+ */
+export const IMAGE_DECODE_LIMIT = { max: 20, windowMs: 60 * MINUTE };

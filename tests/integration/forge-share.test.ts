@@ -1,11 +1,11 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
-import { editCreation, IMAGE_IN_PROGRESS, shareCreation, type CreationFiles } from "~/.server/domain/forge/creation-service";
+import { editCreation, IMAGE_IN_PROGRESS, shareCreation, tooManyImagesMessage, type CreationFiles } from "~/.server/domain/forge/creation-service";
 import { writeKey } from "~/.server/domain/outcome";
-import { imageDecodes } from "~/.server/media/image-upload";
+import { IMAGE_CONCURRENCY, IMAGE_QUEUE, IMAGES_BUSY, imageDecodes } from "~/.server/media/image-upload";
 import { hit } from "~/.server/rate-limit";
-import { WRITE_LIMIT } from "~/lib/limits";
+import { IMAGE_DECODE_LIMIT, WRITE_LIMIT } from "~/lib/limits";
 import { INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
 import { deletePost, setPostHidden } from "~/.server/domain/posts/pipeline";
 import { ledgerXp } from "./ledger-xp";
@@ -38,6 +38,9 @@ const share = (viewer: Viewer, type: CreationInput["type"], files: CreationFiles
   shareCreation(site.services, viewer, input(type, extra), files);
 
 const row = (id: number) => site.services.db.selectFrom("creation").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+/** Decodes recorded against the member's hourly image budget. */
+const decodeHits = async (viewer: Viewer) =>
+  (await site.services.db.selectFrom("rate_limit_hit").select("id").where("key", "=", `image-decode:member:${viewer.id}`).execute()).length;
 const mediaCount = async () => Number((await site.services.db.selectFrom("media").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
 
 describe(`sharing creations on ${ENGINE}`, () => {
@@ -130,8 +133,9 @@ describe(`sharing creations on ${ENGINE}`, () => {
     for (const r of results.filter((r) => !r.ok)) expect(r).toEqual({ ok: false, status: 429, errors: { image: IMAGE_IN_PROGRESS } });
     expect(await mediaCount()).toBe(media + 3);
     expect(await xpOf(author)).toBe(70);
-    // Those that waited found the creation made and decoded nothing.
+    // Those that waited found the creation made and decoded nothing, nor spent the member's budget.
     expect(imageDecodes()).toBe(decodes + 1);
+    expect(await decodeHits(author)).toBe(1);
   });
 
   it("50 parallel shares by an initiate: exactly three pass the daily limit", async () => {
@@ -207,6 +211,41 @@ describe(`every cheap refusal before an image is decoded on ${ENGINE}`, () => {
     expect(mine.filter((r) => r.ok)).toHaveLength(3);
     for (const r of mine.filter((r) => !r.ok)) expect(r).toEqual({ ok: false, status: 429, errors: { image: IMAGE_IN_PROGRESS } });
     expect(imageDecodes()).toBe(decodes + 4);
+  }, 60_000);
+});
+
+describe(`the hourly image budget on ${ENGINE}`, () => {
+  it(`decodes ${IMAGE_DECODE_LIMIT.max} cut-short images an hour for a member, then refuses the next with 429 before decoding it`, async () => {
+    const author = await member();
+    const cut = await truncatedJpeg();
+    const decodes = imageDecodes();
+    for (let i = 0; i < IMAGE_DECODE_LIMIT.max; i++) {
+      // Each passes the cheap checks and is refused only once decoded: nothing else records it.
+      expect(await share(author, "art", { image: cut })).toEqual({ ok: false, status: 400, errors: { image: expect.stringMatching(/could not be read/) } });
+    }
+    expect(imageDecodes()).toBe(decodes + IMAGE_DECODE_LIMIT.max);
+    const next = await share(author, "art", { image: await png() });
+    expect(next).toEqual({ ok: false, status: 429, errors: { image: tooManyImagesMessage(60) } });
+    expect(imageDecodes()).toBe(decodes + IMAGE_DECODE_LIMIT.max);
+    // The budget is the member's own; the refused images stored nothing.
+    expect((await share(await member(), "art", { image: await png() })).ok).toBe(true);
+    expect(await xpOf(author)).toBe(60);
+  }, 60_000);
+
+  it("an image turned away by the full image queue (503) does not spend the member's budget", async () => {
+    const authors = await Promise.all(Array.from({ length: IMAGE_CONCURRENCY + IMAGE_QUEUE + 2 }, () => member()));
+    const image = await png(1000, 1000);
+    const results = await Promise.all(authors.map((author) => share(author, "art", { image })));
+    const busy = authors.filter((_, i) => !results[i].ok);
+    expect(busy.length).toBeGreaterThan(0);
+    for (const [i, author] of authors.entries()) {
+      const r = results[i];
+      if (r.ok) expect(await decodeHits(author)).toBe(1);
+      else {
+        expect(r).toEqual({ ok: false, status: 503, errors: { image: IMAGES_BUSY } });
+        expect(await decodeHits(author)).toBe(0);
+      }
+    }
   }, 60_000);
 });
 

@@ -1,7 +1,20 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { pixelBomb, png, truncatedJpeg } from "../../../tests/factories/media";
-import { IMAGE_CONCURRENCY, IMAGE_QUEUE, IMAGE_TOO_SLOW, IMAGES_BUSY, imageDecodes, imageWorkSize, processImage, readImageHeader, TOO_MANY_PIXELS } from "./image-upload";
+import {
+  encodeImage,
+  IMAGE_CONCURRENCY,
+  IMAGE_QUEUE,
+  IMAGE_TOO_SLOW,
+  IMAGE_UNREADABLE,
+  IMAGES_BUSY,
+  imageConcurrency,
+  imageDecodes,
+  imageWorkSize,
+  processImage,
+  readImageHeader,
+  TOO_MANY_PIXELS,
+} from "./image-upload";
 
 /** The bounds on image work (ADR 0043), observed through the module's own decode count and queue. */
 
@@ -9,11 +22,28 @@ describe("images: header first, one decode, bounded", () => {
   it("reads the type and the size from the header without decoding a pixel", async () => {
     const before = imageDecodes();
     const big = await png(6300, 6300);
-    expect(await readImageHeader(big)).toEqual({ ok: true, value: { width: 6300, height: 6300 } });
+    expect(await readImageHeader(big)).toEqual({ ok: true, value: { bytes: big, width: 6300, height: 6300 } });
     expect(await readImageHeader(await pixelBomb())).toEqual({ ok: false, message: TOO_MANY_PIXELS });
     // A truncated JPEG has a sound header: only decoding would find it broken.
-    expect((await readImageHeader(await truncatedJpeg())).ok).toBe(true);
+    const cut = await readImageHeader(await truncatedJpeg());
+    expect(cut.ok).toBe(true);
     expect(imageDecodes()).toBe(before);
+    if (cut.ok) expect(await encodeImage(cut.value)).toEqual({ ok: false, message: IMAGE_UNREADABLE });
+    expect(imageDecodes()).toBe(before + 1);
+  });
+
+  it("never decodes so many images at once that libuv's pool has fewer than two threads for sign-ins", () => {
+    for (let poolSize = 4; poolSize <= 16; poolSize++) {
+      for (let cores = 1; cores <= 64; cores++) {
+        const concurrency = imageConcurrency(cores, poolSize);
+        expect(concurrency, `${cores} cores, pool of ${poolSize}`).toBeGreaterThanOrEqual(1);
+        expect(concurrency, `${cores} cores, pool of ${poolSize}`).toBeLessThanOrEqual(Math.min(poolSize - 2, 4));
+      }
+    }
+    // The default pool of 4 on an 8-core host: two images, not four.
+    expect(imageConcurrency(8, 4)).toBe(2);
+    expect(imageConcurrency(2, 4)).toBe(1);
+    expect(imageConcurrency(64, 16)).toBe(4);
   });
 
   it("decodes an image once for its three sizes", async () => {

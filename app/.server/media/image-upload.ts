@@ -28,8 +28,15 @@ export const DISPLAY_WIDTH = 1600;
 export const THUMB_WIDTH = 480;
 /** The "full" image is kept at most this large on each side (WebP's own ceiling is 16,383). */
 const FULL_SIDE = 4096;
-/** Images decoded at once: half the cores (one on a 2-core box), so a thread is always left. */
-export const IMAGE_CONCURRENCY = Math.max(1, Math.floor(os.availableParallelism() / 2));
+/**
+ * Images decoded at once: half the cores, but always two threads of libuv's pool left free (it
+ * has 4 unless UV_THREADPOOL_SIZE says otherwise, and scrypt needs one for each sign-in), and at
+ * most 4, since each image holds up to about 350 MB while it is worked on. One on a 2-core box.
+ */
+export function imageConcurrency(cores: number, poolSize: number) {
+  return Math.max(1, Math.min(Math.floor(cores / 2), poolSize - 2, 4));
+}
+export const IMAGE_CONCURRENCY = imageConcurrency(os.availableParallelism(), Number(process.env.UV_THREADPOOL_SIZE) || 4);
 /** Images waiting for their turn; beyond this the upload is refused rather than held in memory. */
 export const IMAGE_QUEUE = 8;
 /**
@@ -53,6 +60,10 @@ const INPUT = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "truncated" as const
 /** A refused image; `busy` when the refusal is the server's load, not the file. */
 export type ImageRefusal = { ok: false; message: string; busy?: true };
 
+declare const checked: unique symbol;
+/** An upload whose type and header passed readImageHeader: the only way to a decode. */
+export type CheckedImage = { bytes: Buffer; width: number; height: number; readonly [checked]: true };
+
 export interface ProcessedImage {
   full: Omit<NewMedia, "ownerId">;
   display: Omit<NewMedia, "ownerId">;
@@ -71,24 +82,28 @@ export const imageWorkSize = () => imageWork.size;
  * The cheap checks, which decode no pixel: the type from the bytes and the size from the header
  * (sharp's metadata reads only the header: a 6300 × 6300 PNG answers in under a millisecond).
  */
-export async function readImageHeader(bytes: Buffer): Promise<{ ok: true; value: { width: number; height: number } } | ImageRefusal> {
+export async function readImageHeader(bytes: Buffer): Promise<{ ok: true; value: CheckedImage } | ImageRefusal> {
   const detected = await fileTypeFromBuffer(bytes);
   if (!detected || !IMAGE_KINDS.has(detected.mime)) return { ok: false, message: IMAGE_REFUSED };
   try {
     const { width = 0, height = 0 } = await sharp(bytes, INPUT).metadata();
     if (width * height > MAX_IMAGE_PIXELS) return { ok: false, message: TOO_MANY_PIXELS };
-    return { ok: true, value: { width, height } };
+    return { ok: true, value: { bytes, width, height } as CheckedImage };
   } catch (error) {
     return refusal(error);
   }
 }
 
-/** The header checks, then a turn in the process's image queue to decode once and encode three sizes. */
-export async function processImage(bytes: Buffer, { timeLimitMs = IMAGE_SECONDS * 1000 } = {}): Promise<{ ok: true; value: ProcessedImage } | ImageRefusal> {
-  const header = await readImageHeader(bytes);
-  if (!header.ok) return header;
-  const done = await imageWork.run(() => encodeSizes(bytes, Date.now() + timeLimitMs).catch(refusal));
+/** A turn in the process's image queue to decode the checked image once and encode three sizes. */
+export async function encodeImage(image: CheckedImage, { timeLimitMs = IMAGE_SECONDS * 1000 } = {}): Promise<{ ok: true; value: ProcessedImage } | ImageRefusal> {
+  const done = await imageWork.run(() => encodeSizes(image.bytes, Date.now() + timeLimitMs).catch(refusal));
   return done.ok ? done.value : { ok: false, message: IMAGES_BUSY, busy: true };
+}
+
+/** The header checks, then the decode: for callers with nothing to refuse in between. */
+export async function processImage(bytes: Buffer, options: { timeLimitMs?: number } = {}): Promise<{ ok: true; value: ProcessedImage } | ImageRefusal> {
+  const header = await readImageHeader(bytes);
+  return header.ok ? encodeImage(header.value, options) : header;
 }
 
 /**

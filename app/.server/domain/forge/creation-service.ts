@@ -2,8 +2,10 @@ import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { NewMedia } from "../../media/media-store";
 import { TurnsByKey } from "../../media/image-queue";
-import { processImage, readImageHeader } from "../../media/image-upload";
+import { type CheckedImage, encodeImage, readImageHeader } from "../../media/image-upload";
 import { AUDIO_REFUSED, processAudio } from "../../media/process-audio";
+import { forgetHits, hit } from "../../rate-limit";
+import { IMAGE_DECODE_LIMIT } from "~/lib/limits";
 import type { CreationInput } from "~/schemas/forge";
 import { createPost, editAllowedAhead, editPost, loadOwnPost, postAllowedAhead } from "../posts/pipeline";
 import { retypeCreation } from "./forge-repository";
@@ -17,7 +19,8 @@ import { fail, type Outcome } from "../outcome";
  * An image is decoded only after every cheap refusal (ADR 0043): the fields, the limits read
  * ahead, the file's type and header. Then the member waits for their turn, since one member's
  * images are decoded one at a time, and the limits are read again: the image before may have
- * used the last post of the day.
+ * used the last post of the day. Every decode, kept or refused, is counted against the member's
+ * hourly image budget, so files refused only once decoded cannot keep the image slots busy.
  */
 
 export interface CreationFiles {
@@ -30,6 +33,8 @@ const NO_MEDIA: MediaColumns = { image_name: null, image_display_name: null, ima
 
 /** What happens to the creation's files: a new image or audio file to check, or the columns it keeps. */
 type MediaPlan = { image: Buffer } | { audio: Buffer } | { keep: MediaColumns };
+/** The plan once an image's type and header have passed: the image is read once, not again for the decode. */
+type CheckedPlan = { image: CheckedImage } | { audio: Buffer } | { keep: MediaColumns };
 type PreparedMedia = { files: Omit<NewMedia, "ownerId">[]; columns: MediaColumns };
 
 /**
@@ -40,6 +45,8 @@ type PreparedMedia = { files: Omit<NewMedia, "ownerId">[]; columns: MediaColumns
 const MEMBER_IMAGES_WAITING = 2;
 const memberImages = new TurnsByKey(MEMBER_IMAGES_WAITING);
 export const IMAGE_IN_PROGRESS = "Your last image is still being processed. Wait until it is done, then send this one again.";
+export const tooManyImagesMessage = (minutes: number) =>
+  `You have sent too many images in the last hour. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 
 /** Which files a creation of this type takes, decided from the form alone (nothing is read yet). */
 function planMedia(input: CreationInput, files: CreationFiles, current: MediaColumns): Outcome<MediaPlan> {
@@ -64,15 +71,23 @@ function keep(current: MediaColumns, which: "image" | "audio"): Outcome<MediaPla
   return { ok: true, value: { keep: columns } };
 }
 
-/** The new files checked and re-encoded; a busy image queue is the server's refusal (503), not the file's. */
-async function prepareMedia(plan: MediaPlan): Promise<Outcome<PreparedMedia>> {
+/**
+ * The new files checked and re-encoded; a busy image queue is the server's refusal (503), not the
+ * file's. An image's decode is recorded against the member's budget first, in one atomic step
+ * (ADR 0013), whatever the decode then finds: it is the decode that costs, not the result.
+ */
+async function prepareMedia(services: AppServices, viewer: Viewer, plan: CheckedPlan): Promise<Outcome<PreparedMedia>> {
   if ("keep" in plan) return { ok: true, value: { files: [], columns: plan.keep } };
   if ("audio" in plan) {
     const audio = await processAudio(plan.audio);
     if (!audio.ok) return fail(400, AUDIO_REFUSED, "audio");
     return { ok: true, value: { files: [audio.value], columns: { ...NO_MEDIA, audio_name: audio.value.name } } };
   }
-  const image = await processImage(plan.image);
+  const budget = await hit(services.db, [{ key: `image-decode:member:${viewer.id}`, ...IMAGE_DECODE_LIMIT }]);
+  if (!budget.ok) return fail(429, tooManyImagesMessage(budget.retryMinutes), "image");
+  const image = await encodeImage(plan.image);
+  // Turned away by a full queue, the image was never decoded: the member gets the decode back.
+  if (!image.ok && image.busy) await forgetHits(services.db, budget.hitIds);
   if (!image.ok) return fail(image.busy ? 503 : 400, image.message, "image");
   const { full, display, thumb } = image.value;
   return {
@@ -91,16 +106,17 @@ async function afterCheapRefusals<A, T>(
   viewer: Viewer,
   plan: MediaPlan,
   ahead: () => Promise<Outcome<A>>,
-  work: (allowed: A) => Promise<Outcome<T>>,
+  work: (allowed: A, plan: CheckedPlan) => Promise<Outcome<T>>,
 ): Promise<Outcome<T>> {
   const allowed = await ahead();
   if (!allowed.ok) return allowed;
-  if (!("image" in plan)) return work(allowed.value);
+  if (!("image" in plan)) return work(allowed.value, plan);
   const header = await readImageHeader(plan.image);
   if (!header.ok) return fail(400, header.message, "image");
+  const checked = { image: header.value };
   const turn = await memberImages.run(viewer.id, async () => {
     const still = await ahead();
-    return still.ok ? work(still.value) : still;
+    return still.ok ? work(still.value, checked) : still;
   });
   return turn.ok ? turn.value : fail(429, IMAGE_IN_PROGRESS, "image");
 }
@@ -132,10 +148,10 @@ export async function shareCreation(
     viewer,
     plan.value,
     () => postAllowedAhead(services, viewer, post, now),
-    async ({ madeAlready }) => {
-      // The same form sent again after it made its creation: answered with it, nothing decoded.
+    async ({ madeAlready }, checked) => {
+      // The same form sent again after it made its creation: answered with it, nothing decoded or counted.
       if (madeAlready !== null) return { ok: true, value: { id: madeAlready } };
-      const media = await prepareMedia(plan.value);
+      const media = await prepareMedia(services, viewer, checked);
       if (!media.ok) return media;
       const posted = await createPost(
         services,
@@ -186,8 +202,8 @@ export async function editCreation(
     viewer,
     plan.value,
     () => editAllowedAhead(services, viewer, "creation", now),
-    async () => {
-      const media = await prepareMedia(plan.value);
+    async (_allowed, checked) => {
+      const media = await prepareMedia(services, viewer, checked);
       if (!media.ok) return media;
       const edited = await editPost(
         services,
