@@ -1,11 +1,12 @@
 import type { AddressInfo } from "node:net";
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import { brotliDecompressSync } from "node:zlib";
 import express from "express";
+import { data, redirect, type ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readsFrom, tag, wrote, wroteNothingPublic } from "~/.server/cache/page-tags";
 import { DEVICE_COOKIE } from "~/.server/domain/accounts/trusted-devices";
-import { eligibility, etagFor, inlineScriptHashes, memberKey, notModified, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware, pickEncoding } from "./page-cache";
+import { countWriteHandlers, eligibility, etagFor, inlineScriptHashes, memberKey, notModified, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware, pickEncoding } from "./page-cache";
 
 const html = (text: string) => Buffer.from(`<!doctype html><p>${text}</p>`);
 
@@ -293,5 +294,161 @@ describe("the front and the write bump over HTTP", () => {
     const body = await res.text();
     expect(body).toContain('<script nonce="">1</script>');
     expect(res.headers.get("content-security-policy")).toContain(inlineScriptHashes(body)[0]!);
+  });
+});
+
+describe("a write whose client went away before its head", () => {
+  let server: Server;
+  let base: string;
+  const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+
+  /** One write at a time, held by the test at each step. */
+  let held = steps();
+  function steps() {
+    return {
+      /** The action has begun, or the body's first bytes came. */
+      started: Promise.withResolvers<void>(),
+      /** Lets the action end, with what `outcome` says. */
+      release: Promise.withResolvers<() => unknown>(),
+      /** The action has ended (and the request's handlers with it). */
+      ended: Promise.withResolvers<void>(),
+      /** Lets the app write its head (it never comes when the client left first). */
+      answer: Promise.withResolvers<void>(),
+      /** The server has seen the socket close. */
+      closed: Promise.withResolvers<void>(),
+    };
+  }
+
+  // A route's action as the server build holds it, counted as the site counts it (server/app.ts).
+  const build = countWriteHandlers({
+    routes: {
+      write: {
+        id: "write",
+        module: {
+          async action() {
+            held.started.resolve();
+            return (await held.release.promise)();
+          },
+        },
+      },
+    },
+  } as unknown as ServerBuild);
+  const action = build.routes.write!.module.action as unknown as () => Promise<unknown>;
+
+  beforeAll(async () => {
+    const app = express();
+    app.use(pageTagsMiddleware(cache));
+    app.use((_req, res, next) => {
+      res.once("close", () => held.closed.resolve());
+      next();
+    });
+    app.post("/write", async (_req, res) => {
+      await action().catch(() => undefined);
+      held.ended.resolve();
+      await held.answer.promise;
+      if (!res.destroyed) res.send("done");
+    });
+    app.post("/upload", (req, res) => {
+      req.once("data", () => held.started.resolve());
+      req.on("end", async () => {
+        await action();
+        res.send("done");
+      });
+    });
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** Posts a write, waits for its action to begin, and goes away. */
+  async function postAndLeave() {
+    held = steps();
+    const client = new AbortController();
+    const posting = fetch(base + "/write", { method: "POST", body: "a=1", signal: client.signal }).catch((error: unknown) => error);
+    await held.started.promise;
+    client.abort();
+    expect(await posting).toBeInstanceOf(Error);
+    await held.closed.promise;
+  }
+
+  /** Lets the held action end as `outcome` says and waits until it has. */
+  async function end(outcome: () => unknown) {
+    held.release.resolve(outcome);
+    await held.ended.promise;
+  }
+
+  /** Two pages kept before the write: one reads the topic some writes name, one reads nothing written. */
+  function keepPages() {
+    store(cache, "/named", [tag.topic("named")]);
+    store(cache, "/unrelated", [tag.topic("unrelated")]);
+  }
+  const kept = () => ({ named: cache.get("/named") !== undefined, unrelated: cache.get("/unrelated") !== undefined });
+
+  const refusals: [string, () => unknown][] = [
+    ["data() with 400", () => data("Please check the form.", { status: 400 })],
+    ["a Response with 403", () => new Response("no", { status: 403 })],
+    ["a thrown error", () => Promise.reject(new Error("failed"))],
+    ["a thrown data() with 404", () => Promise.reject(data("Not found", { status: 404 }))],
+  ];
+
+  it.each(refusals)("an action that refused (%s) bumps nothing, at the close or after it ends", async (_name, refusal) => {
+    keepPages();
+    const before = cache.sequence();
+    await postAndLeave();
+    expect(kept()).toEqual({ named: true, unrelated: true });
+    await end(refusal);
+    expect(kept()).toEqual({ named: true, unrelated: true });
+    expect(cache.sequence()).toBe(before);
+  });
+
+  it("a refused action that ended before the client went away bumps nothing at the close", async () => {
+    keepPages();
+    held = steps();
+    const client = new AbortController();
+    const posting = fetch(base + "/write", { method: "POST", body: "a=1", signal: client.signal }).catch((error: unknown) => error);
+    await held.started.promise;
+    await end(() => data("Please check the form.", { status: 400 }));
+    client.abort();
+    await posting;
+    await held.closed.promise;
+    expect(kept()).toEqual({ named: true, unrelated: true });
+  });
+
+  it("a post whose client went away before any handler ran bumps nothing", async () => {
+    keepPages();
+    const before = cache.sequence();
+    held = steps();
+    const req = request(base + "/upload", { method: "POST", headers: { "content-length": "100000" } });
+    req.on("error", () => undefined);
+    req.write("a=".padEnd(100, "1"));
+    await held.started.promise;
+    req.destroy();
+    await held.closed.promise;
+    expect(kept()).toEqual({ named: true, unrelated: true });
+    expect(cache.sequence()).toBe(before);
+  });
+
+  it("an action that succeeded bumps what it wrote once it ends, or everything when it named nothing", async () => {
+    keepPages();
+    await postAndLeave();
+    expect(kept()).toEqual({ named: true, unrelated: true });
+    await end(() => {
+      wrote(tag.topic("named"));
+      return { ok: true };
+    });
+    expect(kept()).toEqual({ named: false, unrelated: true });
+
+    keepPages();
+    await postAndLeave();
+    expect(kept()).toEqual({ named: true, unrelated: true });
+    await end(() => ({ ok: true }));
+    expect(kept()).toEqual({ named: false, unrelated: false });
+
+    // A thrown redirect is how an action says it is done.
+    keepPages();
+    await postAndLeave();
+    await end(() => Promise.reject(redirect("/named")));
+    expect(kept()).toEqual({ named: false, unrelated: false });
   });
 });

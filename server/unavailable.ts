@@ -1,6 +1,7 @@
 import { data, type RouterContextProvider, type ServerBuild } from "react-router";
 import { requestContext } from "~/.server/context";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS, unavailableReason } from "~/.server/db/unavailable";
+import { mapRouteHandlers, type RouteHandler, type WrapRouteHandler } from "./route-handlers";
 
 export const UNAVAILABLE_MESSAGE = "The site is temporarily unavailable. Please try again in a few moments.";
 
@@ -33,26 +34,13 @@ function guard<F extends Handler>(handler: F): F {
   return Object.assign(guarded, handler) as unknown as F;
 }
 
-const guardedBuilds = new WeakMap<ServerBuild, ServerBuild>();
+/** Guards each handler once; one function, so each build is wrapped once (`mapRouteHandlers`). */
+const guardHandler: WrapRouteHandler = (handler) => guard(handler as unknown as Handler) as unknown as RouteHandler;
 
 /**
  * The same server build with every route's loader, action and middleware guarded. Done once here,
  * at the edge, so that neither the domain nor the routes need to know about connection failures.
  */
 export function guardDatabaseUnavailable(build: ServerBuild): ServerBuild {
-  const known = guardedBuilds.get(build);
-  if (known) return known;
-  const routes = Object.fromEntries(
-    Object.entries(build.routes).map(([id, route]) => {
-      if (!route) return [id, route];
-      const module = { ...route.module } as Record<string, unknown>;
-      if (typeof module.loader === "function") module.loader = guard(module.loader as Handler);
-      if (typeof module.action === "function") module.action = guard(module.action as Handler);
-      if (Array.isArray(module.middleware)) module.middleware = module.middleware.map((m: Handler) => guard(m));
-      return [id, { ...route, module: module as unknown as typeof route.module }];
-    }),
-  );
-  const guarded = { ...build, routes };
-  guardedBuilds.set(build, guarded);
-  return guarded;
+  return mapRouteHandlers(build, guardHandler);
 }

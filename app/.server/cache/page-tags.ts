@@ -27,9 +27,12 @@ export interface PageTags {
   /**
    * A write request's route handlers (middleware, loaders, the action) still running, and what the
    * page cache does once none is (ADR 0026). React Router stops waiting for a handler when the
-   * client goes away, but the handler goes on and may commit its transaction later.
+   * client goes away, but the handler goes on and may commit its transaction later. `ran` says
+   * whether any began; `action` how the action ended: "done" (it returned, or threw a redirect) or
+   * "refused" (it threw, or answered with a status of 400 or more), so a write with no head to
+   * tell its status by is judged by what its action did.
    */
-  handlers?: { running: number; idle?: () => void };
+  handlers?: { running: number; ran: boolean; action?: "done" | "refused"; idle?: () => void };
 }
 
 /**
