@@ -5,7 +5,8 @@ import * as z from "zod/mini";
 import type { Db, Engine } from "./db/connect";
 import { deleteResetTokens } from "./domain/accounts/member-repository";
 import { consumeSignInLink } from "./domain/accounts/sign-in-trust-repository";
-import { endSignInTrust, hashToken } from "./domain/accounts/trusted-devices";
+import { endSignInTrust } from "./domain/accounts/trusted-devices";
+import { signInTrustHash } from "./domain/accounts/tokens";
 
 /** Thirty days for 'Remember me' (PRODUCT.md §2); Better Auth gives other sign-ins one day. */
 export const REMEMBERED_SESSION_SECONDS = 60 * 60 * 24 * 30;
@@ -43,7 +44,7 @@ function signInLinks(db: Db) {
       signInWithLink: createAuthEndpoint(
         { method: "POST", body: z.object({ token: z.string() }), requireHeaders: true, metadata: { SERVER_ONLY: true } },
         async (ctx) => {
-          const memberId = await consumeSignInLink(db, hashToken(ctx.body.token), new Date().toISOString());
+          const memberId = await consumeSignInLink(db, signInTrustHash(ctx.body.token), new Date().toISOString());
           const user = memberId ? await ctx.context.internalAdapter.findUserById(memberId) : null;
           if (!user) throw APIError.fromStatus("BAD_REQUEST");
           const session = await ctx.context.internalAdapter.createSession(user.id, false);

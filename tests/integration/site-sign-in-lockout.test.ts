@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { registerMember } from "~/.server/domain/accounts/account-service";
 import { requestPasswordReset, resetPassword } from "~/.server/domain/accounts/password-reset";
 import { SIGN_IN_LINK_INVALID, SIGN_IN_LINK_SENT } from "~/.server/domain/accounts/sign-in-link";
-import { DEVICE_COOKIE } from "~/.server/domain/accounts/trusted-devices";
+import { DEVICE_COOKIE, TRUSTED_DEVICES_PER_MEMBER } from "~/.server/domain/accounts/trusted-devices";
 import { SIGN_IN_LIMIT } from "~/lib/limits";
 import { joinSchema } from "~/schemas/account";
 import { readable, siteOverHttp } from "./site-server";
@@ -77,6 +78,11 @@ async function linkFor(email: string) {
   expect(tokens).toHaveLength(1);
   return tokens[0];
 }
+
+/** What the tables keep of a token: its SHA-256 in hex, as since the tables were made (ADR 0042). */
+const hexHash = (token: string) => createHash("sha256").update(token).digest("hex");
+
+const devicesOf = async (memberId: string) => (await db().selectFrom("trusted_device").select("token_hash").where("member_id", "=", memberId).execute()).map((r) => r.token_hash);
 
 const useLink = (token: string, cookie?: string) => web.http.post("/signin/link", { token }, cookie ? { cookie } : {});
 
@@ -172,6 +178,53 @@ describe(`the owner of a locked address on ${ENGINE}`, { timeout: 60_000 }, () =
     expect(await trustOf(leaving.id)).toEqual({ devices: 0, links: 0 });
   });
 
+  it(`keeps ${TRUSTED_DEVICES_PER_MEMBER} devices: a new browser beyond them ends the trust of the least recently used`, async () => {
+    const { email, id } = await joined();
+    const devices: string[] = [];
+    for (let i = 0; i < TRUSTED_DEVICES_PER_MEMBER; i++) devices.push(await trustedDevice(email));
+    // The first device signs in again: now the second is the one used longest ago.
+    expect((await signIn(email, PASSWORD, devices[0])).status).toBe(302);
+    expect(await devicesOf(id)).toHaveLength(TRUSTED_DEVICES_PER_MEMBER);
+    const newest = await trustedDevice(email);
+    const kept = await devicesOf(id);
+    expect(kept).toHaveLength(TRUSTED_DEVICES_PER_MEMBER);
+    const hashOf = (device: string) => hexHash(device.slice(DEVICE_COOKIE.length + 1));
+    expect(kept).not.toContain(hashOf(devices[1]));
+    expect(kept).toEqual(expect.arrayContaining([devices[0], ...devices.slice(2), newest].map(hashOf)));
+    await lockOut(email);
+    expect((await signIn(email, PASSWORD, devices[1])).status).toBe(429);
+    for (const device of [devices[0], devices[2], newest]) expect((await signIn(email, PASSWORD, device)).status).toBe(302);
+  });
+
+  it("takes the rate-limit counts of its address and of its devices with a deleted account, and no one else's", async () => {
+    const leaving = await joined();
+    const bystander = await joined();
+    const signedIn = await signIn(leaving.email, PASSWORD);
+    const device = deviceOf(signedIn);
+    const othersDevice = await trustedDevice(bystander.email);
+    // A wrong password from each device, one from a new browser, a sign-in link, a join with the address.
+    expect((await signIn(leaving.email, "Wrong1abc", device)).status).toBe(400);
+    expect((await signIn(bystander.email, "Wrong1abc", othersDevice)).status).toBe(400);
+    expect((await signIn(leaving.email, "Wrong1abc")).status).toBe(400);
+    await linkFor(leaving.email);
+    const values = joinSchema.parse({ fullName: "Someone Else", email: leaving.email, password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: true });
+    expect((await registerMember(web.site.services, values, { headers: new Headers(), ip: fresh() })).ok).toBe(false);
+
+    const deviceKey = (cookie: string) => `signin:device:${hexHash(cookie.slice(DEVICE_COOKIE.length + 1))}`;
+    const keys = [
+      `signin:email:${leaving.email}`,
+      `signin-link:email:${leaving.email}`,
+      `join-attempt-mail:${leaving.email}`,
+      deviceKey(device),
+      deviceKey(othersDevice),
+    ];
+    const counted = async () => [...new Set((await db().selectFrom("rate_limit_hit").select("key").where("key", "in", keys).execute()).map((r) => r.key))].sort();
+    expect(await counted()).toEqual([...keys].sort());
+
+    expect((await web.http.post("/settings?intent=delete", { currentPassword: PASSWORD }, { cookie: cookieHeader(signedIn.headers) })).status).toBe(302);
+    expect(await counted()).toEqual([deviceKey(othersDevice)]);
+  });
+
   it("keeps the device trusted after signing out: that is what lets the owner back in", async () => {
     const { email } = await joined();
     const signedIn = await signIn(email, PASSWORD);
@@ -202,6 +255,8 @@ describe(`a mailed one-time sign-in link on ${ENGINE}`, { timeout: 60_000 }, () 
     expect(asked.status).toBe(200);
     expect(await readable(asked)).toContain(SIGN_IN_LINK_SENT);
     const [token] = await mailedLinks(email);
+    // The table keeps the link's hash as it always has: links already mailed keep working.
+    expect(await db().selectFrom("sign_in_link").select("token_hash").where("member_id", "=", id).execute()).toEqual([{ token_hash: hexHash(token) }]);
 
     // Opening the link changes nothing (ADR 0007): the page offers the button.
     const page = await readable(await web.http.get(`/signin/link?token=${token}`));
@@ -224,6 +279,7 @@ describe(`a mailed one-time sign-in link on ${ENGINE}`, { timeout: 60_000 }, () 
     expect(await sessionsOf(id)).toBe(2);
 
     // The browser the link signed in is trusted: the password works from it while the address is locked.
+    expect(await devicesOf(id)).toEqual([hexHash(deviceOf(used).slice(DEVICE_COOKIE.length + 1))]);
     expect((await signIn(email, PASSWORD, deviceOf(used))).status).toBe(302);
   });
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { APIError } from "better-auth/api";
 import type { AppServices, Viewer } from "../../context";
 import { enqueueMail } from "../../mail/outbox";
@@ -28,6 +28,7 @@ import {
 import { deleteAdvisor, deleteMailTo, deleteRateLimitKeys } from "./account-deletion-repository";
 import { deleteSignInTrust } from "./sign-in-trust-repository";
 import { endSignInTrust } from "./trusted-devices";
+import { emailChangeHash, newToken } from "./tokens";
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, formatInZone } from "~/lib/time-zones";
 
 export const WRONG_PASSWORD = "The password is not correct";
@@ -35,8 +36,6 @@ export const EMAIL_UNCHANGED = "This is already your email address";
 export const EMAIL_LINK_INVALID = "This link is not valid or has expired. Ask for a new one in your settings.";
 /** ADR 0023: a link to confirm a new address works once, for 24 hours. */
 export const EMAIL_CHANGE_LINK_MS = 24 * 60 * 60 * 1000;
-
-const hashToken = (token: string) => createHash("sha256").update(token).digest("base64url");
 
 export async function settingsOf(services: AppServices, memberId: string) {
   const row = await findSettings(services.db, memberId);
@@ -167,12 +166,12 @@ export async function requestEmailChange(
   if (await findMemberIdByEmail(services.db, email)) return fail(400, EMAIL_TAKEN, "email");
   const mails = await hit(services.db, [{ key: `email-change:member:${viewer.id}`, ...EMAIL_CHANGE_LIMIT }], now);
   if (!mails.ok) return fail(429, tryAgainMessage(mails.retryMinutes));
-  const token = randomBytes(32).toString("base64url");
+  const token = newToken();
   await services.db.transaction().execute(async (trx) => {
     await deleteEmailChanges(trx, viewer.id);
     await insertEmailChange(
       trx,
-      hashToken(token),
+      emailChangeHash(token),
       viewer.id,
       email,
       new Date(now.getTime() + EMAIL_CHANGE_LINK_MS).toISOString(),
@@ -186,7 +185,7 @@ export async function requestEmailChange(
 /** The pending change behind a link, for the confirm page; null when unknown or expired. */
 export async function pendingEmailChange(services: AppServices, token: string, now = new Date()) {
   if (!token || token.length > 200) return null;
-  const change = await findEmailChange(services.db, hashToken(token));
+  const change = await findEmailChange(services.db, emailChangeHash(token));
   return change && change.expiresAt > now ? { email: change.email } : null;
 }
 
@@ -216,7 +215,7 @@ export async function confirmEmailChange(
   const session = await requestSession(services, requestHeaders);
   try {
     return await services.db.transaction().execute(async (trx) => {
-      const change = await consumeEmailChange(trx, hashToken(token));
+      const change = await consumeEmailChange(trx, emailChangeHash(token));
       if (!change || change.expiresAt <= now) return fail(404, EMAIL_LINK_INVALID);
       if (await findMemberIdByEmail(trx, change.email)) return fail(409, EMAIL_TAKEN);
       const before = await findSettings(trx, change.memberId);
@@ -264,11 +263,12 @@ export async function deleteAccount(
     const current = await findSettings(trx, viewer.id);
     if (!current) return;
     await deleteSessions(trx, viewer.id);
+    // The devices' rate-limit keys are found through the devices: before these go.
+    await deleteRateLimitKeys(trx, viewer.id, current.email);
     await deleteSignInTrust(trx, viewer.id);
     await deleteCredentials(trx, viewer.id);
     await deleteSubscriptionByEmail(trx, current.email);
     await deleteMailTo(trx, current.email);
-    await deleteRateLimitKeys(trx, viewer.id, current.email);
     await deleteAdvisor(trx, viewer.id);
     await anonymiseMember(
       trx,

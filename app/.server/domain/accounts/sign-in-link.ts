@@ -5,7 +5,8 @@ import { signInLinkMail } from "../../mail/templates/sign-in-link";
 import { hit, tryAgainMessage } from "../../rate-limit";
 import { wroteNothingPublic } from "../../cache/page-tags";
 import { deleteExpiredSignInLinks, insertSignInLink, signInLinkUsable } from "./sign-in-trust-repository";
-import { hashToken, newToken, trustDevice } from "./trusted-devices";
+import { trustDevice } from "./trusted-devices";
+import { newToken, signInTrustHash } from "./tokens";
 import { SIGN_IN_LINK_EMAIL_LIMIT, SIGN_IN_LINK_IP_LIMIT, SIGN_IN_LINK_MS } from "~/lib/limits";
 
 // A locked address's owner signs in by a link mailed to it (issue 25, item 9; ADR 0042).
@@ -42,7 +43,7 @@ export async function requestSignInLink(services: AppServices, email: string, ip
       const token = newToken();
       await deleteExpiredSignInLinks(trx, now.toISOString());
       await insertSignInLink(trx, {
-        tokenHash: hashToken(token),
+        tokenHash: signInTrustHash(token),
         memberId: member.id,
         email: member.email,
         expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS).toISOString(),
@@ -58,7 +59,7 @@ export async function requestSignInLink(services: AppServices, email: string, ip
 /** Whether a link can still be used, asked when its page opens. Only reads: the button uses it. */
 export async function signInLinkIsUsable(services: AppServices, token: string, now = new Date()) {
   if (!token || token.length > 200) return false;
-  return signInLinkUsable(services.db, hashToken(token), now.toISOString());
+  return signInLinkUsable(services.db, signInTrustHash(token), now.toISOString());
 }
 
 /**

@@ -35,6 +35,28 @@ export async function deleteUnusedTrustedDevices(db: Executor, memberId: string,
   await db.deleteFrom("trusted_device").where("member_id", "=", memberId).where("last_used_at", "<", before).execute();
 }
 
+/**
+ * Keeps the member's `keep` most recently used devices, `newest` (the one just trusted) always among
+ * them: the table cannot grow without end for a member who signs in from ever new browsers.
+ */
+export async function deleteTrustedDevicesBeyond(db: Executor, memberId: string, newest: string, keep: number) {
+  await db
+    .deleteFrom("trusted_device")
+    .where("member_id", "=", memberId)
+    .where("token_hash", "!=", newest)
+    .where("token_hash", "not in", (eb) =>
+      eb
+        .selectFrom("trusted_device")
+        .select("token_hash")
+        .where("member_id", "=", memberId)
+        .where("token_hash", "!=", newest)
+        .orderBy("last_used_at", "desc")
+        .orderBy("token_hash")
+        .limit(keep - 1),
+    )
+    .execute();
+}
+
 export async function insertSignInLink(
   db: Executor,
   link: { tokenHash: string; memberId: string; email: string; expiresAt: string; createdAt: string },
