@@ -103,7 +103,13 @@ describe(`confirming a new email address on ${ENGINE}`, () => {
       const cookies = { nobody: undefined, "someone else": bystander.cookie, "a made-up session": "ipos.session_token=made-up.c2lnbmF0dXJl" };
       const cookie = cookies[confirmingAs];
       const headers: Record<string, string> = cookie ? { cookie } : {};
+      // What the page says holds here too: this browser is not the member's, so "every other" is every one.
+      const page = await readable(await web.http.get(`/settings/email?token=${encodeURIComponent(change)}`, headers));
+      expect(page, confirmingAs).toContain("Every other browser signed in to your account will be signed out.");
       expect((await web.http.post("/settings/email", { token: change }, headers)).status, confirmingAs).toBe(302);
+      expect(await readable(await web.http.get("/settings/email?changed=1", headers)), confirmingAs).toContain(
+        "Every other browser signed in to your account is signed out.",
+      );
       expect(await dashboardStatus(member.cookie), confirmingAs).toBe(302);
       expect(await db().selectFrom("session").select("id").where("member_id", "=", member.id).execute(), confirmingAs).toHaveLength(0);
       expect(await dashboardStatus(bystander.cookie), confirmingAs).toBe(200);

@@ -283,6 +283,20 @@ describe(`a mailed one-time sign-in link on ${ENGINE}`, { timeout: 60_000 }, () 
     expect((await signIn(email, PASSWORD, deviceOf(used))).status).toBe(302);
   });
 
+  it("is asked for on a page of its own, the forgot-password page's twin with its own words", async () => {
+    const pages = [
+      { path: "/signin/email-link", texts: ["Sign in by email", "Email me a sign-in link", "We will mail a link that signs you in once, without your password."] },
+      { path: "/forgot-password", texts: ["Forgot your password?", "Reset your password", "Enter the email address of your account and we will mail you a link.", "Send Reset Link"] },
+    ];
+    for (const { path, texts } of pages) {
+      const page = await readable(await web.http.get(path));
+      for (const text of [...texts, "Back to Sign In"]) expect(page, path).toContain(text);
+      const refused = await web.http.post(path, { email: "not-an-address" }, { "x-forwarded-for": fresh() });
+      expect(refused.status, path).toBe(400);
+      expect(await readable(refused), path).toContain("Please enter a valid email address");
+    }
+  });
+
   it("gives the same answer for an address without an account, and mails nothing", async () => {
     const res = await askForLink("nobody-here@example.org");
     expect(res.status).toBe(200);

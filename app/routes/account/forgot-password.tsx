@@ -1,10 +1,6 @@
-import { data, Form, useNavigation } from "react-router";
-import { Link } from "~/components/ui/link";
+import { data } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { useValidatedForm } from "~/components/community/use-validated-form";
-import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
-import { FormAlert, TextField } from "~/components/ui/form-controls";
+import { MailLinkRequest } from "~/features/account/mail-link-request";
 import { requestContext, servicesContext } from "~/.server/context";
 import { requestPasswordReset } from "~/.server/domain/accounts/password-reset";
 import { readsFrom, tag } from "~/.server/cache/page-tags";
@@ -32,43 +28,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/account").then((m) => m.forgotPasswordSchema), [], actionData?.errors);
   return (
-    <div className="mx-auto max-w-md px-4 py-12">
-      <h1 className="mb-8 text-center font-serif text-4xl font-bold">Forgot your password?</h1>
-      <Card>
-        <CardHeader>
-          <CardTitle>Reset your password</CardTitle>
-          <CardDescription>Enter the email address of your account and we will mail you a link.</CardDescription>
-        </CardHeader>
-        {actionData?.message ? (
-          <CardContent>
-            <p role="status" className="rounded-md bg-monk-soft p-3 text-sm text-monk-strong">
-              {actionData.message}
-            </p>
-          </CardContent>
-        ) : (
-          <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange}>
-            <CardContent className="flex flex-col gap-5">
-              <FormAlert>{errors.form}</FormAlert>
-              <TextField name="email" label="Email" type="email" autoComplete="email" error={errors.email} />
-            </CardContent>
-            <CardFooter>
-              <Button type="submit" variant="monk" className="w-full" disabled={busy}>
-                {busy ? "Sending..." : "Send Reset Link"}
-              </Button>
-            </CardFooter>
-          </Form>
-        )}
-        <CardFooter>
-          <Link to="/signin" className="text-sm font-semibold text-monk-strong underline">
-            Back to Sign In
-          </Link>
-        </CardFooter>
-      </Card>
-    </div>
+    <MailLinkRequest
+      heading="Forgot your password?"
+      title="Reset your password"
+      description="Enter the email address of your account and we will mail you a link."
+      submitLabel="Send Reset Link"
+      actionData={actionData}
+    />
   );
 }
 

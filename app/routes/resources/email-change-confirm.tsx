@@ -43,8 +43,8 @@ export default function EmailChangeConfirm({ loaderData }: Route.ComponentProps)
         <CardContent>
           <p className="text-stone-700">
             {loaderData.done
-              ? "From now on you sign in with this address. Every other session of your account is signed out."
-              : "Confirm that you want to sign in with this address from now on. Every other session of your account will be signed out."}
+              ? "From now on you sign in with this address. Every other browser signed in to your account is signed out."
+              : "Confirm that you want to sign in with this address from now on. Every other browser signed in to your account will be signed out."}
           </p>
         </CardContent>
         <CardFooter className="gap-3">
