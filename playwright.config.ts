@@ -48,6 +48,7 @@ export default defineConfig({
         "page-cache.spec.ts",
         "navigation.spec.ts",
         "first-paint.spec.ts",
+        "lockout.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },

@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import {
   createMember,
@@ -12,6 +10,7 @@ import {
   test,
   uniqueEmail,
 } from "./support/fixtures";
+import { mailTo } from "./support/outbox";
 
 /*
  * Issue 8: a new member's first hour. Each test holds one of the rough edges a new member tripped
@@ -153,20 +152,6 @@ test.describe("6. a deleted reply", () => {
     await expect(page.locator("li[id^=reply-]")).toHaveCount(1);
   });
 });
-
-/** The newest mail in the e2e server's outbox addressed to `email`, as text (soft line breaks undone). */
-async function mailTo(email: string) {
-  const outbox = path.join(process.env.E2E_DATA_DIR!, "outbox");
-  let found: string | undefined;
-  await expect
-    .poll(() => {
-      const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
-      found = files.map((f) => fs.readFileSync(path.join(outbox, f), "utf8")).find((m) => m.includes(email));
-      return found !== undefined;
-    })
-    .toBe(true);
-  return found!.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-}
 
 test.describe("7. a reset link", () => {
   test("that was used says so when its page opens, with no form to fill in first", async ({ page, request }) => {

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect } from "@playwright/test";
 import { createDatabase } from "~/.server/db/connect";
 import { loadEnv } from "~/.server/env";
 
@@ -20,4 +23,24 @@ export async function queuedMailKinds(email: string): Promise<string[]> {
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * The newest mail the e2e server's outbox worker has written for `email` (an .eml file in the data
+ * folder), as text with quoted-printable soft line breaks undone; waits for the worker to send it
+ * (and, given `containing`, for a mail holding that text).
+ */
+export async function mailTo(email: string, containing = "") {
+  const outbox = path.join(process.env.E2E_DATA_DIR!, "outbox");
+  let found: string | undefined;
+  await expect
+    .poll(() => {
+      const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
+      found = files
+        .map((f) => fs.readFileSync(path.join(outbox, f), "utf8"))
+        .find((m) => m.includes(email) && m.replace(/=\r?\n/g, "").replace(/=3D/g, "=").includes(containing));
+      return found !== undefined;
+    })
+    .toBe(true);
+  return found!.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
 }
