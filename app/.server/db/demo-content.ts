@@ -7,6 +7,8 @@ import { excerptOf } from "~/lib/text";
 import sharp from "sharp";
 import { databaseMediaStore } from "../media/media-store-database";
 import { processImage } from "../media/image-upload";
+import { processAudio } from "../media/process-audio";
+import { demoSoundWav } from "./demo-sound";
 import { utcToZoned, zonedToUtc } from "~/lib/time-zones";
 import type { Database } from "./schema";
 import { rebuildReplyHours } from "./reply-hours";
@@ -118,7 +120,7 @@ const DISCUSSIONS: { topic: string; author: string; title: string; body: string;
 
 const CREATIONS: { author: string; type: "writing" | "art" | "music" | "projects"; title: string; description: string; body: string; daysAgo: number; likes: string[]; comments: [string, string][]; link?: string }[] = [
   { author: "theo", type: "art", title: "Enso Series: Twelve Circles", description: "Twelve brush circles, one drawn each morning for twelve days.", body: "Each circle was drawn in a single breath. The imperfect ones taught me the most.", daysAgo: 2, likes: ["mei", "priya", "sofia", "kenji"], comments: [["mei", "The seventh circle is my favourite: unfinished and complete."]] },
-  { author: "sofia", type: "music", title: "The Long Road (acoustic)", description: "A song about training through winter.", body: "Written after my first winter of morning runs. Guitar and voice, recorded in one take.", daysAgo: 3, likes: ["amara", "theo"], comments: [["amara", "This is going on my running playlist."], ["jonas", "Beautiful melody."]] },
+  { author: "sofia", type: "music", title: "The Long Road (acoustic)", description: "A song about training through winter.", body: "Written after my first winter of morning runs. This is the melody's sketch: five plucked notes that rise and come home. The full take with guitar and voice comes next.", daysAgo: 3, likes: ["amara", "theo"], comments: [["amara", "This is going on my running playlist."], ["jonas", "Beautiful melody."]] },
   { author: "amara", type: "writing", title: "Letters to a Young Runner", description: "Short letters on patience, pain and progress.", body: "Dear runner,\n\nThe first mile lies. So does the last. Run the one you are in.\n\n*More letters to follow.*", daysAgo: 5, likes: ["marcus", "mei", "priya", "jonas", "kenji"], comments: [["priya", "The first mile lies. I needed that."]] },
   { author: "jonas", type: "projects", title: "Habit Tracker on Paper", description: "A printable one-page tracker for monk and warrior habits.", body: "A simple grid: one row per habit, one column per day. Print it, pin it, fill it.", daysAgo: 7, likes: ["kenji"], comments: [], link: "https://example.org/habit-tracker" },
   { author: "mei", type: "writing", title: "Ten Breaths", description: "A short meditation script to read aloud.", body: "Sit. Let the shoulders fall. Breathe in and count one...", daysAgo: 10, likes: ["priya", "theo", "kenji"], comments: [["kenji", "I read this every morning now."]] },
@@ -169,7 +171,8 @@ const EVENTS: {
   path: "monk" | "warrior";
   title: string;
   description: string;
-  daysAhead: number;
+  /** Days after insertion, or, for an event named for a weekday, that weekday (0 Sunday .. 6 Saturday). */
+  when: { daysAhead: number } | { weekday: number };
   time: string;
   hours: number;
   timeZone: string;
@@ -183,7 +186,7 @@ const EVENTS: {
     path: "monk",
     title: "Online sit: twenty minutes of silence",
     description: "A short guided settling-in, then twenty minutes of silent sitting and a few minutes to share. Cameras optional; beginners welcome.",
-    daysAhead: 3,
+    when: { daysAhead: 3 },
     time: "07:00",
     hours: 1,
     timeZone: "Asia/Tokyo",
@@ -197,7 +200,8 @@ const EVENTS: {
     path: "warrior",
     title: "Saturday trail run at a talking pace",
     description: "Eight kilometres on easy trails, nobody left behind. Bring water and shoes with grip; we finish with five quiet minutes by the lake.",
-    daysAhead: 5,
+    // The title says Saturday, so it is the next Saturday where it is run, whatever day the demo is seeded.
+    when: { weekday: 6 },
     time: "08:30",
     hours: 2,
     timeZone: "America/Denver",
@@ -211,7 +215,7 @@ const EVENTS: {
     path: "monk",
     title: "Workshop: the Stoic evening review",
     description: "Seneca's three questions for the end of the day, tried together and turned into a five-minute journaling habit. Bring a notebook.",
-    daysAhead: 9,
+    when: { daysAhead: 9 },
     time: "19:00",
     hours: 1.5,
     timeZone: "Europe/London",
@@ -225,7 +229,7 @@ const EVENTS: {
     path: "warrior",
     title: "Strength basics: hinge, squat and carry",
     description: "A coached session on three lifts everyone can use for life. Light loads, good form, plenty of questions. All levels.",
-    daysAhead: 12,
+    when: { daysAhead: 12 },
     time: "10:00",
     hours: 2,
     timeZone: "America/Denver",
@@ -364,6 +368,29 @@ async function demoImage(trx: Transaction<Database>, creationId: number, ownerId
     .set({ image_name: full.name, image_display_name: display.name, image_thumb_name: thumb.name })
     .where("id", "=", creationId)
     .execute();
+}
+
+/**
+ * The demo's Music gets a real sound to play: a short tune synthesized in demo-sound.ts, checked and
+ * stored by the same pipeline as an uploaded file, so the creation page plays it like any upload.
+ */
+async function demoAudio(trx: Transaction<Database>, creationId: number, ownerId: string) {
+  const audio = await processAudio(demoSoundWav());
+  if (!audio.ok) throw new Error(`demo audio: ${audio.message}`);
+  await databaseMediaStore(trx).put(trx, { ...audio.value, ownerId });
+  await trx.updateTable("creation").set({ audio_name: audio.value.name }).where("id", "=", creationId).execute();
+}
+
+/**
+ * The local date (YYYY-MM-DD, in the event's time zone) an event falls on: so many days after `now`,
+ * or the first of that weekday after today there (one to seven days on, so it is still to come).
+ */
+export function eventDay(now: Date, when: { daysAhead: number } | { weekday: number }, timeZone: string): string {
+  if ("daysAhead" in when) return utcToZoned(new Date(now.getTime() + when.daysAhead * DAY), timeZone).slice(0, 10);
+  const today = utcToZoned(now, timeZone).slice(0, 10);
+  const local = new Date(`${today}T00:00:00Z`);
+  const ahead = (when.weekday - local.getUTCDay() + 7) % 7 || 7;
+  return new Date(local.getTime() + ahead * DAY).toISOString().slice(0, 10);
 }
 
 export async function hasContent(db: Kysely<Database>): Promise<boolean> {
@@ -544,6 +571,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
       .executeTakeFirstOrThrow();
     await award(c.author, "creation.shared", creation.id, 10, created);
     if (c.type === "art") await demoImage(trx, creation.id, member(c.author));
+    if (c.type === "music") await demoAudio(trx, creation.id, member(c.author));
     for (const liker of c.likes) {
       await trx.insertInto("creation_like").values({ creation_id: creation.id, member_id: member(liker), created_at: created }).execute();
       await award(c.author, "creation.liked", `${creation.id}:${member(liker)}`, 1, created);
@@ -587,7 +615,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
   }
 
   for (const e of EVENTS) {
-    const day = utcToZoned(new Date(now.getTime() + e.daysAhead * DAY), e.timeZone).slice(0, 10);
+    const day = eventDay(now, e.when, e.timeZone);
     const startsAt = zonedToUtc(`${day}T${e.time}`, e.timeZone)!;
     const event = await trx
       .insertInto("event")
