@@ -364,7 +364,7 @@ test.describe("Council", () => {
     for (const name of ADVISORS) {
       const card = cardOf(advisors, name);
       await expect(card).toBeVisible();
-      await expect(card.getByText(/^Verified (monk|warrior)$/)).toBeVisible();
+      await expect(card.getByText(/^Verified (monk|warrior) advisor$/)).toBeVisible();
       await expect(card.getByText(/^\d+ questions? answered$/)).toBeVisible();
     }
 

@@ -34,6 +34,8 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
           : [];
         const members = await db.selectFrom("topic_member").select("member_id").where("topic_id", "=", topic.id).execute();
         expect(topic.posts).toBe(discussions.length + replies.length);
+        expect(topic.discussions).toBe(discussions.length);
+        expect(topic.replies).toBe(replies.length);
         expect(topic.members).toBe(members.length);
       }
     }

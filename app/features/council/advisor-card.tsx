@@ -26,15 +26,15 @@ export function AdvisorCard({ advisor }: { advisor: AdvisorSummary }) {
           {advisor.name}
         </Link>
       </h3>
-      <div className="mt-2 flex items-center gap-2">
-        <Link to={`/members/${advisor.handle}`} aria-label={`${advisor.name}'s profile`} tabIndex={-1}>
-          <RankBadge rank={advisor.rank} />
-        </Link>
-        <span className="inline-flex items-center gap-1 text-xs font-semibold text-stone-700">
-          <ShieldCheck aria-hidden="true" className="size-4" />
-          Verified {advisor.path}
-        </span>
-      </div>
+      {/* Rank and path are two things: the rank is earned on the one ladder every member climbs
+          (a monk advisor may be a Warlord), the path is what an admin verified them to advise on. */}
+      <p className="mt-2 flex items-center gap-1.5 text-xs font-semibold text-stone-700">
+        Rank <RankBadge rank={advisor.rank} />
+      </p>
+      <p className="mt-1 inline-flex items-center gap-1 text-xs font-semibold text-stone-700">
+        <ShieldCheck aria-hidden="true" className="size-4" />
+        Verified {advisor.path} advisor
+      </p>
       <p className="mt-2 text-sm text-muted">{advisor.specialty}</p>
       <div className="mt-3 flex flex-wrap justify-center gap-2">
         {advisor.virtues.map((v) => (

@@ -73,14 +73,26 @@ export default function Council({ loaderData }: Route.ComponentProps) {
       </PageHeader>
       <section aria-labelledby="advisors" className="mx-auto max-w-6xl px-4 pt-12">
         <SectionHeading id="advisors">Featured Advisors</SectionHeading>
+        <p className="-mt-2 mb-6 max-w-3xl text-sm text-muted">
+          Each advisor is verified to guide seekers on one path, monk or warrior. Their rank is separate: every
+          member climbs the same ladder of ranks by XP (see the{" "}
+          <Link to="/ranks" className="font-semibold text-monk-strong underline">
+            Rank System
+          </Link>
+          ).
+        </p>
         <div className="grid gap-6 md:grid-cols-3">
           {advisors.map((a) => (
             <AdvisorCard key={a.handle} advisor={a} />
           ))}
         </div>
       </section>
-      <nav id="browse" aria-label="Browse by topic" className="mx-auto max-w-6xl px-4 pt-12">
-        <h2 className="mb-3 text-lg font-semibold">Browse by Topic</h2>
+      <nav id="browse" aria-label="Browse by topic" aria-describedby="browse-note" className="mx-auto max-w-6xl px-4 pt-12">
+        <h2 className="text-lg font-semibold">Browse by Topic</h2>
+        {/* The seed's button says "topic"; the Council's topics are the virtues a question is tagged with. */}
+        <p id="browse-note" className="mt-1 mb-3 text-sm text-muted">
+          Topics are the six virtues: choose one to see only the questions tagged with it.
+        </p>
         <ul className="flex flex-wrap gap-2">
           <li>
             <Link

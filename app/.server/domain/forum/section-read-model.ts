@@ -11,14 +11,22 @@ export function discussionPath(section: SectionId, topicId: string, discussion: 
 
 type TopicRow = Awaited<ReturnType<typeof listTopics>>[number];
 
-/** A topic as pages show it: posts are discussions plus replies, both kept by the forum service. */
+/**
+ * A topic as pages show it: posts are discussions plus replies, and pages say which is which (a
+ * topic of one discussion with four replies reads "5 posts" beside a list of one). Both counts are
+ * columns of the topic row, kept by the forum service, so a list of topics is one query.
+ */
 export function topicSummary(t: TopicRow) {
+  const discussions = Number(t.discussion_count);
+  const replies = Number(t.reply_count);
   return {
     id: t.id,
     section: t.section,
     title: t.title,
     description: t.description,
-    posts: Number(t.discussion_count) + Number(t.reply_count),
+    posts: discussions + replies,
+    discussions,
+    replies,
     members: Number(t.member_count),
   };
 }
