@@ -28,6 +28,9 @@ describe(`labels and demo content say what is so, on ${ENGINE}`, () => {
     }
     // The demo's case from the issue: one discussion listed, "5 posts" beside it.
     expect(html).toContain("<span>5 posts</span> (1 discussion, 4 replies)");
+    // The topic's own page, whose list shows that one discussion, says the same.
+    const topicPage = await readable(await web.http.get("/monastery/morning-meditation"));
+    expect(topicPage).toContain("· 5 posts (1 discussion, 4 replies) · 5 members");
   });
 
   it("the Council says its topics are the virtues, and tells an advisor's rank from the path they are verified for", async () => {

@@ -21,6 +21,7 @@ import { readForm } from "~/.server/forms";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { formatDate } from "~/lib/dates";
 import { formatCount, plural } from "~/lib/utils";
+import { postsBreakdown } from "~/features/forum/topic-card";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -68,7 +69,7 @@ export default function Topic({ loaderData }: Route.ComponentProps) {
           <Link to={`/${topic.section}`} className="font-semibold underline">
             {info.title}
           </Link>{" "}
-          · {formatCount(topic.posts)} posts · {formatCount(topic.members)} members
+          · {formatCount(topic.posts)} posts ({postsBreakdown(topic)}) · {formatCount(topic.members)} members
         </p>
         <ButtonLink to={signedIn ? `${here}/new` : `/signin?redirectTo=${encodeURIComponent(`${here}/new`)}`} variant={info.tone}>
           <PenSquare aria-hidden="true" />
