@@ -99,6 +99,44 @@ test.describe("sharing a creation", () => {
     await expect(page.getByRole("link", { name: /Visit the project/ })).toHaveAttribute("href", "https://example.org/garage-dojo");
   });
 
+  test("the file field looks like a control: a focusable button, the chosen name, a preview or a clear message, at 375 and 1280 px", async ({ page }) => {
+    await signedIn(page);
+    const main = page.getByRole("main");
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await gotoHydrated(page, "/forge/new");
+      await main.getByLabel("Type", { exact: true }).selectOption({ label: "Visual Art" });
+      const image = main.getByLabel("Image", { exact: true });
+      const button = main.locator("label", { hasText: "Choose an image" });
+      await expect(button).toBeVisible();
+      await expect(main.getByText("No file chosen", { exact: true })).toBeVisible();
+      // Reached by the keyboard after "Your work"; its focus is drawn around the button.
+      await main.getByLabel("Your work", { exact: true }).focus();
+      await page.keyboard.press("Tab");
+      await expect(image).toBeFocused();
+      expect(await button.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe("none");
+
+      await image.setInputFiles({ name: "ink-study.png", mimeType: "image/png", buffer: await png(1600, 900) });
+      await expect(main.getByText("ink-study.png", { exact: true })).toBeVisible();
+      const preview = main.getByRole("img", { name: "Preview of the chosen image" });
+      await expect(preview).toBeVisible();
+      expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1600);
+      // Nothing wider than the screen, the preview included.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+      // A file named like an image that the browser cannot show: a sentence, no broken image.
+      await image.setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just some words, not pixels") });
+      await expect(main.getByText("notes.png", { exact: true })).toBeVisible();
+      await expect(main.getByText("This file is not an image we can show.", { exact: true })).toBeVisible();
+      await expect(main.locator("[data-slot=file-field] img")).toHaveCount(0);
+
+      await main.getByLabel("Type", { exact: true }).selectOption({ label: "Music" });
+      await main.getByLabel("Audio file", { exact: true }).setInputFiles({ name: "bell.wav", mimeType: "audio/wav", buffer: wav() });
+      await expect(main.getByText("bell.wav", { exact: true })).toBeVisible();
+    }
+    await expectNoSeriousViolations(page);
+  });
+
   test("the server's refusal of a file shows on the form, with JavaScript", async ({ page }) => {
     await signedIn(page);
     await gotoHydrated(page, "/forge/new");

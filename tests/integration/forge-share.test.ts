@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
-import { editCreation, IMAGE_IN_PROGRESS, shareCreation, tooManyImagesMessage, type CreationFiles } from "~/.server/domain/forge/creation-service";
+import { creationsLeftToday, editCreation, IMAGE_IN_PROGRESS, shareCreation, tooManyImagesMessage, type CreationFiles } from "~/.server/domain/forge/creation-service";
 import { writeKey } from "~/.server/domain/outcome";
 import { IMAGE_CONCURRENCY, IMAGE_QUEUE, IMAGES_BUSY, imageDecodes } from "~/.server/media/image-upload";
 import { hit } from "~/.server/rate-limit";
@@ -73,6 +73,35 @@ describe(`sharing creations on ${ENGINE}`, () => {
     const projectRow = await row(project.ok ? project.value.id : 0);
     expect(projectRow.link_url).toBe("https://example.org/my-bench");
     expect(projectRow.image_name).toBeNull();
+  });
+
+  it("shares Visual Art, Music and a Project without a word: the file or the link is the work (issue 26)", async () => {
+    const author = await member();
+    const before = await xpOf(author);
+    const art = await share(author, "art", { image: await png() }, { body: "", description: "" });
+    const music = await share(author, "music", { audio: wav() }, { body: "" });
+    const project = await share(author, "projects", {}, { body: "", linkUrl: "https://example.org/quiet-bench" });
+    for (const r of [art, music, project]) expect(r.ok).toBe(true);
+    const artRow = await row(art.ok ? art.value.id : 0);
+    expect([artRow.body, artRow.body_html]).toEqual(["", ""]);
+    expect(artRow.image_display_name).not.toBeNull();
+    expect((await row(music.ok ? music.value.id : 0)).audio_name).not.toBeNull();
+    expect(await xpOf(author)).toBe(before + 30);
+    // Without text the image is still required: the message asks for it and says words are optional.
+    const bare = await share(author, "art", {}, { body: "" });
+    expect(bare).toEqual({ ok: false, status: 400, errors: { image: "Choose an image for Visual Art: the image is the work, words are optional." } });
+  });
+
+  it("says how many creations an initiate has left today, read without recording; none for a rank without the limit", async () => {
+    const initiate = await member(0);
+    expect(await creationsLeftToday(site.services, initiate)).toBe(3);
+    expect((await share(initiate, "writing")).ok).toBe(true);
+    expect(await creationsLeftToday(site.services, initiate)).toBe(2);
+    // Reading it is no post: the same figure again, and the two posts left can still be made.
+    expect(await creationsLeftToday(site.services, initiate)).toBe(2);
+    for (let i = 0; i < 2; i++) expect((await share(initiate, "art", { image: await png() }, { body: "" })).ok).toBe(true);
+    expect(await creationsLeftToday(site.services, initiate)).toBe(0);
+    expect(await creationsLeftToday(site.services, await member(60))).toBeNull();
   });
 
   it("drops every metadata block from the stored image", async () => {

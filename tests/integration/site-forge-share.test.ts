@@ -105,6 +105,47 @@ describe(`sharing over HTTP on ${ENGINE}`, () => {
     }
   });
 
+  it("shares a picture without words; refuses Writing without its text, with the message (issue 26)", async () => {
+    const { cookie } = await join();
+    const noWords = (type: string, extra: Part[] = []) => fields(type, extra).map(([k, ...v]): Part => (k === "body" ? ["body", ""] : ([k, ...v] as Part)));
+    const art = await postForm("/forge/new", noWords("art", [["image", await png(), "dawn.png"]]), cookie);
+    expect(art.status).toBe(302);
+    const id = idOf(art.headers.get("location"));
+    expect((await creationRow(id)).body).toBe("");
+    expect((await web.http.get(`/forge/${id}`)).status).toBe(200);
+
+    const before = await web.site.services.db.selectFrom("creation").select("id").execute();
+    const writing = await postForm("/forge/new", noWords("writing"), cookie);
+    expect(writing.status).toBe(400);
+    expect(await readable(writing)).toContain("Write your piece: for Writing, the text is the work.");
+    // Neither the image nor a word: the message asks for the image, which is the work.
+    const bare = await postForm("/forge/new", noWords("art"), cookie);
+    expect(bare.status).toBe(400);
+    expect(await readable(bare)).toContain("Choose an image for Visual Art: the image is the work, words are optional.");
+    expect(await web.site.services.db.selectFrom("creation").select("id").execute()).toEqual(before);
+  });
+
+  it("tells an initiate before the form how many creations are left today, fresh on every visit; at none, no upload", async () => {
+    const { cookie } = await join();
+    const keyOf = (page: string) => /name="submissionKey" value="([^"]+)"/.exec(page)?.[1];
+    const first = await readable(await web.http.get("/forge/new", { cookie }));
+    expect(first).toContain("You can share 3 more creations today.");
+    expect(first.indexOf("You can share 3 more")).toBeLessThan(first.search(/<form[^>]*multipart/));
+    // Never kept by the page cache (ADR 0040): each visit renders its own form key and figure.
+    const again = await readable(await web.http.get("/forge/new", { cookie }));
+    expect(keyOf(again)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keyOf(again)).not.toBe(keyOf(first));
+    expect((await postForm("/forge/new", fields("writing"), cookie)).status).toBe(302);
+    expect(await readable(await web.http.get("/forge/new", { cookie }))).toContain("You can share 2 more creations today.");
+    expect((await postForm("/forge/new", fields("writing"), cookie)).status).toBe(302);
+    expect(await readable(await web.http.get("/forge/new", { cookie }))).toContain("You can share 1 more creation today.");
+    expect((await postForm("/forge/new", fields("writing"), cookie)).status).toBe(302);
+    const none = await readable(await web.http.get("/forge/new", { cookie }));
+    expect(none).toContain("You have shared all you can today. Initiates may start 3 new discussions, questions or creations a day");
+    expect(none).not.toContain('type="file"');
+    expect(none).not.toContain("multipart/form-data");
+  });
+
   it("shares a Project with an http(s) link; refuses javascript: and data: links", async () => {
     const { cookie } = await join();
     const ok = await postForm("/forge/new", fields("projects", [["linkUrl", "https://example.org/bench"]]), cookie);

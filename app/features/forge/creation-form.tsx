@@ -2,12 +2,14 @@ import { useEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, ty
 import type { ZodMiniType } from "zod/mini";
 import { Button } from "~/components/ui/button";
 import { CardContent, CardFooter } from "~/components/ui/card";
+import { FileField } from "~/components/ui/file-field";
 import { FieldError, FormAlert, Label, TextAreaField, TextField } from "~/components/ui/form-controls";
 import type { CreationType } from "~/lib/domain-values";
 import { mediaUrl } from "~/lib/media";
 import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data";
 import { AUDIO_MAX_BYTES, CREATION_TITLE_MAX, DESCRIPTION_MAX, IMAGE_MAX_BYTES, LINK_MAX } from "~/schemas/fields";
 import { BODY_MAX } from "~/schemas/fields";
+import { ART_NEEDS_IMAGE, MUSIC_NEEDS_AUDIO } from "~/schemas/forge-messages";
 import { CREATION_LABELS } from "./creation-types";
 
 export interface CreationDefaults {
@@ -27,11 +29,21 @@ const noSubscription = () => () => {};
 function messagesIn(page: Document | null, status: number): FieldErrors {
   const found: FieldErrors = {};
   for (const el of page?.querySelectorAll<HTMLElement>("form [data-slot=field-error]") ?? []) found[el.id.replace(/-error$/, "")] = el.textContent ?? "";
-  const alert = page?.querySelector("form [data-slot=form-alert]")?.textContent;
+  // A page that no longer shows the form (the day's last post went elsewhere) says why in its place.
+  const alert = page?.querySelector("form [data-slot=form-alert]")?.textContent ?? page?.querySelector("main [data-slot=posts-left]")?.textContent;
   if (alert) found.form = alert;
   if (Object.keys(found).length === 0) found.form = status === 413 ? "The upload is too large." : "Something went wrong. Please try again.";
   return found;
 }
+
+/** Whether "Your work" is needed: only Writing's work is its text (ADR 0047). */
+const WORK_HELP: Record<CreationType | "any", string> = {
+  writing: "Required: for Writing, the text is the work.",
+  art: "Optional: the image is the work; add words about it if you like.",
+  music: "Optional: the recording is the work; add words about it if you like.",
+  projects: "Optional: the link is the work; add words about it if you like.",
+  any: "Required for Writing; optional for Visual Art, Music and Projects, whose image, recording or link is the work.",
+};
 
 const EMPTY: CreationDefaults = { title: "", description: "", type: "writing", body: "", linkUrl: "" };
 const TYPES = Object.keys(CREATION_LABELS) as CreationType[];
@@ -59,7 +71,6 @@ export function CreationForm({
   // False in the server's HTML (every field shows, for browsers without JavaScript), true once hydrated.
   const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
   const [type, setType] = useState<CreationType>(defaults.type);
-  const [preview, setPreview] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [errors, setErrors] = useState<FieldErrors>(serverErrors ?? {});
   const validated = useRef(false);
@@ -70,7 +81,6 @@ export function CreationForm({
       () => undefined, // the submit tries again; the server validates anyway
     );
   }, [loadSchema]);
-  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
   const shows = (which: CreationType) => !hydrated || type === which;
 
@@ -81,19 +91,14 @@ export function CreationForm({
     const image = file("image");
     const audio = file("audio");
     if (type === "art" && image && image.size > IMAGE_MAX_BYTES) found.image = "The image is larger than 5 MB.";
-    if (type === "art" && !image && !defaults.imageName) found.image = "Choose an image for Visual Art";
+    if (type === "art" && !image && !defaults.imageName) found.image = ART_NEEDS_IMAGE;
     if (type === "music" && audio && audio.size > AUDIO_MAX_BYTES) found.audio = "The audio file is larger than 20 MB.";
-    if (type === "music" && !audio && !defaults.audioName) found.audio = "Choose an audio file for Music";
+    if (type === "music" && !audio && !defaults.audioName) found.audio = MUSIC_NEEDS_AUDIO;
     return found;
   };
 
   const onChange = (event: ChangeEvent<HTMLFormElement>) => {
     if (validated.current) setErrors(check(event.currentTarget));
-  };
-
-  const onImage = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.currentTarget.files?.[0];
-    setPreview(file && file.type.startsWith("image/") ? URL.createObjectURL(file) : null);
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -161,32 +166,32 @@ export function CreationForm({
           </select>
           <FieldError id="type-error">{errors.type}</FieldError>
         </div>
-        <TextAreaField name="body" label="Your work" rows={10} maxLength={BODY_MAX} error={errors.body} defaultValue={defaults.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
+        <TextAreaField name="body" label="Your work" rows={10} maxLength={BODY_MAX} error={errors.body} defaultValue={defaults.body} help={`${WORK_HELP[hydrated ? type : "any"]} Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes.`} />
         {shows("art") ? (
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="image">Image{hydrated ? "" : " (Visual Art)"}</Label>
-            <input id="image" name="image" type="file" accept="image/png,image/jpeg,image/webp,image/gif" onChange={onImage} aria-invalid={errors.image ? true : undefined} aria-describedby={described("image", true)} className="text-sm" />
-            <p id="image-help" className="text-xs text-muted">
-              PNG, JPEG, WebP or GIF, at most 5 MB. Location and camera details are removed.
-              {defaults.imageName ? " Leave empty to keep the current image." : ""}
-            </p>
-            <FieldError id="image-error">{errors.image}</FieldError>
-            {preview ? (
-              <img src={preview} alt="Preview of the chosen image" className="mt-2 max-h-64 w-auto rounded-md border border-line object-contain" />
-            ) : defaults.imageName ? (
-              <img src={mediaUrl(defaults.imageName)} alt="The current image" className="mt-2 max-h-64 w-auto rounded-md border border-line object-contain" />
-            ) : null}
-          </div>
+          <FileField
+            id="image"
+            label={`Image${hydrated ? "" : " (Visual Art)"}`}
+            buttonLabel="Choose an image"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            preview="image"
+            error={errors.image}
+            help={`PNG, JPEG, WebP or GIF, at most 5 MB. Location and camera details are removed.${defaults.imageName ? " Leave empty to keep the current image." : ""}`}
+            current={
+              defaults.imageName ? (
+                <img src={mediaUrl(defaults.imageName)} alt="The current image" className="mt-2 max-h-64 w-auto self-start rounded-md border border-line object-contain" />
+              ) : null
+            }
+          />
         ) : null}
         {shows("music") ? (
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="audio">Audio file{hydrated ? "" : " (Music)"}</Label>
-            <input id="audio" name="audio" type="file" accept="audio/mpeg,audio/ogg,audio/wav,.mp3,.ogg,.wav" aria-invalid={errors.audio ? true : undefined} aria-describedby={described("audio", true)} className="text-sm" />
-            <p id="audio-help" className="text-xs text-muted">
-              MP3, OGG or WAV, at most 20 MB.{defaults.audioName ? " Leave empty to keep the current recording." : ""}
-            </p>
-            <FieldError id="audio-error">{errors.audio}</FieldError>
-          </div>
+          <FileField
+            id="audio"
+            label={`Audio file${hydrated ? "" : " (Music)"}`}
+            buttonLabel="Choose an audio file"
+            accept="audio/mpeg,audio/ogg,audio/wav,.mp3,.ogg,.wav"
+            error={errors.audio}
+            help={`MP3, OGG or WAV, at most 20 MB.${defaults.audioName ? " Leave empty to keep the current recording." : ""}`}
+          />
         ) : null}
         {shows("projects") ? (
           <TextField name="linkUrl" type="url" label={hydrated ? "Project link" : "Project link (Projects)"} placeholder="https://" maxLength={LINK_MAX} error={errors.linkUrl} defaultValue={defaults.linkUrl} />

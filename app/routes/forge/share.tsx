@@ -3,12 +3,13 @@ import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/share";
 import { Card } from "~/components/ui/card";
 import { servicesContext } from "~/.server/context";
-import { shareCreation } from "~/.server/domain/forge/creation-service";
+import { creationsLeftToday, shareCreation } from "~/.server/domain/forge/creation-service";
 import { requireViewer } from "~/.server/session";
 import { parseCreationForm } from "~/.server/upload-forms";
 import { CreationForm } from "~/features/forge/creation-form";
 import { creationSchema } from "~/schemas/forge";
 import { UPLOAD_BODY_LIMIT } from "~/schemas/fields";
+import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
 
 /** The form's schema, fetched after hydration (ADR 0029); the action imports it directly. */
 const loadSchema = () => import("~/schemas/forge").then((m) => m.creationSchema);
@@ -21,9 +22,11 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  requireViewer(context, request);
-  return { submissionKey: crypto.randomUUID() };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = requireViewer(context, request);
+  // Said before the form, not after an upload (issue 26). The page reads no cache tag, so it is
+  // never kept (ADR 0040): the figure is the database's at each render.
+  return { submissionKey: crypto.randomUUID(), left: await creationsLeftToday(context.get(servicesContext), viewer) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -48,9 +51,31 @@ export default function Share({ loaderData, actionData }: Route.ComponentProps) 
       </p>
       <h1 className="mt-2 mb-2 font-serif text-4xl font-bold">Share Your Creation</h1>
       <p className="mb-8 text-stone-700">Writing, visual art, music or a project: show the community what you made.</p>
-      <Card>
-        <CreationForm loadSchema={loadSchema} submissionKey={loaderData.submissionKey} serverErrors={actionData?.errors} submitLabel="Share Creation" />
-      </Card>
+      {loaderData.left === 0 ? (
+        // Nothing to upload today: the form would only be refused, so it is not shown.
+        <Card className="p-6">
+          <p data-slot="posts-left" className="text-stone-700">
+            You have shared all you can today. {INITIATE_DAILY_POSTS_MESSAGE}
+          </p>
+          <p className="mt-4">
+            <Link to="/forge" className="font-semibold text-monk-strong underline">
+              Back to the Forge
+            </Link>
+          </p>
+        </Card>
+      ) : (
+        <>
+          {loaderData.left !== null ? (
+            <p data-slot="posts-left" className="mb-6 rounded-md bg-monk-soft p-3 text-sm text-ink">
+              You can share {loaderData.left} more creation{loaderData.left === 1 ? "" : "s"} today. Initiates may start {INITIATE_DAILY_POSTS} new
+              discussions, questions or creations a day, counted together.
+            </p>
+          ) : null}
+          <Card>
+            <CreationForm loadSchema={loadSchema} submissionKey={loaderData.submissionKey} serverErrors={actionData?.errors} submitLabel="Share Creation" />
+          </Card>
+        </>
+      )}
     </div>
   );
 }

@@ -6,8 +6,9 @@ import { type CheckedImage, encodeImage, readImageHeader } from "../../media/ima
 import { AUDIO_REFUSED, processAudio } from "../../media/process-audio";
 import { forgetHits, hit } from "../../rate-limit";
 import { IMAGE_DECODE_LIMIT } from "~/lib/limits";
-import type { CreationInput } from "~/schemas/forge";
+import { ART_NEEDS_IMAGE, MUSIC_NEEDS_AUDIO, type CreationInput } from "~/schemas/forge";
 import { createPost, editAllowedAhead, editPost, loadOwnPost, postAllowedAhead } from "../posts/pipeline";
+import { postsLeftToday } from "../posts/post-limits";
 import { retypeCreation } from "./forge-repository";
 import { fail, type Outcome } from "../outcome";
 
@@ -54,11 +55,11 @@ function planMedia(input: CreationInput, files: CreationFiles, current: MediaCol
   if (files.audio && input.type !== "music") return fail(400, "Only Music takes an audio file. Remove it or choose Music.", "audio");
   if (input.type === "art") {
     if (files.image) return { ok: true, value: { image: files.image } };
-    return current.image_name ? keep(current, "image") : fail(400, "Choose an image for Visual Art", "image");
+    return current.image_name ? keep(current, "image") : fail(400, ART_NEEDS_IMAGE, "image");
   }
   if (input.type === "music") {
     if (files.audio) return { ok: true, value: { audio: files.audio } };
-    return current.audio_name ? keep(current, "audio") : fail(400, "Choose an audio file for Music", "audio");
+    return current.audio_name ? keep(current, "audio") : fail(400, MUSIC_NEEDS_AUDIO, "audio");
   }
   return { ok: true, value: { keep: NO_MEDIA } };
 }
@@ -167,6 +168,14 @@ export async function shareCreation(
       return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
     },
   );
+}
+
+/**
+ * How many creations the member may still share today, said on the share page before the form
+ * (issue 26); `null` when their rank has no daily limit. Read only: the share itself decides.
+ */
+export function creationsLeftToday(services: AppServices, viewer: Viewer, now = new Date()) {
+  return postsLeftToday(services.db, viewer, "creation", now);
 }
 
 /** What the edit form starts from. */

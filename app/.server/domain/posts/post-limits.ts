@@ -65,3 +65,16 @@ async function dailyLimitReached(db: Db, viewer: Viewer, kind: PostKind, now: Da
   const progress = await progressOf(db, viewer.id);
   return !isRankAtLeast(progress.rank.id, UNLIMITED_POSTS_RANK) && (await postedSince(db, DAILY_COUNTED, viewer.id, startOfUtcDay(now))) >= INITIATE_DAILY_POSTS;
 }
+
+/**
+ * How many more posts of this kind the member may start today, read only (nothing locked or
+ * recorded), for a form that says so before the member fills it (issue 26); `null` when no daily
+ * limit applies (a kind not counted, or a rank above initiate). A page's figure, never the
+ * decision: `postWithinLimits` still checks and records each post atomically.
+ */
+export async function postsLeftToday(db: Db, viewer: Viewer, kind: PostKind, now: Date): Promise<number | null> {
+  if (!POST_KINDS[kind].daily) return null;
+  const progress = await progressOf(db, viewer.id);
+  if (isRankAtLeast(progress.rank.id, UNLIMITED_POSTS_RANK)) return null;
+  return Math.max(0, INITIATE_DAILY_POSTS - (await postedSince(db, DAILY_COUNTED, viewer.id, startOfUtcDay(now))));
+}
