@@ -16,7 +16,7 @@ import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
 import { reminderJob } from "~/.server/domain/events/reminders";
 import { sql } from "kysely";
 import { routeBodyLimit } from "./route-limits";
-import { bodyLimit, clientAddress, closeWhileDraining, MAX_BODY_BYTES, methods, refuseNulInUrl, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { bodyLimit, clientAddress, closeWhileDraining, MAX_BODY_BYTES, methods, refuseNulInUrl, requestLogging, sameOriginWrites, securityHeaders, trailingSlashRedirect } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
 import { precompressedAssets } from "./static-assets";
 import { countWriteHandlers, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
@@ -48,6 +48,8 @@ export function createApp({ env, logger, services, assets, build, draining = () 
   app.use(securityHeaders(security));
   app.use(methods());
   app.use(refuseNulInUrl());
+  // Before pageCapture: a slashed address is answered with its canonical one, never kept (ADR 0046).
+  app.use(trailingSlashRedirect());
   app.use(compression());
   // After compression(), so it sees the identity bytes of the pages it stores.
   app.use(pageCapture(pageCache, security));

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import express, { type Request } from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyLimit, clientAddress, closeWhileDraining, freshNonce, MAX_BODY_BYTES, requestLogging, sameOriginWrites, securityHeaders } from "./http";
+import { bodyLimit, clientAddress, closeWhileDraining, freshNonce, MAX_BODY_BYTES, requestLogging, sameOriginWrites, securityHeaders, withoutTrailingSlash } from "./http";
 
 let server: Server;
 let base: string;
@@ -164,5 +164,31 @@ describe("clientAddress", () => {
     expect(of("not-an-address")).toBe("127.0.0.1");
     expect(of("x".repeat(4000))).toBe("127.0.0.1");
     expect(of(undefined, "10.0.0.9")).toBe("10.0.0.9");
+  });
+});
+
+describe("withoutTrailingSlash", () => {
+  it("drops the path's trailing slashes and keeps the query", () => {
+    expect(withoutTrailingSlash("/terms/")).toBe("/terms");
+    expect(withoutTrailingSlash("/monastery/stoic-philosophy//")).toBe("/monastery/stoic-philosophy");
+    expect(withoutTrailingSlash("/forum/x/?page=2&a=%2F")).toBe("/forum/x?page=2&a=%2F");
+    expect(withoutTrailingSlash("/terms/?next=/a/")).toBe("/terms?next=/a/");
+  });
+
+  it("leaves addresses without a trailing slash, and the home page, alone", () => {
+    expect(withoutTrailingSlash("/")).toBeNull();
+    expect(withoutTrailingSlash("/?page=2")).toBeNull();
+    expect(withoutTrailingSlash("/terms")).toBeNull();
+    expect(withoutTrailingSlash("/terms?next=/")).toBeNull();
+    expect(withoutTrailingSlash("*")).toBeNull();
+    expect(withoutTrailingSlash("http://evil.com/")).toBeNull();
+  });
+
+  it("always answers a path on this site, never another host", () => {
+    expect(withoutTrailingSlash("//evil.com/")).toBe("/evil.com");
+    expect(withoutTrailingSlash("///evil.com//")).toBe("/evil.com");
+    expect(withoutTrailingSlash("/\\evil.com/")).toBe("/evil.com");
+    expect(withoutTrailingSlash("//")).toBe("/");
+    expect(withoutTrailingSlash("//?x=1")).toBe("/?x=1");
   });
 });

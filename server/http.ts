@@ -229,3 +229,31 @@ export function closeWhileDraining(draining: () => boolean) {
     next();
   };
 }
+
+/**
+ * `/terms/` and `/terms` are one page: a trailing slash gets a permanent redirect to the address
+ * without it (301 for GET and HEAD, 308 for the rest so a form post stays a post), the query kept
+ * (issue 26, item 13). Before the page cache stores anything, so a slashed address is never kept.
+ * The target is always a path on this site: leading slashes or backslashes collapse into one "/",
+ * or `//evil.com/` would become a redirect to `//evil.com`, which browsers read as another host.
+ */
+export function trailingSlashRedirect() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const location = withoutTrailingSlash(req.originalUrl);
+    if (location === null) return next();
+    res.redirect(req.method === "GET" || req.method === "HEAD" ? 301 : 308, location);
+  };
+}
+
+/** The same-site address without the path's trailing slashes, or null when there are none to drop. */
+export function withoutTrailingSlash(url: string): string | null {
+  const queryAt = url.indexOf("?");
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  // Only origin-form targets ("/…"); "*" and absolute forms are not ours to rewrite.
+  if (!path.startsWith("/") || path.length < 2 || !/[/\\]$/.test(path)) return null;
+  const trimmed = path.replace(/[/\\]+$/, "").replace(/^[/\\]+/, "/");
+  // "/", "//" and "/\" are the home page's address.
+  const same = trimmed === "" ? "/" : trimmed;
+  if (same === "/" && path === "/") return null;
+  return same + (queryAt === -1 ? "" : url.slice(queryAt));
+}
