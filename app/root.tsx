@@ -3,6 +3,8 @@ import {
   Meta,
   Outlet,
   ScrollRestoration,
+  useLocation,
+  useMatches,
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
@@ -19,6 +21,7 @@ import { servicesContext, viewerContext, viewerRankContext } from "~/.server/con
 import { noticeRankUp } from "~/.server/domain/progression/rank-up";
 import { clearFlashCookie, FLASHES, readFlash } from "~/.server/flash";
 import { loadViewer } from "~/.server/session";
+import { canonicalUrl } from "~/lib/canonical";
 import stylesheet from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -54,6 +57,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A rank-up shows once, on the member's next page after it (ADR 0022).
   const rankUp = viewer && !flash ? await noticeRankUp(context.get(servicesContext).db, viewer.id, context.get(viewerRankContext)) : null;
   return {
+    // The canonical link's origin: the site's configured address, never the request's Host (ADR 0046).
+    baseUrl: context.get(servicesContext).env.BASE_URL,
     viewer: viewer ? { name: viewer.name, handle: viewer.handle, role: viewer.role } : null,
     toast: flash
       ? { id: `${flash}-${Date.now()}`, ...FLASHES[flash] }
@@ -68,9 +73,23 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
   return formMethod ? true : defaultShouldRevalidate;
 }
 
+/**
+ * The page's own path: a route whose loader returns `canonical` (a discussion's current slug) names
+ * it; else the location's, not the root loader's request, which is not reloaded on every navigation.
+ */
+function canonicalPath(matches: ReturnType<typeof useMatches>, pathname: string) {
+  for (const match of [...matches].reverse()) {
+    const own = (match.loaderData as { canonical?: unknown } | null | undefined)?.canonical;
+    if (typeof own === "string") return new URL(own).pathname;
+  }
+  return pathname;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  const location = useLocation();
+  const matches = useMatches();
   useLinkNavigation();
   useFocusAfterNavigation();
   return (
@@ -79,6 +98,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        {data ? <link rel="canonical" href={canonicalUrl(data.baseUrl, canonicalPath(matches, location.pathname), location.search)} /> : null}
         <SiteStylesheet href={stylesheet} nonce={nonce} />
         <Links />
       </head>

@@ -43,6 +43,66 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
     }
   });
 
+  it("redirects a trailing slash to the address without it, query kept, never to another host", async () => {
+    const terms = await web.http.get("/terms/");
+    expect(terms.status).toBe(301);
+    expect(terms.headers.get("location")).toBe("/terms");
+    const head = await fetch(web.http.base + "/forge/", { method: "HEAD", redirect: "manual" });
+    expect(head.status).toBe(301);
+    expect(head.headers.get("location")).toBe("/forge");
+    const paged = await web.http.get("/monastery/morning-meditation/?page=last&x=%2F");
+    expect(paged.status).toBe(301);
+    expect(paged.headers.get("location")).toBe("/monastery/morning-meditation?page=last&x=%2F");
+    // A post keeps its method through a 308.
+    const posted = await web.http.post("/signin/", { email: "a@example.org", password: "x" });
+    expect(posted.status).toBe(308);
+    expect(posted.headers.get("location")).toBe("/signin");
+    // "//evil.com" would be another host to a browser: the target is always a path here.
+    for (const path of ["//evil.com/", "///evil.com//"]) {
+      const evil = await web.http.get(path);
+      expect(evil.status, path).toBe(301);
+      expect(evil.headers.get("location"), path).toBe("/evil.com");
+    }
+    const home = await web.http.get("/");
+    expect(home.status).toBe(200);
+    expect((await web.http.get("/terms")).status).toBe(200);
+  });
+
+  it("gives every public page one canonical link, BASE_URL and its path, and a description", async () => {
+    const base = web.site.services.env.BASE_URL;
+    const first = async (list: string, pattern: RegExp) => (await (await web.http.get(list)).text()).match(pattern)![1]!;
+    const discussion = await first("/monastery/morning-meditation", /href="(\/monastery\/morning-meditation\/[^"#?]+)"/);
+    const pages: [string, string][] = [
+      ...["/", "/monastery", "/battlefield", "/forge", "/council", "/events", "/challenges", "/ranks", "/join", "/signin"].map((p): [string, string] => [p, p]),
+      ...["/signin/email-link", "/forgot-password", "/manifesto", "/faq", "/terms", "/privacy", "/code-of-conduct"].map((p): [string, string] => [p, p]),
+      ["/monastery/morning-meditation", "/monastery/morning-meditation"],
+      ["/monastery/morning-meditation?page=last&utm_source=mail", "/monastery/morning-meditation?page=last"],
+      [`${discussion}?page=last&edit=discussion`, `${discussion}?page=last`],
+      ["/forge?type=visual-art&utm_source=x", "/forge?type=visual-art"],
+      [await first("/forge", /href="(\/forge\/\d+)"/), ""],
+      [await first("/council", /href="(\/council\/\d+)"/), ""],
+      [await first("/events", /href="(\/events\/\d+)"/), ""],
+      [await first("/challenges", /href="(\/challenges\/\d+)"/), ""],
+      [await first(discussion, /href="(\/members\/[^"]+)"/), ""],
+      ["/reset-password?token=nope", "/reset-password"],
+      ["/signin/link?token=nope", "/signin/link"],
+      ["/settings/email?changed=1", "/settings/email"],
+      ["/newsletter/confirm?token=nope", "/newsletter/confirm"],
+      ["/newsletter/unsubscribe?token=nope", "/newsletter/unsubscribe"],
+    ];
+    for (const [path, canonical] of pages) {
+      const res = await web.http.get(path);
+      // A link's page with a made-up token says the link cannot be used (some with 404), described all the same.
+      expect(path.includes("token=nope") ? [200, 404] : [200], path).toContain(res.status);
+      const html = await res.text();
+      const links = [...html.matchAll(/<link rel="canonical" href="([^"]*)"/g)].map((m) => m[1]);
+      expect(links, path).toEqual([base + (canonical || path)]);
+      const descriptions = [...html.matchAll(/<meta name="description" content="([^"]*)"/g)].map((m) => m[1]);
+      expect(descriptions, path).toHaveLength(1);
+      expect(descriptions[0]!.trim(), path).not.toBe("");
+    }
+  });
+
   it("re-validates the join form on the server with the seed's messages and creates nothing", async () => {
     const res = await web.http.post("/join", { ...join, fullName: "G", email: "bad", password: "short", confirmPassword: "x", termsAccepted: "" });
     expect(res.status).toBe(400);

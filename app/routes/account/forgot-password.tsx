@@ -7,7 +7,10 @@ import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { parseForm } from "~/.server/forms";
 import { forgotPasswordSchema } from "~/schemas/account";
 
-export const meta: Route.MetaFunction = () => [{ title: "Forgot password · Inner Peace. Outer Strength." }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Forgot password · Inner Peace. Outer Strength." },
+  { name: "description", content: "Forgot your password? Enter your email and we will send you a link to choose a new one." },
+];
 
 /** Nothing here comes from the database: the page changes only with the site itself (the page cache's `site`). */
 export function loader() {

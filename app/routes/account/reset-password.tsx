@@ -12,6 +12,7 @@ import { resetPasswordSchema } from "~/schemas/account";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Choose a new password · Inner Peace. Outer Strength." },
+  { name: "description", content: "Choose a new password for your account with the link we sent to your email." },
   { name: "robots", content: "noindex" },
 ];
 

@@ -7,7 +7,10 @@ import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { parseForm } from "~/.server/forms";
 import { forgotPasswordSchema } from "~/schemas/account";
 
-export const meta: Route.MetaFunction = () => [{ title: "Email me a sign-in link · Inner Peace. Outer Strength." }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Email me a sign-in link · Inner Peace. Outer Strength." },
+  { name: "description", content: "Sign in without your password: enter your email and we will send you a link that signs you in once." },
+];
 
 /** Nothing here comes from the database: the page changes only with the site itself (the page cache's `site`). */
 export function loader() {

@@ -10,6 +10,7 @@ import { signInLinkSchema } from "~/schemas/sign-in-link";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign in from your email · Inner Peace. Outer Strength." },
+  { name: "description", content: "Sign in with the one-time link we sent to your email." },
   { name: "robots", content: "noindex" },
 ];
 

@@ -51,7 +51,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
     ? [
         { title: `${loaderData.question.title} · The Council` },
         { name: "description", content: loaderData.question.excerpt },
-        { tagName: "link", rel: "canonical", href: loaderData.canonical },
       ]
     : [{ title: "Question not found" }];
 

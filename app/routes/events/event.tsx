@@ -28,7 +28,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
     ? [
         { title: `${loaderData.event.title} · Events` },
         { name: "description", content: `${loaderData.event.start}. ${loaderData.event.description.slice(0, 150)}` },
-        { tagName: "link", rel: "canonical", href: loaderData.canonical },
       ]
     : [{ title: "Event not found" }];
 

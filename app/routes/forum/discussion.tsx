@@ -32,11 +32,10 @@ const ReplyForm = hydrateLater(() => import("~/features/forum/discussion-forms")
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [{ title: "Discussion not found" }];
-  const { discussion, topic, canonical } = loaderData;
+  const { discussion, topic } = loaderData;
   return [
     { title: `${discussion.title} · ${topic.title}` },
     { name: "description", content: discussion.excerpt || discussion.title },
-    { tagName: "link", rel: "canonical", href: canonical },
   ];
 };
 
@@ -237,6 +236,21 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
           links={{ first: pages.first, previous: pages.earlier, next: pages.later, last: pages.last }}
           names={["First", "Earlier", "Later", "Latest"]}
         />
+        {replies.length === 0 && discussion.replies === 0 ? (
+          // A fresh discussion invites its first reply rather than showing a bare "0 Replies".
+          <p className="text-stone-700">
+            No replies yet.{" "}
+            {discussion.locked ? null : signedIn ? (
+              <a href="#reply-body" className="font-semibold text-monk-strong underline">
+                Be the first to reply.
+              </a>
+            ) : (
+              <Link to={`/signin?redirectTo=${encodeURIComponent(path)}`} className="font-semibold text-monk-strong underline">
+                Sign in to be the first to reply.
+              </Link>
+            )}
+          </p>
+        ) : null}
         {/* The cards' profile links are plain <a>: one handler here navigates client-side. */}
         <ol className="mt-4 flex flex-col gap-4">
           {replies.map((r) => (

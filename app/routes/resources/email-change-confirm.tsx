@@ -8,6 +8,7 @@ import { readForm } from "~/.server/forms";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Confirm your new email address · Inner Peace. Outer Strength." },
+  { name: "description", content: "Confirm the new email address for your account with the link we sent to it." },
   { name: "robots", content: "noindex" },
 ];
 

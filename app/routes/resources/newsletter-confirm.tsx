@@ -11,6 +11,7 @@ import { readForm } from "~/.server/forms";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Confirm subscription · Inner Peace. Outer Strength." },
+  { name: "description", content: "Confirm your subscription to the Inner Peace. Outer Strength. newsletter." },
   { name: "robots", content: "noindex" },
 ];
 

@@ -9,6 +9,7 @@ import { readForm } from "~/.server/forms";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Unsubscribe · Inner Peace. Outer Strength." },
+  { name: "description", content: "Stop receiving the Inner Peace. Outer Strength. newsletter." },
   { name: "robots", content: "noindex" },
 ];
 
