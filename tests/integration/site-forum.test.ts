@@ -102,6 +102,41 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
     expect(deleted).toContain("I do this on the bus.");
   });
 
+  it("offers an initiate below the topic rank the section's topics to start a discussion in", async () => {
+    const eve = await joinAs("Eve Initiate");
+    const page = await readable(await web.http.get("/battlefield/new", { cookie: eve }));
+    expect(page).toContain("Not yet");
+    expect(page).toContain("Start a discussion in a topic");
+    expect(page).toMatch(/<a [^>]*href="\/battlefield\/strength-training\/new"[^>]*>Start a discussion in Strength Training<\/a>/);
+    expect(page).not.toContain('href="/monastery/breath-and-stillness/new"');
+    // Each link leads to a form the initiate may use.
+    expect((await web.http.get("/battlefield/strength-training/new", { cookie: eve })).status).toBe(200);
+  });
+
+  it("a fresh discussion invites its first reply: the form for members, a sign-in link for visitors", async () => {
+    const fay = await joinAs("Fay Fresh");
+    const topic = "/monastery/breath-and-stillness";
+    const started = await web.http.post(
+      `${topic}/new`,
+      { title: "A discussion nobody has answered", body: "Opening post.", submissionKey: await formKey(`${topic}/new`, fay) },
+      { cookie: fay },
+    );
+    const path = started.headers.get("location")!;
+    const member = await readable(await web.http.get(path, { cookie: fay }));
+    expect(member).toContain("0 Replies");
+    expect(member).toContain('No replies yet. <a href="#reply-body"');
+    expect(member).toContain("Be the first to reply.");
+    expect(member).toContain('id="reply-body"');
+    const visitor = await readable(await web.http.get(path));
+    expect(visitor).toContain(`href="/signin?redirectTo=${encodeURIComponent(path)}"`);
+    expect(visitor).toContain("Sign in to be the first to reply.");
+
+    await web.http.post(path, { intent: "reply", body: "The first reply.", submissionKey: await formKey(path, fay) }, { cookie: fay });
+    const answered = await readable(await web.http.get(path));
+    expect(answered).toContain("1 Reply");
+    expect(answered).not.toContain("No replies yet.");
+  });
+
   it("sends a visitor who tries to post to sign-in, and creates nothing", async () => {
     const res = await web.http.post("/monastery/breath-and-stillness/new", { title: "Visitor post attempt", body: "x", submissionKey: key() });
     expect(res.status).toBe(302);

@@ -8,6 +8,7 @@ import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-contro
 import { servicesContext } from "~/.server/context";
 import { progressOf } from "~/.server/domain/progression/progression-service";
 import { createTopic } from "~/.server/domain/forum/forum-service";
+import { sectionTopics } from "~/.server/domain/forum/section-read-model";
 import { TOPIC_RANK } from "~/lib/privileges";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
@@ -23,11 +24,16 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const section = sectionOrNotFound(params.section);
   const viewer = requireViewer(context, request);
-  const progress = await progressOf(context.get(servicesContext).db, viewer.id);
+  const { db } = context.get(servicesContext);
+  const progress = await progressOf(db, viewer.id);
   const unlock = rankById(TOPIC_RANK);
+  const allowed = isRankAtLeast(progress.rank.id, TOPIC_RANK);
+  // Below the rank, the page is no dead end: the section's topics, each a place to start a discussion.
+  const topics = allowed ? [] : (await sectionTopics(db, section)).map((t) => ({ id: t.id, title: t.title }));
   return {
     section,
-    allowed: isRankAtLeast(progress.rank.id, TOPIC_RANK),
+    allowed,
+    topics,
     unlock: { label: unlock.label, minXp: unlock.minXp },
     xp: progress.xp,
   };
@@ -44,7 +50,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function NewTopic({ loaderData, actionData }: Route.ComponentProps) {
-  const { section, allowed, unlock, xp } = loaderData;
+  const { section, allowed, topics, unlock, xp } = loaderData;
   const info = SECTIONS[section];
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -66,6 +72,22 @@ export default function NewTopic({ loaderData, actionData }: Route.ComponentProp
               discussions and reply to earn more.
             </CardDescription>
           </CardHeader>
+          {topics.length > 0 ? (
+            <CardContent>
+              <h2 id="start-in-topic" className="font-semibold">
+                Start a discussion in a topic
+              </h2>
+              <ul aria-labelledby="start-in-topic" className="mt-3 flex flex-col gap-2">
+                {topics.map((topic) => (
+                  <li key={topic.id}>
+                    <Link to={`/${section}/${topic.id}/new`} className="font-medium underline underline-offset-4">
+                      {`Start a discussion in ${topic.title}`}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </CardContent>
+          ) : null}
         </Card>
       ) : (
         <Card>
