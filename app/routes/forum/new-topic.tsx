@@ -10,6 +10,7 @@ import { progressOf } from "~/.server/domain/progression/progression-service";
 import { createTopic } from "~/.server/domain/forum/forum-service";
 import { sectionTopics } from "~/.server/domain/forum/section-read-model";
 import { TOPIC_RANK } from "~/lib/privileges";
+import { TEXT_LINK_CLASS } from "~/lib/site";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
@@ -74,13 +75,13 @@ export default function NewTopic({ loaderData, actionData }: Route.ComponentProp
           </CardHeader>
           {topics.length > 0 ? (
             <CardContent>
-              <h2 id="start-in-topic" className="font-semibold">
+              <h3 id="start-in-topic" className="font-semibold">
                 Start a discussion in a topic
-              </h2>
+              </h3>
               <ul aria-labelledby="start-in-topic" className="mt-3 flex flex-col gap-2">
                 {topics.map((topic) => (
                   <li key={topic.id}>
-                    <Link to={`/${section}/${topic.id}/new`} className="font-medium underline underline-offset-4">
+                    <Link to={`/${section}/${topic.id}/new`} className={TEXT_LINK_CLASS}>
                       {`Start a discussion in ${topic.title}`}
                     </Link>
                   </li>
