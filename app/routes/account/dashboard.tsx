@@ -9,13 +9,15 @@ import { NextRankNeeds } from "~/components/community/next-rank-needs";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
-import { activeChallengesOf } from "~/.server/domain/challenges/challenge-read-model";
+import { dashboardLists } from "~/.server/domain/accounts/dashboard-read-model";
 import { checkIn } from "~/.server/domain/challenges/challenge-service";
 import { standingsOf } from "~/.server/domain/progression/progression-service";
 import { recentXpEvents } from "~/.server/domain/progression/xp-repository";
 import { requireViewer } from "~/.server/session";
 import { readForm } from "~/.server/forms";
 import { ProgressBar } from "~/features/challenges/progress-bar";
+import { RecentPosts, UpcomingEvents, YoursMark } from "~/features/account/dashboard-lists";
+import { FirstSteps } from "~/features/account/first-steps";
 import { formatDay } from "~/lib/calendar-days";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
@@ -44,9 +46,10 @@ const RECENT_ACTIVITY = 10;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, request);
   const { db } = context.get(servicesContext);
-  const [standings, active, recent] = await Promise.all([
+  // No read tags here: the dashboard is never kept by the page cache (ADR 0040).
+  const [standings, lists, recent] = await Promise.all([
     standingsOf(db, [viewer.id]),
-    activeChallengesOf(db, viewer.id),
+    dashboardLists(db, viewer.id),
     recentXpEvents(db, viewer.id, RECENT_ACTIVITY),
   ]);
   const { xp, virtueLevels } = standings.get(viewer.id)!;
@@ -61,7 +64,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     next: progress.next ? { id: progress.next.id, label: progress.next.label, minXp: progress.next.minXp } : null,
     needs: { xp: needs.xp, virtues: needs.virtues.map((v) => ({ id: v, level: virtueLevels[v] ?? 0 })) },
     virtues: VIRTUES.filter((v) => (virtueLevels[v.id] ?? 0) > 0).map((v) => ({ id: v.id, level: virtueLevels[v.id]! })),
-    active,
+    active: lists.active,
+    firstSteps: lists.firstSteps,
+    events: lists.events,
+    posts: lists.posts,
     recent: recent.map((e) => ({
       id: e.id,
       what: ACTIVITY[e.kind] ?? "Earned XP",
@@ -90,6 +96,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
     <div className="mx-auto max-w-5xl px-4 py-12">
       <h1 className="font-serif text-4xl font-bold">Welcome, {d.name}</h1>
       <p className="mt-2 text-stone-700">Your path so far.</p>
+      {d.firstSteps ? <FirstSteps steps={d.firstSteps} /> : null}
       <div className="mt-8 grid gap-6 md:grid-cols-2">
         <Card>
           <CardHeader>
@@ -195,6 +202,9 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                       {c.title}
                     </Link>
                   </h3>
+                  <p>
+                    <YoursMark label="You're on this" />
+                  </p>
                   <p className="text-sm text-stone-700">
                     {c.checkIns} of {c.required} check-ins · {plural(c.daysLeft, "day")} left (until {formatDay(c.endsOn)})
                   </p>
@@ -222,6 +232,11 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           </ul>
         )}
       </section>
+
+      <div className="mt-10 grid gap-10 md:grid-cols-2">
+        <UpcomingEvents events={d.events} />
+        <RecentPosts posts={d.posts} />
+      </div>
     </div>
   );
 }

@@ -1,0 +1,134 @@
+import type { Db } from "../../db/connect";
+import { activeChallengesOf, type ActiveChallenge } from "../challenges/challenge-read-model";
+import { memberTimeZone } from "../events/event-repository";
+import { discussionPath } from "../forum/section-read-model";
+import type { PathId } from "~/lib/domain-values";
+import { formatDate, toIso } from "~/lib/dates";
+import { formatInZone } from "~/lib/time-zones";
+import {
+  firstStepFacts,
+  recentAnswersOf,
+  recentCreationsOf,
+  recentDiscussionsOf,
+  recentQuestionsOf,
+  recentRepliesOf,
+  upcomingEventsGoing,
+} from "./dashboard-repository";
+
+/**
+ * What the dashboard adds below its cards for a member finding their way (issue 26 item 4): the
+ * first steps still to take, the challenges they are on, the events they are going to and their
+ * latest posts. A fixed number of queries (ten), whatever the member wrote or joined.
+ *
+ * The dashboard is never kept by the page cache (ADR 0040): nothing here declares a read tag, so
+ * every visit reads the database as it is now.
+ */
+
+/** How many of the member's latest posts, and of their upcoming events, the dashboard lists. */
+export const RECENT_POSTS_SHOWN = 5;
+export const UPCOMING_EVENTS_SHOWN = 5;
+
+export type FirstStepId = "forum" | "challenge" | "council" | "forge";
+
+export interface FirstStep {
+  id: FirstStepId;
+  label: string;
+  href: string;
+  done: boolean;
+}
+
+/** The steps in the order a new member meets the site; each links to where it is taken. */
+export const FIRST_STEPS: readonly Omit<FirstStep, "done">[] = [
+  { id: "forum", label: "Introduce yourself in a topic", href: "/monastery" },
+  { id: "challenge", label: "Join a challenge", href: "/challenges" },
+  { id: "council", label: "Ask or answer in the Council", href: "/council" },
+  { id: "forge", label: "Share in the Forge", href: "/forge/new" },
+];
+
+/** The checklist, or null once every step is done (the list goes away then). */
+export function firstSteps(facts: Record<FirstStepId, boolean>): FirstStep[] | null {
+  const steps = FIRST_STEPS.map((s) => ({ ...s, done: facts[s.id] }));
+  return steps.every((s) => s.done) ? null : steps;
+}
+
+export type PostKind = "discussion" | "reply" | "question" | "answer" | "creation";
+
+export interface RecentPost {
+  key: string;
+  kind: PostKind;
+  /** The post's title, or for a reply or answer the title of what it answers. */
+  title: string;
+  href: string;
+  at: string;
+  date: string;
+}
+
+export interface UpcomingEvent {
+  id: number;
+  title: string;
+  path: PathId;
+  startsAt: string;
+  start: string;
+}
+
+export interface DashboardLists {
+  firstSteps: FirstStep[] | null;
+  active: ActiveChallenge[];
+  events: UpcomingEvent[];
+  posts: RecentPost[];
+}
+
+/** The latest `limit` posts of all kinds, newest first (ties by kind order, then id, so the order is stable). */
+export function latestPosts(lists: RecentPost[][], limit: number): RecentPost[] {
+  return lists
+    .flat()
+    .sort((a, b) => (a.at === b.at ? 0 : a.at < b.at ? 1 : -1))
+    .slice(0, limit);
+}
+
+export async function dashboardLists(db: Db, memberId: string, now = new Date()): Promise<DashboardLists> {
+  const n = RECENT_POSTS_SHOWN;
+  const [facts, active, zone, events, discussions, replies, questions, answers, creations] = await Promise.all([
+    firstStepFacts(db, memberId),
+    activeChallengesOf(db, memberId, now),
+    memberTimeZone(db, memberId),
+    upcomingEventsGoing(db, memberId, now.toISOString(), UPCOMING_EVENTS_SHOWN),
+    recentDiscussionsOf(db, memberId, n),
+    recentRepliesOf(db, memberId, n),
+    recentQuestionsOf(db, memberId, n),
+    recentAnswersOf(db, memberId, n),
+    recentCreationsOf(db, memberId, n),
+  ]);
+  const post = (kind: PostKind, id: number, title: string, href: string, at: string | Date): RecentPost => ({
+    key: `${kind}-${id}`,
+    kind,
+    title,
+    href,
+    at: toIso(at),
+    date: formatDate(at),
+  });
+  return {
+    firstSteps: firstSteps(facts),
+    active,
+    events: events.map((e) => ({
+      id: e.id,
+      title: e.title,
+      path: e.path,
+      startsAt: toIso(e.starts_at),
+      // In the member's zone, as the events pages show it to them.
+      start: formatInZone(new Date(e.starts_at), zone),
+    })),
+    posts: latestPosts(
+      [
+        discussions.map((d) => post("discussion", d.id, d.title, discussionPath(d.section, d.topic_id, d), d.created_at)),
+        replies.map((r) =>
+          post("reply", r.id, r.title, `${discussionPath(r.section, r.topic_id, { id: r.discussion_id, slug: r.slug })}#reply-${r.id}`, r.created_at),
+        ),
+        questions.map((q) => post("question", q.id, q.title, `/council/${q.id}`, q.created_at)),
+        answers.map((a) => post("answer", a.id, a.title, `/council/${a.question_id}#answer-${a.id}`, a.created_at)),
+        creations.map((c) => post("creation", c.id, c.title, `/forge/${c.id}`, c.created_at)),
+      ],
+      n,
+    ),
+  };
+}
