@@ -1,4 +1,4 @@
-import { expect, gotoHydrated, test } from "./support/fixtures";
+import { expect, gotoHydrated, joinAs, test } from "./support/fixtures";
 
 // The site's links are plain <a> elements that one handler on the document navigates client-side
 // (ADR 0035). What <Link> and <NavLink> did must still hold: a plain click keeps the document, the
@@ -38,4 +38,34 @@ test("site links navigate client-side, mark the page shown and leave a modified 
   await tab.close();
   expect(page.url()).toBe(here);
   expect(await sameDocument()).toBe(true);
+});
+
+// Issue 26 item 3: Challenges and Events are in the top bar (from 1,024 px), the mobile menu and the
+// account menu, after the seed's links, which keep their order (ADR 0045).
+test("Challenges and Events are in the top bar, the mobile menu and the account menu, after the seed's links", async ({ page }) => {
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/");
+  const shown = await nav.getByRole("link").evaluateAll((links) =>
+    links.filter((a) => a.getClientRects().length > 0).map((a) => a.textContent!.replace(/\s+/g, " ").trim()),
+  );
+  expect(shown.slice(1, 8)).toEqual(["Home", "Monastery", "Battlefield", "Forge", "Council", "Challenges", "Events"]);
+  await expect(nav.getByRole("link", { name: "Events", exact: true })).toHaveAttribute("href", "/events");
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await gotoHydrated(page, "/");
+  await expect(nav.getByRole("link", { name: "Challenges", exact: true })).toBeHidden();
+  await page.getByRole("button", { name: "Open menu" }).click();
+  const menu = page.locator("#mobile-menu");
+  const items = await menu.getByRole("link").allTextContents();
+  expect(items).toEqual(["Home", "Monastery", "Battlefield", "Forge", "Council", "Join the Path", "Sign In", "Challenges", "Events"]);
+  await menu.getByRole("link", { name: "Challenges", exact: true }).click();
+  await expect(page).toHaveURL(/\/challenges$/);
+
+  await joinAs(page, "Nia Navigator");
+  await gotoHydrated(page, "/");
+  await nav.getByLabel("Account menu for Nia Navigator").click();
+  await expect(nav.getByRole("link", { name: "Challenges", exact: true })).toBeVisible();
+  await nav.getByRole("link", { name: "Events", exact: true }).click();
+  await expect(page).toHaveURL(/\/events$/);
 });

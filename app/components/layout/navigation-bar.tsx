@@ -1,5 +1,6 @@
 import { Menu } from "~/components/ui/icons/menu";
 import { X } from "~/components/ui/icons/x";
+import { LogIn } from "~/components/ui/icons/log-in";
 import { useEffect, useRef, useState } from "react";
 import { Form, useLocation } from "react-router";
 import { Link, NavLink } from "~/components/ui/link";
@@ -20,9 +21,25 @@ const SECTIONS = [
   { to: "/council", label: "Council" },
 ];
 
+/**
+ * Places the seed does not list in its bar, added after its links so theirs keep their order
+ * (ADR 0045). In the top bar they show from 1,024 px, where they fit beside the seed's links.
+ */
+const MORE = [
+  { to: "/challenges", label: "Challenges" },
+  { to: "/events", label: "Events" },
+];
+
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
     "rounded-md px-3 py-2 text-sm font-medium hover:bg-stone-100",
+    isActive ? "text-monk-strong" : "text-stone-700",
+  );
+
+/** In the top bar: tighter from 1,024 px, where seven links and the brand share the width. */
+const barLinkClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    "rounded-md px-2 py-2 text-sm font-medium hover:bg-stone-100 xl:px-3",
     isActive ? "text-monk-strong" : "text-stone-700",
   );
 
@@ -87,17 +104,15 @@ function DropdownMenu({
   );
 }
 
-/** The visitors' 'IN' placeholder (seed §2), drawn like a member's avatar. */
-function Initials({ text, className }: { text: string; className?: string }) {
+/**
+ * The visitors' 'IN' placeholder (seed §2). Drawn as a control, an outlined button with a sign-in
+ * arrow, not as a grey circle a visitor would take for someone's avatar (ADR 0045).
+ */
+function SignInMark() {
   return (
-    <span
-      aria-hidden="true"
-      className={cn(
-        "inline-flex size-9 select-none items-center justify-center rounded-full bg-stone-200 text-sm font-semibold text-stone-800",
-        className,
-      )}
-    >
-      {text}
+    <span className="inline-flex h-9 select-none items-center gap-1 rounded-full border border-stone-300 bg-white px-2 text-sm font-semibold text-stone-800 hover:bg-stone-100">
+      <LogIn aria-hidden="true" className="size-4" />
+      <span>IN</span>
     </span>
   );
 }
@@ -134,7 +149,7 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
 
   return (
     <header className="sticky top-0 z-30 border-b border-line bg-white/95 backdrop-blur">
-      <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 xl:gap-4">
         <Link to="/" className="flex min-w-0 items-center gap-2 font-serif font-bold">
           <span aria-hidden="true" className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-ink text-white">
             ☯
@@ -147,12 +162,19 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
           </span>
         </Link>
 
-        <div className="hidden items-center gap-1 md:flex">
-          <NavLink to="/" end className={linkClass}>
+        {/* The links sit in the bar from 1,024 px; below that the brand, the way in and the menu
+            toggle take the width, and the menu holds every link (ADR 0045). */}
+        <div className="hidden items-center lg:flex xl:gap-1">
+          <NavLink to="/" end className={barLinkClass}>
             Home
           </NavLink>
           {SECTIONS.map((s) => (
-            <NavLink key={s.to} to={s.to} className={linkClass}>
+            <NavLink key={s.to} to={s.to} className={barLinkClass}>
+              {s.label}
+            </NavLink>
+          ))}
+          {MORE.map((s) => (
+            <NavLink key={s.to} to={s.to} className={barLinkClass}>
               {s.label}
             </NavLink>
           ))}
@@ -177,6 +199,11 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
               <Link to="/settings" className={menuItemClass}>
                 Settings
               </Link>
+              {MORE.map((s) => (
+                <Link key={s.to} to={s.to} className={menuItemClass}>
+                  {s.label}
+                </Link>
+              ))}
               {viewer.role === "admin" ? (
                 <Link to="/admin/advisors" className={menuItemClass}>
                   Advisors
@@ -190,7 +217,7 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
             </DropdownMenu>
           ) : (
             <>
-              <Link to="/signin" className="hidden rounded-md px-3 py-2 text-sm font-medium hover:bg-stone-100 md:inline-flex">
+              <Link to="/signin" className="hidden rounded-md px-2 py-2 text-sm font-medium hover:bg-stone-100 md:inline-flex xl:px-3">
                 Sign In
               </Link>
               <Link
@@ -205,7 +232,7 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
                 open={openMenu === "account"}
                 onOpenChange={setAccountOpen}
                 opener={accountOpener}
-                trigger={<Initials text="IN" className="hover:bg-stone-300" />}
+                trigger={<SignInMark />}
               >
                 <Link to="/signin" className={menuItemClass}>
                   Sign In
@@ -219,7 +246,7 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
           <button
             ref={toggle}
             type="button"
-            className="inline-flex size-10 items-center justify-center rounded-md hover:bg-stone-100 md:hidden"
+            className="inline-flex size-10 items-center justify-center rounded-md hover:bg-stone-100 lg:hidden"
             aria-expanded={openMenu === "mobile"}
             aria-controls="mobile-menu"
             aria-label={openMenu === "mobile" ? "Close menu" : "Open menu"}
@@ -230,7 +257,7 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
         </div>
       </nav>
 
-      <div id="mobile-menu" hidden={openMenu !== "mobile"} className="border-t border-line bg-white md:hidden">
+      <div id="mobile-menu" hidden={openMenu !== "mobile"} className="border-t border-line bg-white lg:hidden">
         <div className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
           <NavLink to="/" end className={linkClass}>
             Home
@@ -250,6 +277,11 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
               </NavLink>
             </>
           )}
+          {MORE.map((s) => (
+            <NavLink key={s.to} to={s.to} className={linkClass}>
+              {s.label}
+            </NavLink>
+          ))}
         </div>
       </div>
     </header>
