@@ -5,6 +5,7 @@ import { Video } from "~/components/ui/icons/video";
 import { Link } from "~/components/ui/link";
 import { Byline, type Author } from "~/components/community/byline";
 import { Badge } from "~/components/ui/badge";
+import { Card } from "~/components/ui/card";
 import { plural } from "~/lib/utils";
 
 export interface EventSummary {
@@ -46,40 +47,44 @@ export function placesText(event: Pick<EventSummary, "capacity" | "placesLeft">)
   return event.placesLeft === 0 ? `Full (${plural(event.capacity, "place")}), waitlist open` : `${plural(event.placesLeft, "place")} left of ${event.capacity}`;
 }
 
+/**
+ * The same card as a challenge's and the Council's (Card: border, shadow, p-6, a text-lg title),
+ * so the site's lists look like one site (issue 26 item 12).
+ */
 export function EventCard({ event, past = false }: { event: EventSummary; past?: boolean }) {
   return (
-    <article aria-labelledby={`event-${event.id}-title`} className="rounded-xl border border-line bg-white p-6">
-      <div className="flex flex-wrap items-center gap-2">
-        <Badge tone={event.path}>{PATH_LABEL[event.path]}</Badge>
-        {past ? <Badge tone="neutral">Past</Badge> : null}
-      </div>
-      <h3 id={`event-${event.id}-title`} className="mt-3 font-serif text-xl font-bold">
-        <Link to={`/events/${event.id}`} className="hover:underline">
-          {event.title}
-        </Link>
-      </h3>
-      <p className="mt-2 leading-7 text-muted">{event.excerpt}</p>
-      <ul className="mt-4 space-y-2 text-sm">
-        <li className="flex gap-2">
-          <CalendarDays aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <EventTimes event={event} />
-        </li>
-        <li className="flex gap-2">
-          {event.place ? <MapPin aria-hidden="true" className="mt-0.5 size-4 shrink-0" /> : <Video aria-hidden="true" className="mt-0.5 size-4 shrink-0" />}
-          <span>{event.place ?? "Online"}</span>
-        </li>
-        {past ? null : (
+    <article aria-labelledby={`event-${event.id}-title`}>
+      <Card className="flex h-full flex-col gap-4 p-6">
+        <div className="flex flex-wrap items-center gap-2">
+          <Badge tone={event.path}>{PATH_LABEL[event.path]}</Badge>
+          {past ? <Badge tone="neutral">Past</Badge> : null}
+        </div>
+        <h3 id={`event-${event.id}-title`} className="text-lg font-semibold">
+          <Link to={`/events/${event.id}`} className="underline-offset-4 hover:underline">
+            {event.title}
+          </Link>
+        </h3>
+        <p className="flex-1 text-sm text-muted">{event.excerpt}</p>
+        <ul className="space-y-2 text-sm text-stone-700">
           <li className="flex gap-2">
-            <Users aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            <span>
-              {plural(event.going, "member")} going · {placesText(event)}
-            </span>
+            <CalendarDays aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            <EventTimes event={event} />
           </li>
-        )}
-      </ul>
-      <div className="mt-4 flex flex-wrap items-center justify-between gap-4">
+          <li className="flex gap-2">
+            {event.place ? <MapPin aria-hidden="true" className="mt-0.5 size-4 shrink-0" /> : <Video aria-hidden="true" className="mt-0.5 size-4 shrink-0" />}
+            <span>{event.place ?? "Online"}</span>
+          </li>
+          {past ? null : (
+            <li className="flex gap-2">
+              <Users aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+              <span>
+                {plural(event.going, "member")} going · {placesText(event)}
+              </span>
+            </li>
+          )}
+        </ul>
         <Byline author={event.host}>Host</Byline>
-      </div>
+      </Card>
     </article>
   );
 }

@@ -31,9 +31,11 @@ export function DiscussionCard({ discussion }: { discussion: DiscussionSummary }
         </Link>
       </h3>
       <p className="mt-2 flex-1 text-sm text-stone-700">{discussion.excerpt}</p>
-      <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
+      {/* The reply count stays on the author's line: a long name or rank wraps inside the byline,
+          never pushing "3 replies" under it (issue 26 item 12). */}
+      <div className="mt-4 flex items-center justify-between gap-2">
         <Byline author={discussion.author} />
-        <span className="inline-flex items-center gap-1 text-sm text-muted">
+        <span className="inline-flex shrink-0 items-center gap-1 whitespace-nowrap text-sm text-muted">
           <MessageCircle aria-hidden="true" className="size-4" />
           {plural(discussion.replies, "reply", "replies")}
         </span>

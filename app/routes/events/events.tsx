@@ -72,7 +72,7 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
 
       <ProseSection id="upcoming" title="Upcoming events" plain>
         {upcoming.length > 0 ? (
-          <div className="grid gap-6">
+          <div className="grid gap-6 md:grid-cols-2">
             {upcoming.map((event) => (
               <EventCard key={event.id} event={event} />
             ))}
@@ -97,7 +97,7 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
 
       {past.length > 0 ? (
         <ProseSection id="past" title="Past events" plain>
-          <div className="grid gap-6">
+          <div className="grid gap-6 md:grid-cols-2">
             {past.map((event) => (
               <EventCard key={event.id} event={event} past />
             ))}

@@ -66,7 +66,9 @@ export default function Forge({ loaderData }: Route.ComponentProps) {
         {creations.length === 0 ? (
           <p className="text-muted">No creations here yet.</p>
         ) : (
-          <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+          // Each card keeps its own height: a text-only card beside an image card is not stretched
+          // to the image's height, which left a block of white (issue 26 item 12).
+          <div className="grid items-start gap-6 md:grid-cols-2 lg:grid-cols-3">
             {creations.map((c, i) => (
               // The first row is on screen as the page opens; the rest wait until scrolled to.
               <CreationCard key={c.id} creation={c} lazy={i >= 3} />

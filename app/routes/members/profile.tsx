@@ -72,12 +72,12 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           <h1 id="profile-name" className="font-serif text-4xl font-bold">
             {p.name}
           </h1>
-          <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-stone-700">
+          {/* Separate items spaced apart, no "·" between them: a wrapped line never starts or ends
+              with a dangling separator (issue 26 item 12). */}
+          <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm text-stone-700">
             <RankBadge rank={p.rank} className="px-3 py-1 text-sm" />
             <span>{rank.description}</span>
-            <span aria-hidden="true">·</span>
             <span data-testid="profile-xp">{formatCount(p.xp)} XP</span>
-            <span aria-hidden="true">·</span>
             <span>
               Joined <time dateTime={p.joinedAt}>{formatDate(p.joinedAt)}</time>
             </span>
