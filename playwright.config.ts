@@ -49,6 +49,7 @@ export default defineConfig({
         "navigation.spec.ts",
         "first-paint.spec.ts",
         "lockout.spec.ts",
+        "layout.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },
