@@ -18,7 +18,8 @@ import {
 /**
  * What the dashboard adds below its cards for a member finding their way (issue 26 item 4): the
  * first steps still to take, the challenges they are on, the events they are going to and their
- * latest posts. A fixed number of queries (ten), whatever the member wrote or joined.
+ * latest posts. A fixed number of queries (ten, eleven with active challenges), whatever the member
+ * wrote or joined (ADR 0049).
  *
  * The dashboard is never kept by the page cache (ADR 0040): nothing here declares a read tag, so
  * every visit reads the database as it is now.
