@@ -50,6 +50,7 @@ export default defineConfig({
         "first-paint.spec.ts",
         "lockout.spec.ts",
         "layout.spec.ts",
+        "dashboard.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },
