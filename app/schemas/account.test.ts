@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { joinSchema, signInSchema } from "./account";
-import { firstErrors, formToObject } from "./form-data";
+import { firstErrors, formToObject, MESSAGE_SEPARATOR } from "./form-data";
 
 const valid = {
   fullName: "Ada Lovelace",
@@ -50,6 +50,26 @@ describe("join schema, seed §5 message by message", () => {
     expect(errorsOf({ ...valid, password: "SecretWord", confirmPassword: "SecretWord" }).password).toBe(
       "Password must contain at least one number",
     );
+  });
+  it("a password failing several rules lists every one, in the rules' order (issue 26, item 9)", () => {
+    expect(errorsOf({ ...valid, password: "short", confirmPassword: "short" }).password?.split(MESSAGE_SEPARATOR)).toEqual([
+      "Password must be at least 8 characters",
+      "Password must contain at least one uppercase letter",
+      "Password must contain at least one number",
+    ]);
+    expect(errorsOf({ ...valid, password: "A".repeat(129), confirmPassword: "x" }).password?.split(MESSAGE_SEPARATOR)).toEqual([
+      "Password must contain at least one number",
+      "Password cannot exceed 128 characters",
+    ]);
+  });
+  it("other fields still show one message, the first", () => {
+    const errors = firstErrors([
+      { path: ["email"], message: "Please enter a valid email address" },
+      { path: ["email"], message: "Expected string" },
+      { path: ["password"], message: "Required" },
+      { path: ["password"], message: "Password must be at least 8 characters" },
+    ]);
+    expect(errors).toEqual({ email: "Please enter a valid email address", password: "Required" });
   });
   it("passwords that differ, shown on confirmPassword", () => {
     const errors = errorsOf({ ...valid, confirmPassword: "Secret124" });

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { NOT_ONE_LINE } from "./fields";
+import { PASSWORD_MAX, PASSWORD_MESSAGES, PASSWORD_MIN } from "./password-rules";
 export { INTERESTS, INTEREST_CHECKBOXES, JOIN_CHECKBOXES, SIGN_IN_CHECKBOXES, type InterestId } from "./fields";
 
 // Every message here is the seed's (§5), word for word; limits beyond the seed come from PRODUCT.md §7,
@@ -18,11 +19,12 @@ export const emailSchema = z.pipe(
   z.email(INVALID_EMAIL),
 );
 
+/** Every rule is checked (none stops the others), so a refused password hears of each rule it fails. */
 export const passwordRulesSchema = z.string(required()).check(
-  z.minLength(8, "Password must be at least 8 characters"),
-  z.regex(/[A-Z]/, "Password must contain at least one uppercase letter"),
-  z.regex(/[0-9]/, "Password must contain at least one number"),
-  z.maxLength(128, "Password cannot exceed 128 characters"),
+  z.minLength(PASSWORD_MIN, PASSWORD_MESSAGES.tooShort),
+  z.regex(/[A-Z]/, PASSWORD_MESSAGES.noUppercase),
+  z.regex(/[0-9]/, PASSWORD_MESSAGES.noNumber),
+  z.maxLength(PASSWORD_MAX, PASSWORD_MESSAGES.tooLong),
 );
 
 /** 'Passwords do not match' on confirmPassword, as soon as both are typed, even while another field is wrong. */

@@ -1,3 +1,5 @@
+import { isPasswordRule } from "./password-rules";
+
 /**
  * Turns a submitted form into the plain object our schemas read: text fields as strings (absent
  * ones as ""), checkboxes as booleans, and dotted names ("interests.fitness") as nested objects.
@@ -41,12 +43,22 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
 
 export type FieldErrors = Record<string, string>;
 
-/** The first message for each field, the way the seed's forms show one message under a field. */
+/** Between the messages of a field that shows several; FieldError shows them as a list. */
+export const MESSAGE_SEPARATOR = "\n";
+
+/**
+ * The first message for each field, the way the seed's forms show one message under a field; a
+ * password lists every rule it fails (issue 26, item 9), so one submit tells all that is missing.
+ */
 export function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
     const key = issue.path.map(String).join(".") || "form";
-    if (!(key in errors)) errors[key] = issue.message;
+    const shown = errors[key];
+    if (shown === undefined) errors[key] = issue.message;
+    else if (isPasswordRule(issue.message) && shown.split(MESSAGE_SEPARATOR).every(isPasswordRule) && !shown.split(MESSAGE_SEPARATOR).includes(issue.message)) {
+      errors[key] = shown + MESSAGE_SEPARATOR + issue.message;
+    }
   }
   return errors;
 }

@@ -103,6 +103,26 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
     }
   });
 
+  it("the join form shows the password rules before submit, and a refused join lists every rule it fails (issue 26, item 9)", async () => {
+    const form = await (await web.http.get("/join")).text();
+    expect(form).toMatch(/<input[^>]*\bid="fullName"[^>]*>/);
+    expect(form.match(/<input[^>]*\bid="fullName"[^>]*>/)![0]).toContain('type="text"');
+    const password = form.match(/<input[^>]*\bid="password"[^>]*>/)![0];
+    expect(password).toContain('aria-describedby="password-hint"');
+    expect(form).toContain('<p id="password-hint" data-slot="field-hint" class="text-sm text-muted">At least 8 characters, with at least one uppercase letter and one number.</p>');
+
+    const res = await web.http.post("/join", { ...join, password: "short", confirmPassword: "short" });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html.match(/<input[^>]*\bid="password"[^>]*>/)![0]).toContain('aria-describedby="password-hint password-error"');
+    const list = html.match(/<ul id="password-error"[^>]*>([\s\S]*?)<\/ul>/)?.[1] ?? "";
+    expect([...list.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1])).toEqual([
+      "Password must be at least 8 characters",
+      "Password must contain at least one uppercase letter",
+      "Password must contain at least one number",
+    ]);
+  });
+
   it("re-validates the join form on the server with the seed's messages and creates nothing", async () => {
     const res = await web.http.post("/join", { ...join, fullName: "G", email: "bad", password: "short", confirmPassword: "x", termsAccepted: "" });
     expect(res.status).toBe(400);

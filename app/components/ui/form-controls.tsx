@@ -1,11 +1,13 @@
 import type { ComponentProps, ReactNode } from "react";
 import { cn } from "~/lib/utils";
+import { MESSAGE_SEPARATOR } from "~/schemas/form-data";
 
 const control =
   "w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base text-ink placeholder:text-stone-500 focus-visible:outline-3 focus-visible:outline-offset-1 aria-[invalid=true]:border-warrior disabled:opacity-60";
 
-export function Input({ className, ...props }: ComponentProps<"input">) {
-  return <input data-slot="input" className={cn(control, "h-10", className)} {...props} />;
+/** A text box unless told otherwise: an input without a type is valid HTML but tools read it as unknown. */
+export function Input({ className, type = "text", ...props }: ComponentProps<"input">) {
+  return <input data-slot="input" type={type} className={cn(control, "h-10", className)} {...props} />;
 }
 
 export function Textarea({ className, ...props }: ComponentProps<"textarea">) {
@@ -29,6 +31,17 @@ export function Checkbox({ className, ...props }: Omit<ComponentProps<"input">, 
 
 export function FieldError({ id, children }: { id: string; children?: ReactNode }) {
   if (!children) return null;
+  // Several messages (a password failing more than one rule) read as a list, each on its own line.
+  const messages = typeof children === "string" ? children.split(MESSAGE_SEPARATOR) : [];
+  if (messages.length > 1) {
+    return (
+      <ul id={id} data-slot="field-error" className="flex flex-col gap-1 text-sm font-medium text-warrior">
+        {messages.map((message) => (
+          <li key={message}>{message}</li>
+        ))}
+      </ul>
+    );
+  }
   return (
     <p id={id} data-slot="field-error" className="text-sm font-medium text-warrior">
       {children}
@@ -40,11 +53,15 @@ interface FieldProps extends Omit<ComponentProps<"input">, "name"> {
   name: string;
   label: string;
   error?: string;
+  /** What the field takes, shown under it before any submit. */
+  hint?: string;
 }
 
-/** A labelled input with its message; the message is tied to the input for screen readers. */
-export function TextField({ name, label, error, className, id = name, ...props }: FieldProps) {
+/** A labelled input with its hint and its message, both tied to the input for screen readers. */
+export function TextField({ name, label, error, hint, className, id = name, ...props }: FieldProps) {
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : "", error ? errorId : ""].filter(Boolean).join(" ") || undefined;
   return (
     <div className={cn("flex flex-col gap-2", className)}>
       <Label htmlFor={id}>{label}</Label>
@@ -52,9 +69,14 @@ export function TextField({ name, label, error, className, id = name, ...props }
         id={id}
         name={name}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={describedBy}
         {...props}
       />
+      {hint ? (
+        <p id={hintId} data-slot="field-hint" className="text-sm text-muted">
+          {hint}
+        </p>
+      ) : null}
       <FieldError id={errorId}>{error}</FieldError>
     </div>
   );

@@ -14,6 +14,7 @@ import { parseFormOrRefusal } from "~/.server/forms";
 import { useNonce } from "~/components/layout/nonce";
 import { DEFAULT_TIME_ZONE } from "~/lib/time-zones";
 import { joinSchema } from "~/schemas/account";
+import { PASSWORD_HINT } from "~/schemas/password-rules";
 import { INTERESTS, JOIN_CHECKBOXES, type InterestId } from "~/schemas/fields";
 import type { FieldErrors } from "~/schemas/form-data";
 
@@ -147,7 +148,7 @@ function JoinForm({ serverErrors, values }: { serverErrors?: FieldErrors; values
             error={errors.email}
           />
           <div className="grid gap-5 sm:grid-cols-2">
-            <TextField name="password" label="Password" type="password" autoComplete="new-password" error={errors.password} />
+            <TextField name="password" label="Password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} error={errors.password} />
             <TextField
               name="confirmPassword"
               label="Confirm Password"
