@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { formatCount } from "~/lib/utils";
 import { VIRTUE_IDS } from "~/lib/virtues";
 import { submissionKeySchema } from "./forum";
-import { CHALLENGE_TITLE_MIN, CHALLENGE_TITLE_MAX, CHALLENGE_DESCRIPTION_MIN, CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX } from "./fields";
+import { CHALLENGE_TITLE_MIN, CHALLENGE_TITLE_MAX, CHALLENGE_DESCRIPTION_MIN, CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX, CHALLENGE_NUMBER_MIN } from "./fields";
 export { CHALLENGE_TITLE_MIN, CHALLENGE_TITLE_MAX, CHALLENGE_DESCRIPTION_MIN, CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX, CHALLENGE_LISTS } from "./fields";
 
 // A challenge as advisors create it and sages propose it (issue 11, ADR 0022).
@@ -11,8 +11,8 @@ const text = z.string({ error: (issue) => (issue.input === undefined ? "Required
 const wholeNumber = (label: string, max: number) =>
   text.check(
     z.trim(),
-    z.regex(/^[0-9]{1,3}$/, `${label} must be a whole number from 1 to ${max}`),
-    z.refine((value) => Number(value) >= 1 && Number(value) <= max, `${label} must be a whole number from 1 to ${max}`),
+    z.regex(/^[0-9]{1,3}$/, `${label} must be a whole number from ${CHALLENGE_NUMBER_MIN} to ${max}`),
+    z.refine((value) => Number(value) >= CHALLENGE_NUMBER_MIN && Number(value) <= max, `${label} must be a whole number from ${CHALLENGE_NUMBER_MIN} to ${max}`),
   );
 
 export const challengeSchema = z

@@ -20,7 +20,8 @@ export const CHALLENGE_TITLE_MIN = 8;
 export const CHALLENGE_TITLE_MAX = 100;
 export const CHALLENGE_DESCRIPTION_MIN = 20;
 export const CHALLENGE_DESCRIPTION_MAX = 1000;
-/** A challenge lasts one day to a year. */
+/** A challenge lasts one day to a year; its check-ins are as many (the form's number fields take both). */
+export const CHALLENGE_NUMBER_MIN = 1;
 export const CHALLENGE_LENGTH_MAX = 365;
 export const CHALLENGE_LISTS = ["virtues"] as const;
 

@@ -56,6 +56,13 @@ describe(`challenges over HTTP on ${ENGINE}`, () => {
     expect(list.html).toContain("Thirty Mornings of Silence");
     expect(list.html).toContain("Face One Fear a Day");
     expect(list.html).toContain("25 check-ins required");
+    // Valid HTML (issue 26, item 9): a <dl> holds only dt/dd groups; each fact's icon sits in its term.
+    const lists = [...list.html.matchAll(/<dl\b[^>]*>([\s\S]*?)<\/dl>/g)].map((m) => m[1]!);
+    expect(lists.length).toBeGreaterThan(0);
+    for (const inner of lists) {
+      expect(inner).not.toMatch(/<div\b[^>]*>\s*<svg/);
+      expect(inner).toMatch(/<dt\b[^>]*>\s*<svg[\s\S]*?<span class="sr-only">Length<\/span>\s*<\/dt>/);
+    }
     for (const bad of ["abc", "0", "-1", "1e3", "2147483648", "99999999999", "2147483647"]) {
       expect((await page(`/challenges/${bad}`)).status, bad).toBe(404);
     }
@@ -121,6 +128,14 @@ describe(`challenges over HTTP on ${ENGINE}`, () => {
     expect(await readable(refused)).toContain("Proposing challenges unlocks at the Sage rank (400 XP).");
 
     const sage = await joinAs("Sam Sage", 400);
+    // The two numbers are number fields bounded as the schema bounds them (issue 26, item 9).
+    const numbers = (await page("/challenges/new", sage.cookie)).html;
+    for (const name of ["lengthDays", "checkInsRequired"]) {
+      const input = numbers.match(new RegExp(`<input[^>]*\\bid="${name}"[^>]*>`))?.[0] ?? "";
+      expect(input, name).toContain('type="number"');
+      expect(input, name).toContain('min="1"');
+      expect(input, name).toContain('max="365"');
+    }
     const invalid = await postForm("/challenges/new", newChallenge({ virtues: ["wisdom", "honor", "courage"], checkInsRequired: "20" }), sage.cookie);
     expect(invalid.status).toBe(400);
     const invalidHtml = await readable(invalid);

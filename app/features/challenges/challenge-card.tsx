@@ -31,28 +31,39 @@ const YOURS: Record<NonNullable<ChallengeSummary["yours"]>, string> = {
   failed: "Your last attempt ran out",
 };
 
-/** The facts of a challenge: length, check-ins, reward, members on it and completions. */
+/**
+ * The facts of a challenge: length, check-ins, reward, members on it and completions. A <dl> holds only
+ * dt/dd groups, so each icon sits inside its term with the term's words for screen readers.
+ */
 export function ChallengeFacts({ challenge }: { challenge: ChallengeSummary }) {
   return (
     <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm text-stone-700">
       <div className="flex items-center gap-1.5">
-        <CalendarDays aria-hidden="true" className="size-4" />
-        <dt className="sr-only">Length</dt>
+        <dt className="flex">
+          <CalendarDays aria-hidden="true" className="size-4" />
+          <span className="sr-only">Length</span>
+        </dt>
         <dd>{plural(challenge.lengthDays, "day")}</dd>
       </div>
       <div className="flex items-center gap-1.5">
-        <CheckCircle2 aria-hidden="true" className="size-4" />
-        <dt className="sr-only">Check-ins required</dt>
+        <dt className="flex">
+          <CheckCircle2 aria-hidden="true" className="size-4" />
+          <span className="sr-only">Check-ins required</span>
+        </dt>
         <dd>{plural(challenge.checkInsRequired, "check-in")} required</dd>
       </div>
       <div className="flex items-center gap-1.5">
-        <Trophy aria-hidden="true" className="size-4" />
-        <dt className="sr-only">Reward</dt>
+        <dt className="flex">
+          <Trophy aria-hidden="true" className="size-4" />
+          <span className="sr-only">Reward</span>
+        </dt>
         <dd>{formatCount(challenge.xpReward)} XP</dd>
       </div>
       <div className="flex items-center gap-1.5">
-        <Users aria-hidden="true" className="size-4" />
-        <dt className="sr-only">Members</dt>
+        <dt className="flex">
+          <Users aria-hidden="true" className="size-4" />
+          <span className="sr-only">Members</span>
+        </dt>
         <dd>
           {formatCount(challenge.members)} on it · {formatCount(challenge.completed)} completed
         </dd>

@@ -14,7 +14,7 @@ import { CHALLENGE_RANK } from "~/lib/privileges";
 import { isRankAtLeast } from "~/lib/ranks";
 import { VIRTUES, type Virtue } from "~/lib/virtues";
 import { challengeSchema } from "~/schemas/challenges";
-import { CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX, CHALLENGE_LISTS, CHALLENGE_TITLE_MAX } from "~/schemas/fields";
+import { CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX, CHALLENGE_LISTS, CHALLENGE_NUMBER_MIN, CHALLENGE_TITLE_MAX } from "~/schemas/fields";
 
 export const meta: Route.MetaFunction = () => [{ title: "New challenge · Challenges" }, { name: "robots", content: "noindex" }];
 
@@ -109,8 +109,8 @@ export default function NewChallenge({ loaderData, actionData }: Route.Component
                 <FieldError id="virtues-error">{errors.virtues}</FieldError>
               </fieldset>
               <div className="grid gap-4 sm:grid-cols-2">
-                <TextField name="lengthDays" label="Length in days" inputMode="numeric" error={errors.lengthDays} max={CHALLENGE_LENGTH_MAX} />
-                <TextField name="checkInsRequired" label="Check-ins required" inputMode="numeric" error={errors.checkInsRequired} />
+                <TextField name="lengthDays" label="Length in days" type="number" inputMode="numeric" error={errors.lengthDays} min={CHALLENGE_NUMBER_MIN} max={CHALLENGE_LENGTH_MAX} />
+                <TextField name="checkInsRequired" label="Check-ins required" type="number" inputMode="numeric" error={errors.checkInsRequired} min={CHALLENGE_NUMBER_MIN} max={CHALLENGE_LENGTH_MAX} />
               </div>
             </CardContent>
             <CardFooter>

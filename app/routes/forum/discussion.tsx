@@ -149,7 +149,7 @@ type Page = Route.ComponentProps["loaderData"];
 function ModeratorControls({ kind, id, hidden, locked, featured }: { kind: "discussion" | "reply"; id: number; hidden: boolean; locked?: boolean; featured?: boolean }) {
   const fields = (action: string) => ({ kind, id, action });
   return (
-    <div className="flex flex-wrap gap-1" aria-label="Moderation">
+    <div className="flex flex-wrap gap-1" role="group" aria-label="Moderation">
       <IntentButton intent="moderate" fields={fields(hidden ? "restore" : "hide")} label={hidden ? "Restore" : "Hide"} />
       {kind === "discussion" ? (
         <>
