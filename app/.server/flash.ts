@@ -3,11 +3,18 @@
  * root middleware reads once and clears. Only known keys are read back, so the cookie carries no
  * member text.
  */
+import { SUBSCRIBE_MESSAGE } from "./domain/newsletter/newsletter-service";
+
 export const FLASH_COOKIE = "ipos_flash";
 export const FLASHES = {
   "signed-in": { title: "Welcome back!", description: "You have been signed in successfully." },
   "signed-out": { title: "Signed out", description: "Come back soon." },
   "account-deleted": { title: "Your account is deleted", description: "What you wrote stays, signed [deleted member]." },
+  // The footer's newsletter form posted without JavaScript (issue 26 item 6). Toasts appear only after
+  // hydration, so `form` tells the footer to show the same words in its own status line as well.
+  "newsletter-subscribed": { title: SUBSCRIBE_MESSAGE, form: "newsletter" },
+  "newsletter-invalid-email": { title: "Please enter a valid email address", form: "newsletter" },
+  "newsletter-limited": { title: "Too many attempts. Try again later.", form: "newsletter" },
 } as const;
 export type FlashKey = keyof typeof FLASHES;
 

@@ -146,6 +146,42 @@ describe(`newsletter links over HTTP on ${ENGINE}`, () => {
     expect(oneClick.status).toBe(200);
     expect(await statusOf(email)).toBe("unsubscribed");
   });
+
+  it("answers the form posted without JavaScript with a 303 back to its page, the message shown there; a refusal changes nothing (issue 26 item 6)", async () => {
+    // What a browser sends on its own form post: a navigation, which asks for a page.
+    const browser = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "x-forwarded-for": "203.0.113.61" };
+    expect(await readable(await web.http.get("/forge"))).toContain('name="redirectTo" value="/forge"');
+
+    const email = `no-js-${Date.now()}@example.org`;
+    const res = await web.http.post("/newsletter", { email, redirectTo: "/forge?page=2" }, browser);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/forge?page=2#newsletter");
+    const back = await readable(await web.http.get("/forge?page=2", { cookie: cookieHeader(res.headers) }));
+    expect(back).toMatch(/role="status"[^>]*>Thank you! Check your inbox for a link to confirm your subscription.</);
+    expect(await statusOf(email)).toBe("pending");
+
+    const count = async () => Number((await web.site.services.db.selectFrom("newsletter_subscription").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const refused = await web.http.post("/newsletter", { email: "not-an-address", redirectTo: "//evil.example/x" }, browser);
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get("location")).toBe("/#newsletter");
+    const home = await readable(await web.http.get("/", { cookie: cookieHeader(refused.headers) }));
+    expect(home).toMatch(/role="status"[^>]*>Please enter a valid email address</);
+    expect(await count()).toBe(before);
+
+    // Past the hourly limit the page says so, and nothing more is stored.
+    for (let i = 0; i < 9; i++) await web.http.post("/newsletter", { email: `no-js-${i}-${email}`, redirectTo: "/" }, browser);
+    const afterLimit = await count();
+    const limited = await web.http.post("/newsletter", { email: `late-${email}`, redirectTo: "/faq" }, browser);
+    expect(limited.headers.get("location")).toBe("/faq#newsletter");
+    expect(await readable(await web.http.get("/faq", { cookie: cookieHeader(limited.headers) }))).toMatch(/role="status"[^>]*>Too many attempts. Try again later.</);
+    expect(await count()).toBe(afterLimit);
+
+    // A fetcher's post (fetch's default Accept) still gets the data it shows in place.
+    const fetched = await web.http.post("/newsletter", { email: "still-not" }, { "x-forwarded-for": "203.0.113.62" });
+    expect(fetched.status).toBe(400);
+    expect(await fetched.text()).toContain("Please enter a valid email address");
+  });
 });
 
 describe(`mailed links that cannot be used, over HTTP on ${ENGINE}`, () => {

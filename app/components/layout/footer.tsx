@@ -1,4 +1,4 @@
-import { useFetcher } from "react-router";
+import { useFetcher, useLocation, useRouteLoaderData } from "react-router";
 import { Link } from "~/components/ui/link";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/form-controls";
@@ -24,13 +24,18 @@ const LEGAL = [
 function NewsletterForm() {
   const fetcher = useFetcher<{ message?: string; error?: string }>();
   const busy = fetcher.state !== "idle";
+  const location = useLocation();
+  // Posted without JavaScript, the answer comes back as the root's flash (resources/newsletter.tsx).
+  const toast = (useRouteLoaderData("root") as { toast?: { title: string; form?: string } | null } | undefined)?.toast;
+  const flashed = toast?.form === "newsletter" ? toast.title : "";
   return (
     // While it sends, the button says so with aria-disabled rather than disabled, which would drop
     // the keyboard's focus to <body>; a second submit in that time is not sent.
-    <fetcher.Form method="post" action="/newsletter" className="flex flex-col gap-2" onSubmit={(event) => busy && event.preventDefault()}>
+    <fetcher.Form id="newsletter" method="post" action="/newsletter" className="flex flex-col gap-2" onSubmit={(event) => busy && event.preventDefault()}>
       <Label htmlFor="newsletter-email" className="text-stone-200">
         Your email
       </Label>
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <div className="flex flex-col gap-2">
         <Input
           id="newsletter-email"
@@ -46,7 +51,7 @@ function NewsletterForm() {
         </Button>
       </div>
       <p role="status" className="min-h-5 text-sm text-stone-200">
-        {fetcher.data?.message ?? fetcher.data?.error ?? ""}
+        {fetcher.data?.message ?? fetcher.data?.error ?? flashed}
       </p>
     </fetcher.Form>
   );
