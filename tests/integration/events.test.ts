@@ -339,6 +339,28 @@ describe(`calendar files on ${ENGINE}`, () => {
     expect(vevent.location).toBe("Hall\n3");
   });
 
+  it("fold every line at 75 octets, not characters, never inside a character, and stay the same bytes until the event changes (issue 26 item 7)", async () => {
+    const { id } = await event(site.services, { now: new Date("2030-05-01T00:00:00Z"), startsAt: new Date("2030-06-03T16:00:00Z"), endsAt: new Date("2030-06-03T17:00:00Z") });
+    const title = "Übung für Körper und Geist: Atemübungen, Dehnübungen und Stille 🧘‍♀️ – 静かな呼吸 ✨";
+    const description = "Grüße aus München! ".repeat(8) + "日本語の説明文です。".repeat(6) + "😀".repeat(30);
+    await site.services.db.updateTable("event").set({ title, description, place: "Café Gärtnerplatz, Straße 12, München" }).where("id", "=", id).execute();
+    const file = calendarFile(BASE, [(await findEvent(site.services.db, id))!]);
+    const lines = file.split("\r\n");
+    for (const line of lines) expect(Buffer.byteLength(line, "utf8"), line).toBeLessThanOrEqual(75);
+    // Some line is folded, and near its limit in octets while far under it in characters.
+    expect(lines.some((line) => Buffer.byteLength(line, "utf8") >= 72 && line.length < 60)).toBe(true);
+    for (const line of lines) expect(line.isWellFormed()).toBe(true);
+    const vevent = new ICAL.Event(new ICAL.Component(ICAL.parse(file)).getFirstSubcomponent("vevent")!);
+    expect(vevent.summary).toBe(title);
+    expect(vevent.description.startsWith(description)).toBe(true);
+    expect(vevent.location).toBe("Café Gärtnerplatz, Straße 12, München");
+
+    // DTSTAMP is the event's last change, not the request's time: the same event, the same file (and ETag).
+    const stamp = file.match(/^DTSTAMP:(\S+)$/m)?.[1];
+    expect(stamp).toBe(file.match(/^LAST-MODIFIED:(\S+)$/m)?.[1]);
+    expect(stamp).toMatch(/^2030/);
+  });
+
   it("the feed holds every upcoming event, cancelled ones marked so", async () => {
     const now = new Date(Date.now() + 4000 * 24 * HOUR);
     const kept = await event(site.services, { now, title: "Kept event for the feed" });

@@ -56,6 +56,22 @@ describe(`events over HTTP on ${ENGINE}`, () => {
     expect(vevents).toHaveLength(4);
   });
 
+  it("gives the feed and an event's file an ETag and answers 304 to a calendar that holds that version (issue 26 item 7)", async () => {
+    for (const path of ["/events.ics", "/events/1/calendar.ics"]) {
+      const first = await web.http.get(path);
+      const etag = first.headers.get("etag");
+      expect(etag, path).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+      expect(await first.text(), path).toContain("BEGIN:VCALENDAR");
+      const again = await web.http.get(path, { "if-none-match": etag! });
+      expect(again.status, path).toBe(304);
+      expect(await again.text(), path).toBe("");
+      expect(again.headers.get("etag"), path).toBe(etag);
+      const other = await web.http.get(path, { "if-none-match": 'W/"something-else"' });
+      expect(other.status, path).toBe(200);
+      expect(other.headers.get("etag"), path).toBe(etag);
+    }
+  });
+
   it("answers ids out of range, malformed and unknown with 404", async () => {
     for (const path of ["/events/0", "/events/abc", "/events/2147483648", "/events/99999", "/events/2147483648/calendar.ics", "/events/1e3/calendar.ics", "/events/2147483648/edit"]) {
       const res = await web.http.get(path);

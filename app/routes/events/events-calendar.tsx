@@ -1,17 +1,13 @@
 import type { Route } from "./+types/events-calendar";
 import { servicesContext } from "~/.server/context";
-import { calendarFile } from "~/.server/domain/events/event-calendar";
+import { calendarFile, calendarResponse } from "~/.server/domain/events/event-calendar";
 import { feedEvents } from "~/.server/domain/events/event-read-model";
 
 /** `/events.ics`: every upcoming event, for calendar apps to subscribe to. */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const events = await feedEvents(services.db);
-  return new Response(calendarFile(services.env.BASE_URL, events, "Inner Peace. Outer Strength. Events"), {
-    headers: {
-      "content-type": "text/calendar; charset=utf-8",
-      "content-disposition": 'inline; filename="events.ics"',
-      "cache-control": "no-cache",
-    },
+  return calendarResponse(request, calendarFile(services.env.BASE_URL, events, "Inner Peace. Outer Strength. Events"), {
+    "content-disposition": 'inline; filename="events.ics"',
   });
 }

@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { createEvents, type EventAttributes } from "ics";
+import { refoldCalendar } from "./calendar-lines";
 
 /**
  * Calendar files (RFC 5545) for one event and for the feed of upcoming events, written by the
- * maintained `ics` library, which escapes text (commas, semicolons, backslashes, line breaks) and
- * folds long lines. Times go out in UTC (DTSTART:…Z), which every calendar converts to its own
+ * maintained `ics` library, which escapes text (commas, semicolons, backslashes, line breaks); its
+ * lines are folded again by octets (calendar-lines.ts). Times go out in UTC (DTSTART:…Z), which every calendar converts to its own
  * zone; the UID is fixed per event and site, so a calendar that imports the file twice or
  * subscribes to the feed updates one entry instead of adding another (ADR 0024).
  */
@@ -35,7 +37,10 @@ export function calendarText(text: string): string {
 
 export const eventUid = (baseUrl: string, id: number) => `event-${id}@${new URL(baseUrl).host}`;
 
-function attributes(baseUrl: string, event: CalendarEvent): EventAttributes {
+/** The library reads and checks `timestamp` (DTSTAMP) but leaves it out of its types. */
+type WithTimestamp = EventAttributes & { timestamp: number };
+
+function attributes(baseUrl: string, event: CalendarEvent): WithTimestamp {
   const url = `${baseUrl}/events/${event.id}`;
   const description = [event.description, "", `Hosted by ${event.host_name}. Times set in ${event.time_zone}.`, event.online_url ? `Join online: ${event.online_url}` : null, url]
     .filter((line) => line !== null)
@@ -56,6 +61,9 @@ function attributes(baseUrl: string, event: CalendarEvent): EventAttributes {
     // Seconds since 2020: grows with every edit, so calendars take the newest version.
     sequence: Math.max(0, Math.floor((new Date(event.updated_at).getTime() - Date.UTC(2020, 0, 1)) / 1000)),
     lastModified: new Date(event.updated_at).getTime(),
+    // The library's default is the time of the request: the same event would make another file, and
+    // another ETag, on every request. The event's last change is when its information was revised.
+    timestamp: new Date(event.updated_at).getTime(),
     productId: "innerpeace-outerstrength/events",
   };
 }
@@ -67,5 +75,32 @@ export function calendarFile(baseUrl: string, events: CalendarEvent[], name?: st
     { productId: "innerpeace-outerstrength/events", ...(name ? { calName: calendarText(name) } : {}) },
   );
   if (error || value === null) throw error ?? new Error("calendar file could not be written");
-  return value;
+  return refoldCalendar(value);
+}
+
+/**
+ * The file is the same bytes for the same events (DTSTAMP included), so a hash of it is the
+ * validator; weak, so that compression on the way out leaves it true.
+ */
+export function calendarEtag(body: string) {
+  return `W/"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+}
+
+/** If-None-Match (RFC 9110 §13.1.2): `*`, or a list naming this tag, weakly compared. */
+export function matchesIfNoneMatch(header: string | null, etag: string) {
+  if (header === null) return false;
+  if (header.trim() === "*") return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => opaque(tag) === opaque(etag));
+}
+
+/**
+ * A calendar file as an answer: with its ETag, and 304 without a body when the calendar app
+ * already holds this version (a subscribed feed is polled, often hourly).
+ */
+export function calendarResponse(request: Request, body: string, headers: Record<string, string>) {
+  const etag = calendarEtag(body);
+  const all = { ...headers, "content-type": "text/calendar; charset=utf-8", "cache-control": "no-cache", etag };
+  if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers: all });
+  return new Response(body, { headers: all });
 }
