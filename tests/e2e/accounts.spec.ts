@@ -20,6 +20,8 @@ import {
  * one unknown email); every other sign-in either succeeds or is stopped by validation first.
  */
 
+/** Under the password field before any submit (issue 26, item 9). */
+const PASSWORD_HINT = "At least 8 characters, with at least one uppercase letter and one number.";
 const JOIN_MESSAGES = {
   fullName: "Full name must be at least 2 characters",
   email: "Please enter a valid email address",
@@ -127,7 +129,8 @@ test.describe("join: validation", () => {
       const field = form[c.field] as ReturnType<typeof joinForm>["fullName"];
       await expect(page.getByText(c.message, { exact: true })).toBeVisible();
       await expect(field).toHaveAttribute("aria-invalid", "true");
-      await expect(field).toHaveAccessibleDescription(c.message);
+      // The password's rules are its hint, read before the message (issue 26, item 9).
+      await expect(field).toHaveAccessibleDescription(c.field === "password" ? `${PASSWORD_HINT} ${c.message}` : c.message);
       await expect(field).toBeFocused();
       await expectNoJoinMessages(page, [c.message]);
       // Stopped in the browser: nothing was posted, the form stays.
@@ -173,9 +176,11 @@ test.describe("join: validation", () => {
     await form.email.fill(uniqueEmail());
     await expect(page.getByText(JOIN_MESSAGES.email, { exact: true })).toHaveCount(0);
 
-    // And each change is checked again: the password rules one after the other.
+    // And each change is checked again: every rule the password fails, listed in the browser too.
     await form.password.fill("abc");
     await expect(page.getByText(JOIN_MESSAGES.passwordLength, { exact: true })).toBeVisible();
+    await expect(page.getByText(JOIN_MESSAGES.passwordUppercase, { exact: true })).toBeVisible();
+    await expect(page.getByText(JOIN_MESSAGES.passwordNumber, { exact: true })).toBeVisible();
     await form.password.fill("abcdefgh1");
     await expect(page.getByText(JOIN_MESSAGES.passwordUppercase, { exact: true })).toBeVisible();
     await expect(page.getByText(JOIN_MESSAGES.passwordLength, { exact: true })).toHaveCount(0);
