@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, loadEnv } from "./env";
+import { DEFAULT_MAIL_FROM, EnvError, loadEnv } from "./env";
 
 const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "ipos-env-"));
 
@@ -18,6 +18,16 @@ describe("loadEnv", () => {
 
   it("picks PostgreSQL from DATABASE_URL", () => {
     expect(loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "postgres://u@h/db" }).DATABASE_ENGINE).toBe("postgres");
+  });
+
+  it("takes MAIL_FROM as one address, with or without a display name, and keeps today's sender by default (issue 26 item 8)", () => {
+    expect(loadEnv({ DATA_DIR: dataDir() }).MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
+    for (const from of ["hello@example.org", '"Inner Peace" <hello@example.org>', "Inner Peace <hello@mail.example.org>"]) {
+      expect(loadEnv({ DATA_DIR: dataDir(), MAIL_FROM: from }).MAIL_FROM).toBe(from);
+    }
+    for (const from of ["hello", "a@example.org, b@example.org", "hello@example.org\r\nBcc: x@evil.example", "<>", "Name <not-an-address>", "x <a@example.org> y"]) {
+      expect(() => loadEnv({ DATA_DIR: dataDir(), MAIL_FROM: from }), from).toThrow(/MAIL_FROM: must be one address/);
+    }
   });
 
   it("stops with a message naming each bad variable", () => {

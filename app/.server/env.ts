@@ -9,6 +9,21 @@ const flag = z
   })
   .transform((v) => ["1", "true", "on", "yes"].includes(v));
 
+/** Today's sender, so the README's two commands need no set-up; the .invalid domain never routes. */
+export const DEFAULT_MAIL_FROM = '"Inner Peace. Outer Strength." <hello@innerpeace.invalid>';
+
+/**
+ * The address in a From value: `name@example.org`, or a display name with `<name@example.org>`.
+ * Undefined when it is not one plain address (a list, a line break, text around the brackets).
+ */
+export function mailFromAddress(value: string): string | undefined {
+  // eslint-disable-next-line no-control-regex -- a control character would end or split the header
+  if (/[\u0000-\u001f\u007f]/.test(value)) return undefined;
+  const match = value.trim().match(/^(?:(?:"[^"\\]*"|[^"<>,;@]*)\s*<([^<>\s]+)>|([^<>\s",;]+))$/);
+  const address = match?.[1] ?? match?.[2];
+  return address && z.email().safeParse(address).success ? address : undefined;
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce
@@ -28,6 +43,13 @@ const envSchema = z.object({
   DEMO_CONTENT: flag.default(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SMTP_URL: z.string().optional(),
+  /** The From of every mail; its domain is also the Message-ID's. */
+  MAIL_FROM: z
+    .string()
+    .refine((v) => mailFromAddress(v) !== undefined, {
+      error: 'must be one address, such as hello@example.org or "Site name" <hello@example.org>',
+    })
+    .default(DEFAULT_MAIL_FROM),
   /** How long the first connection to the database is retried at start before the process gives up. */
   DATABASE_RETRY_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be a whole number").min(0).default(60),
   /** After SIGTERM: how long /healthz says 503 while the site still accepts connections (within the 10 s bound). */

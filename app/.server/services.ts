@@ -32,7 +32,7 @@ export async function createServices(env: Env, logger: Logger, migrateToLatest: 
   const applied = await untilReachable(() => migrateToLatest(db), db, where, env.DATABASE_RETRY_SECONDS, logger);
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
   if (env.DEMO_CONTENT && (await insertDemoContent(db))) logger.info("demo content added");
-  const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, "outbox"), logger });
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, "outbox"), logger, from: env.MAIL_FROM });
   const auth = createAuth({
     db,
     engine: env.DATABASE_ENGINE,

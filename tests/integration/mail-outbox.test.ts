@@ -8,6 +8,8 @@ import { createMailer, type Mailer } from "~/.server/mail/mailer";
 import { enqueueMail, InvalidMailError, type QueuedMail } from "~/.server/mail/outbox";
 import { backoffMs, createOutboxWorker, OUTBOX_DEFAULTS, outboxPruningJob, startOutboxWorker } from "~/.server/mail/outbox-worker";
 import { passwordResetMail } from "~/.server/mail/templates/password-reset";
+import { emailChangeMail } from "~/.server/mail/templates/email-change";
+import { cancelledMail, changedMail, promotedMail, reminderMail } from "~/.server/domain/events/event-mails";
 import { readable, startSite, stopVite } from "./site-server";
 import { mailText, startSmtpServer, type ReceivedMail } from "./smtp";
 import { createTestSite, deliverQueuedMail, ENGINE, type TestSite } from "./test-services";
@@ -198,6 +200,47 @@ describe(`the mail outbox on ${ENGINE}`, () => {
     expect(rendered.text).toContain("Hello <b>Ada</b> & co,");
     expect(rendered.text).toContain("http://localhost:3000/reset-password?token=abc");
     expect(rendered.html).toContain('href="http://localhost:3000/reset-password?token=abc"');
+  });
+
+  it("sends from MAIL_FROM with a Message-ID on its domain, not a fixed one (issue 26 item 8)", async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const mailer = createMailer({ smtpUrl: smtp.url, outboxDir: "", logger: pino({ level: "silent" }), from: '"Quiet Circle" <circle@mail.example.org>' });
+      await mailer.send({ to: "from@example.org", subject: "From test", text: "Plain words." });
+      await mailer.send({ to: "from@example.org", subject: "From test", text: "Plain words." });
+      const heads = smtp.received.map((m) => m.raw.split(/\r?\n\r?\n/)[0]);
+      expect(heads[0]).toMatch(/^From: "?Quiet Circle"? <circle@mail\.example\.org>$/m);
+      const ids = heads.map((head) => head.match(/^Message-ID: <([^>]+)>$/im)?.[1]);
+      for (const id of ids) expect(id).toMatch(/@mail\.example\.org$/);
+      expect(ids[0]).not.toBe(ids[1]);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("builds every mail's HTML from the shared layout, member text escaped; the reset mail names its step once (issue 26 item 8)", () => {
+    const name = "<b>Ada</b> & co";
+    const event = { id: 7, title: "Dawn <sit>", starts_at: "2030-06-01T05:00:00Z", time_zone: "Europe/Berlin", online_url: null, place: "Hall <3>" };
+    const member = { name, email: "ada@example.org", time_zone: "Europe/Berlin" };
+    const mails = [
+      emailChangeMail(name, "http://localhost:3000/settings/email?token=abc"),
+      ...[promotedMail, changedMail, cancelledMail].map((m) => m("http://localhost:3000", event, member)),
+      reminderMail("http://localhost:3000", event, { ...member, id: "m1" }),
+    ];
+    for (const m of mails) {
+      expect(m.html.startsWith('<!DOCTYPE html><html lang="en">'), m.subject).toBe(true);
+      expect(m.html).toContain("Inner Peace. Outer Strength.</p>");
+      expect(m.html).toContain("Hello &lt;b&gt;Ada&lt;/b&gt; &amp; co,");
+      expect(m.html).not.toContain("<b>Ada</b>");
+      expect(m.text).toContain("Hello <b>Ada</b> & co,");
+    }
+    expect(mails[0].html).toContain('href="http://localhost:3000/settings/email?token=abc"');
+    expect(mails[1].html).toContain("Dawn &lt;sit&gt;");
+    expect(mails[1].html).toContain('href="http://localhost:3000/events/7"');
+
+    const reset = passwordResetMail("Ada", "http://localhost:3000/reset-password?token=abc");
+    expect(reset.text.split("Choose a new password")).toHaveLength(2);
+    expect(reset.html.split("Choose a new password")).toHaveLength(2);
   });
 
   it("without SMTP_URL writes each mail as an .eml file with a text and an HTML part", async () => {

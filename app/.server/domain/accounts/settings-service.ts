@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { APIError } from "better-auth/api";
 import type { AppServices, Viewer } from "../../context";
 import { enqueueMail } from "../../mail/outbox";
+import { emailChangeMail } from "../../mail/templates/email-change";
 import { emailChangedMail } from "../../mail/templates/email-changed";
 import { tag, wrote, wroteNothingPublic } from "../../cache/page-tags";
 import { hit, tryAgainMessage } from "../../rate-limit";
@@ -118,29 +119,8 @@ export function emailChangeUrl(baseUrl: string, token: string) {
   return `${baseUrl}/settings/email?token=${encodeURIComponent(token)}`;
 }
 
-function emailChangeMail(baseUrl: string, to: string, name: string, token: string) {
-  const url = emailChangeUrl(baseUrl, token);
-  const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return {
-    to,
-    subject: "Confirm your new email address",
-    kind: "email-change",
-    text: [
-      `Hello ${name},`,
-      "",
-      "You asked to use this address for your Inner Peace. Outer Strength. account.",
-      "Confirm it here (the link works once, for 24 hours):",
-      url,
-      "",
-      "If this was not you, ignore this mail: nothing changes.",
-    ].join("\n"),
-    html: [
-      `<p>Hello ${escape(name)},</p>`,
-      "<p>You asked to use this address for your Inner Peace. Outer Strength. account.</p>",
-      `<p><a href="${escape(url)}">Confirm your new email address</a> (the link works once, for 24 hours).</p>`,
-      "<p>If this was not you, ignore this mail: nothing changes.</p>",
-    ].join("\n"),
-  };
+function emailChangeMailTo(baseUrl: string, to: string, name: string, token: string) {
+  return { ...emailChangeMail(name, emailChangeUrl(baseUrl, token)), to, kind: "email-change" };
 }
 
 /**
@@ -177,7 +157,7 @@ export async function requestEmailChange(
       new Date(now.getTime() + EMAIL_CHANGE_LINK_MS).toISOString(),
       now.toISOString(),
     );
-    await enqueueMail(trx, emailChangeMail(services.env.BASE_URL, email, viewer.name, token), now);
+    await enqueueMail(trx, emailChangeMailTo(services.env.BASE_URL, email, viewer.name, token), now);
   });
   return { ok: true, value: { email } };
 }

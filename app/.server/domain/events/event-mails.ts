@@ -1,9 +1,11 @@
 import type { QueuedMail } from "../../mail/outbox";
+import { renderMail } from "../../mail/templates/layout";
 import { formatInZone } from "~/lib/time-zones";
 
 /**
  * The mails an event causes: a place that opened from the waitlist, a change, a cancellation and
- * the reminder a day before. Each has a text and an HTML part; the outbox sends them (ADR 0024).
+ * the reminder a day before. Each has a text and an HTML part, both from the shared mail layout
+ * (it was a bare HTML fragment, issue 26 item 8); the outbox sends them (ADR 0024).
  */
 
 export interface MailEvent {
@@ -30,9 +32,6 @@ export function subjectLine(text: string): string {
   return text.replace(CONTROL_CHARS, " ").replace(/\s+/g, " ").trim().slice(0, 200);
 }
 
-const escapeHtml = (text: string) =>
-  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
-
 export const eventUrl = (baseUrl: string, id: number) => `${baseUrl}/events/${id}`;
 
 function when(event: MailEvent, member: MailMember): string {
@@ -49,14 +48,14 @@ function where(event: MailEvent): string {
 function compose(kind: string, baseUrl: string, event: MailEvent, member: MailMember, subject: string, lead: string, dedupeKey?: string): QueuedMail {
   const url = eventUrl(baseUrl, event.id);
   const title = subjectLine(event.title);
-  const lines = [`Hello ${member.name},`, "", lead, "", title, `When: ${when(event, member)}`, `Where: ${where(event)}`, "", `Details and calendar file: ${url}`];
-  const html = [
-    `<p>Hello ${escapeHtml(member.name)},</p>`,
-    `<p>${escapeHtml(lead)}</p>`,
-    `<p><strong>${escapeHtml(title)}</strong><br>When: ${escapeHtml(when(event, member))}<br>Where: ${escapeHtml(where(event))}</p>`,
-    `<p><a href="${escapeHtml(url)}">Details and calendar file</a></p>`,
-  ].join("\n");
-  return { to: member.email, subject: subjectLine(subject), text: lines.join("\n"), html, kind, ...(dedupeKey ? { dedupeKey } : {}) };
+  // React escapes the member's and the host's text in the HTML part.
+  const mail = renderMail({
+    subject: subjectLine(subject),
+    greeting: `Hello ${member.name},`,
+    intro: [lead, title, `When: ${when(event, member)}`, `Where: ${where(event)}`],
+    action: { label: "Details and calendar file", url },
+  });
+  return { ...mail, to: member.email, kind, ...(dedupeKey ? { dedupeKey } : {}) };
 }
 
 export const promotedMail = (baseUrl: string, event: MailEvent, member: MailMember) =>

@@ -5,7 +5,9 @@ export function passwordResetMail(name: string, resetUrl: string) {
   return renderMail({
     subject: "Reset your password",
     greeting: `Hello ${name},`,
-    intro: [`Someone asked to reset the password of your ${SITE_NAME} account.`, "Choose a new password here (the link works once, for one hour):"],
+    // The button names the step; the sentence before it only says how long the link lasts (it said
+    // "Choose a new password" twice, issue 26 item 8).
+    intro: [`Someone asked to reset the password of your ${SITE_NAME} account.`, "The link below works once, for one hour."],
     action: { label: "Choose a new password", url: resetUrl },
     outro: ["If this was not you, ignore this mail; your password stays as it is."],
   });
