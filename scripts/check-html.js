@@ -20,7 +20,7 @@ const MAX_PAGES_PER_VISITOR = 250;
 /** Links that lead to no page to check (files, feeds, calendars) or that end the visitor's session. */
 const SKIP = [/^\/media\//, /\.ics$/, /^\/settings\/export/, /^\/signout/, /^\/newsletter\//, /\.(xml|rss|json|txt|png|jpe?g|webp|wav|mp3)$/];
 /** Form pages a visitor reaches by typing or by a button rather than a link, so they are asked for too. */
-const SIGNED_OUT_START = ["/", "/join", "/signin", "/signin/email-link", "/forgot-password", "/no-such-page-here"];
+const SIGNED_OUT_START = ["/", "/join", "/signin", "/signin/email-link", "/signin/link", "/forgot-password", "/reset-password", "/no-such-page-here"];
 const MEMBER_START = ["/dashboard", "/settings", "/council/ask", "/forge/new", "/challenges/new", "/challenges/proposals", "/events/new"];
 
 const started = Date.now();
@@ -79,6 +79,7 @@ try {
   });
   for (const m of await runCodeSniffer(browser, pages)) note(m.file, `HTML_CodeSniffer: ${m.text}`);
 
+  if (process.env.CHECK_HTML_KEEP === "1") fs.writeFileSync(path.join(pagesDir, "index.txt"), pages.map((p) => `${path.basename(p.file)} ${p.visitor}: ${p.url}\n`).join(""));
   const byVisitor = new Map();
   for (const p of pages) byVisitor.set(p.visitor, (byVisitor.get(p.visitor) ?? 0) + 1);
   console.log(`\nChecked ${pages.length} pages (${[...byVisitor].map(([v, n]) => `${n} ${v}`).join(", ")}) in ${Math.round((Date.now() - started) / 1000)} s.`);
