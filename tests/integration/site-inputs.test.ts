@@ -162,7 +162,11 @@ describe(`newsletter links over HTTP on ${ENGINE}`, () => {
 
     const count = async () => Number((await web.site.services.db.selectFrom("newsletter_subscription").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
     const before = await count();
+    // A refusal changes no page: kept pages stay kept.
+    await web.http.get("/terms");
+    expect((await web.http.get("/terms")).headers.get("x-page-cache")).toBe("hit");
     const refused = await web.http.post("/newsletter", { email: "not-an-address", redirectTo: "//evil.example/x" }, browser);
+    expect((await web.http.get("/terms")).headers.get("x-page-cache")).toBe("hit");
     expect(refused.status).toBe(303);
     expect(refused.headers.get("location")).toBe("/#newsletter");
     const home = await readable(await web.http.get("/", { cookie: cookieHeader(refused.headers) }));

@@ -3,6 +3,7 @@ import type { Route } from "./+types/newsletter";
 import { requestContext, servicesContext } from "~/.server/context";
 import { hit, tryAgainMessage } from "~/.server/rate-limit";
 import { subscribe } from "~/.server/domain/newsletter/newsletter-service";
+import { wroteNothingPublic } from "~/.server/cache/page-tags";
 import { flashCookie, type FlashKey } from "~/.server/flash";
 import { parseForm } from "~/.server/forms";
 import { safeRedirectTarget } from "~/.server/session";
@@ -27,6 +28,9 @@ function wantsPage(request: Request) {
  * with the answer as a one-shot flash: post, redirect, get, as every other form without JavaScript.
  */
 function backToForm(target: FormDataEntryValue | null, flash: FlashKey, secure: boolean) {
+  // A refusal answered with a redirect is still a success to the page cache, which would otherwise
+  // drop every page; nothing an anonymous page shows changed, whatever the answer.
+  wroteNothingPublic();
   const path = safeRedirectTarget(target, "/").split("#")[0];
   return redirect(`${path}#newsletter`, { status: 303, headers: { "Set-Cookie": flashCookie(flash, secure) } });
 }
