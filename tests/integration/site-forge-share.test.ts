@@ -112,7 +112,12 @@ describe(`sharing over HTTP on ${ENGINE}`, () => {
     expect(art.status).toBe(302);
     const id = idOf(art.headers.get("location"));
     expect((await creationRow(id)).body).toBe("");
-    expect((await web.http.get(`/forge/${id}`)).status).toBe(200);
+    const page = await web.http.get(`/forge/${id}`);
+    expect(page.status).toBe(200);
+    // No empty prose block for the words never written, and the picture still has a name.
+    const html = await readable(page);
+    expect(html).not.toMatch(/class="prose-member[^"]*"[^>]*><\/div>/);
+    expect(html).toMatch(/<img[^>]+alt="[^"]+"/);
 
     const before = await web.site.services.db.selectFrom("creation").select("id").execute();
     const writing = await postForm("/forge/new", noWords("writing"), cookie);

@@ -45,7 +45,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
     ? [
         { title: `${loaderData.creation.title} · The Forge` },
-        { name: "description", content: loaderData.creation.description },
+        // Words are optional for a picture, a song or a project (ADR 0047): say what it is instead.
+        { name: "description", content: loaderData.creation.description || `${loaderData.creation.title}, shared in the Forge.` },
       ]
     : [{ title: "Creation not found" }];
 
@@ -155,7 +156,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
         </Badge>
       ) : null}
       <h1 className="mt-3 font-serif text-4xl font-bold">{creation.title}</h1>
-      <p className="mt-3 text-lg text-stone-700">{creation.description}</p>
+      {creation.description ? <p className="mt-3 text-lg text-stone-700">{creation.description}</p> : null}
       {/* The work in a card, as a discussion's opening post is: author, the piece, its reception. */}
       <Card className="mt-6 p-6 sm:p-8">
         <div>
@@ -173,7 +174,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                 src={creation.image.src}
                 width={creation.image.width ?? undefined}
                 height={creation.image.height ?? undefined}
-                alt={creation.description}
+                alt={creation.description || creation.title}
                 className="h-auto max-w-full rounded-md"
               />
             </a>
@@ -189,7 +190,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
             <a href={creation.audio}>Download the audio</a>
           </audio>
         ) : null}
-        <MemberProse className="mt-6" html={creation.html} />
+        {creation.html !== null ? <MemberProse className="mt-6" html={creation.html} /> : null}
         {creation.linkUrl ? (
           <p className="mt-6">
             <a

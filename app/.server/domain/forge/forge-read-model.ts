@@ -72,7 +72,9 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
       title: creation.title,
       description: creation.description,
       type: creation.type,
-      html: creation.body_html,
+      // null, not "", when the member wrote no words (ADR 0047): null survives the hydration data,
+      // so server and browser agree there is no prose block (an empty string is left out of it).
+      html: creation.body_html === "" ? null : creation.body_html,
       linkUrl: creation.link_url,
       image:
         creation.image_display_name && creation.image_name
