@@ -220,9 +220,10 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
         app.use(vite.middlewares);
         return;
       }
-      // Hashed file names never change content, so browsers may keep them for a year.
+      // Hashed file names never change content, so browsers may keep them for a year. No directory
+      // redirect: "/assets" to "/assets/" and the trailing-slash redirect back would loop (ADR 0046).
       // Their brotli and gzip copies were made at build time (ADR 0038); anything else is a plain file.
-      app.use("/assets", precompressedAssets(`${clientDir}/assets`), express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
+      app.use("/assets", precompressedAssets(`${clientDir}/assets`), express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false, redirect: false }));
       // The build's other public files (favicon.svg) by name: a static middleware in front of every
       // page would stat the disk for each request's path first (about 1% of a page's time, issue 13).
       const files = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((f) => f.isFile()).map((f) => `/${f.name}`));
