@@ -460,7 +460,7 @@ test.describe("without JavaScript", () => {
     await joinForm(page).submit.click();
     await expect(page).toHaveURL("/join");
     await expect(page.getByText(JOIN_MESSAGES.passwordUppercase, { exact: true })).toBeVisible();
-    await expect(joinForm(page).password).toHaveAccessibleDescription(JOIN_MESSAGES.passwordUppercase);
+    await expect(joinForm(page).password).toHaveAccessibleDescription(`${PASSWORD_HINT} ${JOIN_MESSAGES.passwordUppercase}`);
     // What was typed comes back, except the passwords.
     await expect(joinForm(page).fullName).toHaveValue("Ada Lovelace");
     await expect(joinForm(page).password).toHaveValue("");
