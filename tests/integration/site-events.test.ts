@@ -153,6 +153,30 @@ describe(`events over HTTP on ${ENGINE}`, () => {
     expect(a.summary).toBe("Hill repeats in the park");
   });
 
+  it("/events marks the events the member is going to, for them only, and a kept page follows a waitlist promotion (issue 26 item 4)", async () => {
+    const host = await joinAs("Mara Host");
+    await makeAdvisor(host.id);
+    const created = await web.http.post("/events/new", eventForm({ title: "Sunrise stairs", capacity: "1" }), { cookie: host.cookie });
+    const path = created.headers.get("location")!;
+    const id = Number(path.split("/").pop());
+    const card = async (cookie: string) => {
+      const page = await readable(await web.http.get("/events", { cookie }));
+      return new RegExp(`<article aria-labelledby="event-${id}-title">[\\s\\S]*?</article>`).exec(page)?.[0] ?? "";
+    };
+    const [goer, waiting] = [await joinAs("Gil Goer"), await joinAs("Wen Waiting")];
+    expect((await web.http.post(path, { intent: "going" }, { cookie: goer.cookie })).status).toBe(302);
+    expect((await web.http.post(path, { intent: "going" }, { cookie: waiting.cookie })).status).toBe(302);
+    expect(await card(goer.cookie)).toContain("You&#x27;re going");
+    // Twice: the second answer may come from the member's kept page.
+    for (let i = 0; i < 2; i++) expect(await card(waiting.cookie)).not.toContain("You&#x27;re going");
+    expect(await card(host.cookie)).not.toContain("You&#x27;re going");
+    // The goer steps back: the waiting member is moved up by someone else's write.
+    expect((await web.http.post(path, { intent: "not_going" }, { cookie: goer.cookie })).status).toBe(302);
+    expect(await card(waiting.cookie)).toContain("You&#x27;re going");
+    expect(await card(goer.cookie)).not.toContain("You&#x27;re going");
+    expect(await card(goer.cookie)).toContain("Sunrise stairs");
+  });
+
   it("refuses RSVPs to a cancelled event; the host cancels, going members are mailed", { timeout: 60_000 }, async () => {
     const host = await joinAs("Cara Canceller");
     await makeAdvisor(host.id);

@@ -26,7 +26,7 @@ export interface ChallengeSummary {
 export const PATH_LABELS: Record<PathId, string> = { monk: "Monk path", warrior: "Warrior path" };
 
 const YOURS: Record<NonNullable<ChallengeSummary["yours"]>, string> = {
-  active: "You are on it",
+  active: "You're on this",
   completed: "You completed it",
   failed: "Your last attempt ran out",
 };

@@ -25,6 +25,8 @@ export interface EventSummary {
   going: number;
   placesLeft: number;
   host: Author;
+  /** The viewer said they are going (upcoming lists of a signed-in member only). */
+  viewerGoing?: boolean;
 }
 
 export const PATH_LABEL = { monk: "Monk path", warrior: "Warrior path" } as const;
@@ -58,6 +60,7 @@ export function EventCard({ event, past = false }: { event: EventSummary; past?:
         <div className="flex flex-wrap items-center gap-2">
           <Badge tone={event.path}>{PATH_LABEL[event.path]}</Badge>
           {past ? <Badge tone="neutral">Past</Badge> : null}
+          {event.viewerGoing ? <Badge tone="neutral">You're going</Badge> : null}
         </div>
         <h3 id={`event-${event.id}-title`} className="text-lg font-semibold">
           <Link to={`/events/${event.id}`} className="underline-offset-4 hover:underline">

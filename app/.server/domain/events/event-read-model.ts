@@ -4,7 +4,7 @@ import { storedRank, withAuthors } from "../progression/authors";
 import { readsFrom, tag } from "../../cache/page-tags";
 import { excerptOf } from "~/lib/text";
 import { formatInZone } from "~/lib/time-zones";
-import { findEvent, findRsvp, listEvents, memberTimeZone, rsvpMembers, type EventRow } from "./event-repository";
+import { eventsGoingTo, findEvent, findRsvp, listEvents, memberTimeZone, rsvpMembers, type EventRow } from "./event-repository";
 
 /**
  * What the event pages show. Times are formatted here, on the server, in the viewer's zone (the
@@ -62,11 +62,14 @@ export async function eventLists(db: Db, viewer: Viewer | null, now = new Date()
     listEvents(db, { endingAfter: at, includeCancelled: false, limit: UPCOMING_MAX }),
     listEvents(db, { endedBefore: at, includeCancelled: false, newestFirst: true, limit: PAST_EVENTS_SHOWN }),
   ]);
+  // The viewer's own "You're going" marks: an RSVP of theirs, or one moved for them (a waitlist
+  // promotion, a cancellation), writes tag.events, which this page reads (ADR 0040).
+  const going = viewer ? await eventsGoingTo(db, viewer.id, upcoming.map((e) => Number(e.id))) : new Set<number>();
   const hosts = [...new Set([...upcoming, ...past].map((e) => e.host_id))];
   // Which events show and their places left change with any event or RSVP; each host's name and rank, with their member tag.
   readsFrom(tag.events, ...hosts.map(tag.member));
   return {
-    upcoming: upcoming.map((e) => summary(e, zone)),
+    upcoming: upcoming.map((e) => ({ ...summary(e, zone), viewerGoing: going.has(Number(e.id)) })),
     past: past.map((e) => summary(e, zone)),
   };
 }

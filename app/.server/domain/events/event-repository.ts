@@ -86,6 +86,19 @@ export async function findRsvp(db: Db, eventId: number, memberId: string) {
     .executeTakeFirst();
 }
 
+/** Which of these events the member is going to: one query for a whole list. */
+export async function eventsGoingTo(db: Db, memberId: string, eventIds: number[]): Promise<Set<number>> {
+  if (eventIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom("event_rsvp")
+    .select("event_id")
+    .where("member_id", "=", memberId)
+    .where("status", "=", "going")
+    .where("event_id", "in", eventIds)
+    .execute();
+  return new Set(rows.map((r) => Number(r.event_id)));
+}
+
 export async function countGoing(db: Db, eventId: number): Promise<number> {
   const row = await db
     .selectFrom("event_rsvp")
