@@ -108,7 +108,7 @@ describe(`the dashboard's read model on ${ENGINE}`, () => {
     expect(lists.events[0].start).toMatch(/\d{2}:\d{2}/);
     expect(lists.posts.map((p) => [p.kind, p.title, p.href])).toEqual([
       ["creation", "My creation", `/forge/${made.id}`],
-      ["reply", "Oldest discussion", `/${own.section}/${own.topicId}/${own.id}-${own.slug}#reply-${r.ok ? r.value.id : 0}`],
+      ["reply", "Oldest discussion", `/${own.section}/${own.topicId}/${own.id}-${own.slug}?after=${r.ok ? r.value.id - 1 : 0}#reply-${r.ok ? r.value.id : 0}`],
       ["answer", "Their question", `/council/${other.id}#answer-${a.id}`],
       ["question", "My question", `/council/${q.id}`],
       ["discussion", "Oldest discussion", `/${own.section}/${own.topicId}/${own.id}-${own.slug}`],

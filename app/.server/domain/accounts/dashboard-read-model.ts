@@ -123,7 +123,7 @@ export async function dashboardLists(db: Db, memberId: string, now = new Date())
       [
         discussions.map((d) => post("discussion", d.id, d.title, discussionPath(d.section, d.topic_id, d), d.created_at)),
         replies.map((r) =>
-          post("reply", r.id, r.title, `${discussionPath(r.section, r.topic_id, { id: r.discussion_id, slug: r.slug })}#reply-${r.id}`, r.created_at),
+          post("reply", r.id, r.title, `${discussionPath(r.section, r.topic_id, { id: r.discussion_id, slug: r.slug })}${replyPage(r.id)}#reply-${r.id}`, r.created_at),
         ),
         questions.map((q) => post("question", q.id, q.title, `/council/${q.id}`, q.created_at)),
         answers.map((a) => post("answer", a.id, a.title, `/council/${a.question_id}#answer-${a.id}`, a.created_at)),
@@ -132,4 +132,12 @@ export async function dashboardLists(db: Db, memberId: string, now = new Date())
       n,
     ),
   };
+}
+
+/**
+ * The discussion's page that opens with this reply: reply pages are keyset pages of ids (ADR 0017,
+ * 0028), so `?after=<id − 1>` starts at it however many replies come before it (a page holds 50).
+ */
+function replyPage(replyId: number) {
+  return replyId > 1 ? `?after=${replyId - 1}` : "";
 }
