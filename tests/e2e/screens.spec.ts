@@ -217,6 +217,20 @@ test.describe("home", () => {
     await expect(main.getByRole("link", { name: "Join the Path", exact: true })).toHaveAttribute("href", "/join");
   });
 
+  test("the Forge teaser's text-only cards keep their own height beside the picture's card (issue 26 item 12)", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expectOk(page, "/");
+    const cards = page.getByRole("region", { name: "From the Forge" }).locator("[data-slot=card]");
+    await expect(cards).toHaveCount(3);
+    const heights = await cards.evaluateAll((all) => all.map((card) => ({ image: card.querySelector("img") !== null, height: card.getBoundingClientRect().height })));
+    // The demo's three newest creations share one row, one of them a picture (Enso Series).
+    const tallest = Math.max(...heights.map((c) => c.height));
+    const textOnly = heights.filter((c) => !c.image);
+    expect(heights.some((c) => c.image)).toBe(true);
+    expect(textOnly.length).toBeGreaterThan(0);
+    for (const card of textOnly) expect(card.height, "a text-only card stretched to the picture card's height").toBeLessThan(tallest - 100);
+  });
+
   test("the closing call to action leads to the join screen", async ({ page }) => {
     await gotoHydrated(page, "/");
     await page.getByRole("main").getByRole("link", { name: "Join the Path", exact: true }).click();

@@ -180,7 +180,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             All creations
           </Link>
         </div>
-        <div className="grid gap-6 md:grid-cols-3">
+        <div className="grid items-start gap-6 md:grid-cols-3">
           {/* Far below the fold on every screen: lazy, so React does not preload the thumbnails in the
               head, where they would compete with the first paint (ADR 0029). */}
           {creations.map((c) => (
