@@ -5,15 +5,8 @@ import { discussionPath } from "../forum/section-read-model";
 import type { PathId } from "~/lib/domain-values";
 import { formatDate, toIso } from "~/lib/dates";
 import { formatInZone } from "~/lib/time-zones";
-import {
-  firstStepFacts,
-  recentAnswersOf,
-  recentCreationsOf,
-  recentDiscussionsOf,
-  recentQuestionsOf,
-  recentRepliesOf,
-  upcomingEventsGoing,
-} from "./dashboard-repository";
+import { recentAnswers, recentCreations, recentDiscussions, recentQuestions, recentReplies } from "./profile-repository";
+import { firstStepFacts, upcomingEventsGoing } from "./dashboard-repository";
 
 /**
  * What the dashboard adds below its cards for a member finding their way (issue 26 item 4): the
@@ -94,11 +87,11 @@ export async function dashboardLists(db: Db, memberId: string, now = new Date())
     activeChallengesOf(db, memberId, now),
     memberTimeZone(db, memberId),
     upcomingEventsGoing(db, memberId, now.toISOString(), UPCOMING_EVENTS_SHOWN),
-    recentDiscussionsOf(db, memberId, n),
-    recentRepliesOf(db, memberId, n),
-    recentQuestionsOf(db, memberId, n),
-    recentAnswersOf(db, memberId, n),
-    recentCreationsOf(db, memberId, n),
+    recentDiscussions(db, memberId, n),
+    recentReplies(db, memberId, n),
+    recentQuestions(db, memberId, n),
+    recentAnswers(db, memberId, n),
+    recentCreations(db, memberId, n),
   ]);
   const post = (kind: PostKind, id: number, title: string, href: string, at: string | Date): RecentPost => ({
     key: `${kind}-${id}`,
@@ -126,7 +119,7 @@ export async function dashboardLists(db: Db, memberId: string, now = new Date())
           post("reply", r.id, r.title, `${discussionPath(r.section, r.topic_id, { id: r.discussion_id, slug: r.slug })}${replyPage(r.id)}#reply-${r.id}`, r.created_at),
         ),
         questions.map((q) => post("question", q.id, q.title, `/council/${q.id}`, q.created_at)),
-        answers.map((a) => post("answer", a.id, a.title, `/council/${a.question_id}#answer-${a.id}`, a.created_at)),
+        answers.map((a) => post("answer", a.id, a.question_title, `/council/${a.question_id}#answer-${a.id}`, a.created_at)),
         creations.map((c) => post("creation", c.id, c.title, `/forge/${c.id}`, c.created_at)),
       ],
       n,

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/connect";
 
-// What a profile lists: posts anyone can read, so nothing deleted and nothing a moderator hid.
+// What a profile and the member's own dashboard list: posts anyone can read, so nothing deleted and
+// nothing a moderator hid (a removed post would link to a page that is not there).
 
 export async function recentDiscussions(db: Db, memberId: string, limit: number) {
   return db
@@ -12,6 +13,32 @@ export async function recentDiscussions(db: Db, memberId: string, limit: number)
     .where("discussion.hidden_at", "is", null)
     .orderBy("discussion.created_at", "desc")
     .orderBy("discussion.id", "desc")
+    .limit(limit)
+    .execute();
+}
+
+/** Replies, each with its discussion's title and place (a reply has no title of its own). */
+export async function recentReplies(db: Db, memberId: string, limit: number) {
+  return db
+    .selectFrom("reply")
+    .innerJoin("discussion", "discussion.id", "reply.discussion_id")
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .select([
+      "reply.id",
+      "reply.created_at",
+      "discussion.id as discussion_id",
+      "discussion.title",
+      "discussion.slug",
+      "discussion.topic_id",
+      "topic.section",
+    ])
+    .where("reply.author_id", "=", memberId)
+    .where("reply.deleted_at", "is", null)
+    .where("reply.hidden_at", "is", null)
+    .where("discussion.deleted_at", "is", null)
+    .where("discussion.hidden_at", "is", null)
+    .orderBy("reply.created_at", "desc")
+    .orderBy("reply.id", "desc")
     .limit(limit)
     .execute();
 }
