@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { PASSWORD, actAs, expect, gotoHydrated, joinAs, test, uniqueEmail } from "./support/fixtures";
 import { makeAdmin, withSiteDatabase } from "./support/database";
 import { shareCreation } from "./support/forge";
+import { startDiscussion } from "./support/forum";
 
 /*
  * Issue 26, items 1, 2 and 12 in the browser, where layout is the point (ADR 0048): member text with
@@ -19,23 +20,6 @@ async function expectNoSidewaysScroll(page: Page, path: string) {
   await page.goto(path);
   const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
   expect(scroll, `${path} at ${inner} px is ${scroll} px wide`).toBeLessThanOrEqual(inner);
-}
-
-/** Starts a discussion in Mindful Living as the signed-in member of `page`; returns its URL. */
-async function startDiscussion(page: Page, title: string, body: string) {
-  await gotoHydrated(page, "/monastery/mindful-living");
-  const join = page.getByRole("button", { name: "Join Topic" });
-  if (await join.isVisible()) {
-    await join.click();
-    await expect(page.getByRole("button", { name: "Leave Topic" })).toBeVisible();
-  }
-  await page.getByRole("link", { name: "Start a Discussion" }).click();
-  const main = page.getByRole("main");
-  await main.getByLabel("Title").fill(title);
-  await main.getByLabel("Your post").fill(body);
-  await main.getByRole("button", { name: "Post Discussion" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
-  return page.url();
 }
 
 test("a 70-letter word and a long URL wrap in every kind of member text, at 375 and 1280 px", async ({ page }) => {

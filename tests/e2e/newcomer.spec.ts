@@ -10,6 +10,7 @@ import {
   test,
   uniqueEmail,
 } from "./support/fixtures";
+import { startDiscussion } from "./support/forum";
 import { mailTo } from "./support/outbox";
 
 /*
@@ -113,26 +114,6 @@ test.describe("5. rank badges in 'Privileges by rank'", () => {
     });
   }
 });
-
-/**
- * Starts a discussion in Mindful Living (a topic no other spec counts on) as the signed-in member
- * of `page`; returns its URL.
- */
-async function startDiscussion(page: Page, title: string, body: string) {
-  await gotoHydrated(page, "/monastery/mindful-living");
-  const join = page.getByRole("button", { name: "Join Topic" });
-  if (await join.isVisible()) {
-    await join.click();
-    await expect(page.getByRole("button", { name: "Leave Topic" })).toBeVisible();
-  }
-  await page.getByRole("link", { name: "Start a Discussion" }).click();
-  const main = page.getByRole("main");
-  await main.getByLabel("Title").fill(title);
-  await main.getByLabel("Your post").fill(body);
-  await main.getByRole("button", { name: "Post Discussion" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
-  return page.url();
-}
 
 test.describe("6. a deleted reply", () => {
   test("the replies heading names it, so the count agrees with the cards shown", async ({ page }) => {
