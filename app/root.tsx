@@ -8,6 +8,7 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
+import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import { Footer } from "~/components/layout/footer";
 import { SiteStylesheet } from "~/components/layout/inline-css";
@@ -85,11 +86,32 @@ function canonicalPath(matches: ReturnType<typeof useMatches>, pathname: string)
   return pathname;
 }
 
+/**
+ * The page's canonical address (ADR 0046), for the document, which is what a crawler reads: worked
+ * out by the server only, so its rules stay out of every page's scripts. The browser keeps the
+ * document's link on that first entry; after a client-side navigation it would name the page the
+ * document came with, so it is dropped then (React leaves a head link it did not render in place).
+ */
+function useCanonical(baseUrl: string | undefined) {
+  const location = useLocation();
+  const matches = useMatches();
+  const onDocumentEntry = import.meta.env.SSR || location.key === (documentEntry ??= location.key);
+  useEffect(() => {
+    if (!onDocumentEntry) document.querySelector('link[rel="canonical"]')?.remove();
+  }, [onDocumentEntry]);
+  if (import.meta.env.SSR) return baseUrl ? canonicalUrl(baseUrl, canonicalPath(matches, location.pathname), location.search) : null;
+  // Hydration renders what the server did; the document's own address is read once.
+  return onDocumentEntry ? (fromDocument ??= document.querySelector('link[rel="canonical"]')?.getAttribute("href") ?? null) : null;
+}
+
+/** In the browser: the history entry the document was loaded for, and its canonical address. */
+let documentEntry: string | undefined;
+let fromDocument: string | null = null;
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
-  const location = useLocation();
-  const matches = useMatches();
+  const canonical = useCanonical(data?.baseUrl);
   useLinkNavigation();
   useFocusAfterNavigation();
   return (
@@ -98,7 +120,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        {data ? <link rel="canonical" href={canonicalUrl(data.baseUrl, canonicalPath(matches, location.pathname), location.search)} /> : null}
+        {canonical ? <link rel="canonical" href={canonical} /> : null}
         <SiteStylesheet href={stylesheet} nonce={nonce} />
         <Links />
       </head>

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { NOT_ONE_LINE } from "./fields";
+import { MESSAGE_SEPARATOR } from "./form-data";
 import { PASSWORD_MAX, PASSWORD_MESSAGES, PASSWORD_MIN } from "./password-rules";
 export { INTERESTS, INTEREST_CHECKBOXES, JOIN_CHECKBOXES, SIGN_IN_CHECKBOXES, type InterestId } from "./fields";
 
@@ -19,12 +20,24 @@ export const emailSchema = z.pipe(
   z.email(INVALID_EMAIL),
 );
 
-/** Every rule is checked (none stops the others), so a refused password hears of each rule it fails. */
+/** The rules in order, each with the seed's message for a password that fails it. */
+const PASSWORD_RULES: readonly (readonly [(password: string) => boolean, string])[] = [
+  [(p) => p.length >= PASSWORD_MIN, PASSWORD_MESSAGES.tooShort],
+  [(p) => /[A-Z]/.test(p), PASSWORD_MESSAGES.noUppercase],
+  [(p) => /[0-9]/.test(p), PASSWORD_MESSAGES.noNumber],
+  [(p) => p.length <= PASSWORD_MAX, PASSWORD_MESSAGES.tooLong],
+];
+
+/**
+ * Every rule is checked and a refused password hears of each it fails (issue 26, item 9): one
+ * message, a line per rule, which FieldError shows as a list. One message rather than one per rule
+ * keeps firstErrors, which every form page loads, free of password knowledge.
+ */
 export const passwordRulesSchema = z.string(required()).check(
-  z.minLength(PASSWORD_MIN, PASSWORD_MESSAGES.tooShort),
-  z.regex(/[A-Z]/, PASSWORD_MESSAGES.noUppercase),
-  z.regex(/[0-9]/, PASSWORD_MESSAGES.noNumber),
-  z.maxLength(PASSWORD_MAX, PASSWORD_MESSAGES.tooLong),
+  z.superRefine((password, ctx) => {
+    const failing = PASSWORD_RULES.filter(([holds]) => !holds(password)).map(([, message]) => message);
+    if (failing.length > 0) ctx.addIssue({ code: "custom", message: failing.join(MESSAGE_SEPARATOR), input: password });
+  }),
 );
 
 /** 'Passwords do not match' on confirmPassword, as soon as both are typed, even while another field is wrong. */

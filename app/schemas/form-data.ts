@@ -1,5 +1,3 @@
-import { isPasswordRule } from "./password-rules";
-
 /**
  * Turns a submitted form into the plain object our schemas read: text fields as strings (absent
  * ones as ""), checkboxes as booleans, and dotted names ("interests.fitness") as nested objects.
@@ -43,22 +41,15 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
 
 export type FieldErrors = Record<string, string>;
 
-/** Between the messages of a field that shows several; FieldError shows them as a list. */
+/** Between the lines of a message that lists several (a password's failed rules); FieldError shows them as a list. */
 export const MESSAGE_SEPARATOR = "\n";
 
-/**
- * The first message for each field, the way the seed's forms show one message under a field; a
- * password lists every rule it fails (issue 26, item 9), so one submit tells all that is missing.
- */
+/** The first message for each field, the way the seed's forms show one message under a field. */
 export function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
     const key = issue.path.map(String).join(".") || "form";
-    const shown = errors[key];
-    if (shown === undefined) errors[key] = issue.message;
-    else if (isPasswordRule(issue.message) && shown.split(MESSAGE_SEPARATOR).every(isPasswordRule) && !shown.split(MESSAGE_SEPARATOR).includes(issue.message)) {
-      errors[key] = shown + MESSAGE_SEPARATOR + issue.message;
-    }
+    if (!(key in errors)) errors[key] = issue.message;
   }
   return errors;
 }

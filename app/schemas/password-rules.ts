@@ -1,5 +1,5 @@
 // The password rules in words, shared by the schema (account.ts), the join form's hint and the error
-// lists. No zod here: form-data.ts ships this to every form page.
+// lists. No zod here: the join page's hint reads it without loading the schemas.
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -11,13 +11,6 @@ export const PASSWORD_MESSAGES = {
   noNumber: "Password must contain at least one number",
   tooLong: `Password cannot exceed ${PASSWORD_MAX} characters`,
 } as const;
-
-const RULE_MESSAGES: ReadonlySet<string> = new Set(Object.values(PASSWORD_MESSAGES));
-
-/** Whether a message is one of the password rules, which a form lists all of rather than the first. */
-export function isPasswordRule(message: string) {
-  return RULE_MESSAGES.has(message);
-}
 
 /** Shown under the password field before any submit (issue 26, item 9). */
 export const PASSWORD_HINT = `At least ${PASSWORD_MIN} characters, with at least one uppercase letter and one number.`;

@@ -69,3 +69,28 @@ test("Challenges and Events are in the top bar, the mobile menu and the account 
   await nav.getByRole("link", { name: "Events", exact: true }).click();
   await expect(page).toHaveURL(/\/events$/);
 });
+
+test("the brand and the footer's links, kept as the server drew them, still navigate client-side; the canonical link names the document's page only (ADR 0046)", async ({ page }) => {
+  const problems: string[] = [];
+  page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && problems.push(m.text()));
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await gotoHydrated(page, "/forge?type=art&utm_source=x");
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/forge\?type=art$/);
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+  const sameDocument = () => page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument === true);
+
+  await page.getByRole("contentinfo").getByRole("link", { name: "Our Manifesto", exact: true }).click();
+  await expect(page).toHaveURL(/\/manifesto$/);
+  expect(await sameDocument()).toBe(true);
+  // The document's canonical named /forge: after a client-side navigation it is gone, not wrong.
+  await expect(page.locator('link[rel="canonical"]')).toHaveCount(0);
+
+  await page.getByRole("banner").getByRole("link", { name: "Inner Peace. Outer Strength.", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await sameDocument()).toBe(true);
+  await page.goBack();
+  await page.goBack();
+  await expect(page).toHaveURL(/type=art/);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/forge\?type=art$/);
+  expect(problems).toEqual([]);
+});

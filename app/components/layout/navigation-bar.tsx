@@ -6,6 +6,7 @@ import { Form, useLocation } from "react-router";
 import { Link, NavLink } from "~/components/ui/link";
 import { Avatar } from "~/components/community/avatar";
 import { cn } from "~/lib/utils";
+import { ServerMarkup } from "./server-markup";
 import type { MemberRole } from "~/lib/domain-values";
 
 export interface NavViewer {
@@ -30,18 +31,11 @@ const MORE = [
   { to: "/events", label: "Events" },
 ];
 
-const linkClass = ({ isActive }: { isActive: boolean }) =>
-  cn(
-    "rounded-md px-3 py-2 text-sm font-medium hover:bg-stone-100",
-    isActive ? "text-monk-strong" : "text-stone-700",
-  );
-
-/** In the top bar: tighter from 1,024 px, where seven links and the brand share the width. */
-const barLinkClass = ({ isActive }: { isActive: boolean }) =>
-  cn(
-    "rounded-md px-2 py-2 text-sm font-medium hover:bg-stone-100 xl:px-3",
-    isActive ? "text-monk-strong" : "text-stone-700",
-  );
+// In the top bar the links are tighter below 1,280 px, where seven links and the brand share the width.
+const linkClasses = (padding: string) => ({ isActive }: { isActive: boolean }) =>
+  cn("rounded-md py-2 text-sm font-medium hover:bg-stone-100", padding, isActive ? "text-monk-strong" : "text-stone-700");
+const linkClass = linkClasses("px-3");
+const barLinkClass = linkClasses("px-2 xl:px-3");
 
 const menuItemClass = "block w-full rounded px-3 py-2 text-left text-sm hover:bg-stone-100";
 
@@ -117,6 +111,23 @@ function SignInMark() {
   );
 }
 
+/** The site's name and mark, linking home. */
+function Brand() {
+  return (
+    <Link to="/" className="flex min-w-0 items-center gap-2 font-serif font-bold">
+      <span aria-hidden="true" className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-ink text-white">
+        ☯
+      </span>
+      {/* The whole name on every screen: on a phone it stacks on two lines rather than becoming
+          an acronym nobody has been told. */}
+      <span className="text-base leading-tight sm:text-lg">
+        Inner Peace.
+        <br className="sm:hidden" /> Outer Strength.
+      </span>
+    </Link>
+  );
+}
+
 export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
   const [openMenu, setOpenMenu] = useState<OpenMenu>(null);
   const location = useLocation();
@@ -150,17 +161,8 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
   return (
     <header className="sticky top-0 z-30 border-b border-line bg-white/95 backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 xl:gap-4">
-        <Link to="/" className="flex min-w-0 items-center gap-2 font-serif font-bold">
-          <span aria-hidden="true" className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-ink text-white">
-            ☯
-          </span>
-          {/* The whole name on every screen: on a phone it stacks on two lines rather than becoming
-              an acronym nobody has been told. */}
-          <span className="text-base leading-tight sm:text-lg">
-            Inner Peace.
-            <br className="sm:hidden" /> Outer Strength.
-          </span>
-        </Link>
+        {/* The same on every page: the server's markup, kept by the browser (ADR 0045). */}
+        <ServerMarkup id="brand">{import.meta.env.SSR ? <Brand /> : null}</ServerMarkup>
 
         {/* The links sit in the bar from 1,024 px; below that the brand, the way in and the menu
             toggle take the width, and the menu holds every link (ADR 0045). */}
