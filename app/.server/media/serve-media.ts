@@ -1,6 +1,7 @@
 import { isMediaName } from "~/lib/media";
 import type { MediaAccess } from "../domain/forge/media-access";
 import type { MediaInfo, MediaStore } from "./media-store";
+import { matchesIfNoneMatch } from "../if-none-match";
 
 /**
  * A stored file as an HTTP response (ADR 0020): checked against the generated name pattern before
@@ -43,7 +44,7 @@ export async function serveMedia(
     // The disposition follows Sec-Fetch-Dest: a cache must not answer a link with the player's copy.
     headers.set("Vary", "Sec-Fetch-Dest");
   }
-  if (matches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
 
   const range = request.headers.get("range");
   if (audio && range && (!request.headers.has("if-range") || request.headers.get("if-range") === etag)) {
@@ -81,11 +82,6 @@ const notFound = () =>
 function playedByMediaElement(request: Request) {
   const destination = request.headers.get("sec-fetch-dest");
   return destination === "audio" || destination === "video";
-}
-
-function matches(header: string | null, etag: string) {
-  if (!header) return false;
-  return header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
 import { Link } from "~/components/ui/link";
 import { Badge } from "~/components/ui/badge";
@@ -13,6 +14,27 @@ export function YoursMark({ label }: { label: "You're on this" | "You're going" 
   );
 }
 
+/** A dashboard list: its heading, then the items, or a line saying there are none with a link to act. */
+function DashboardSection({ id, title, empty, children }: { id: string; title: string; empty: { text: string; link: string; to: string } | null; children?: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="mb-4 font-serif text-2xl font-bold">
+        {title}
+      </h2>
+      {empty ? (
+        <p className="text-stone-700">
+          {empty.text}{" "}
+          <Link to={empty.to} className="font-semibold text-monk-strong underline">
+            {empty.link}
+          </Link>
+        </p>
+      ) : (
+        children
+      )}
+    </section>
+  );
+}
+
 export interface UpcomingEventItem {
   id: number;
   title: string;
@@ -24,37 +46,29 @@ export interface UpcomingEventItem {
 /** Events the member said they are going to, soonest first, each marked so. */
 export function UpcomingEvents({ events }: { events: UpcomingEventItem[] }) {
   return (
-    <section aria-labelledby="upcoming-events">
-      <h2 id="upcoming-events" className="mb-4 font-serif text-2xl font-bold">
-        Your upcoming events
-      </h2>
-      {events.length === 0 ? (
-        <p className="text-stone-700">
-          No upcoming events yet.{" "}
-          <Link to="/events" className="font-semibold text-monk-strong underline">
-            Browse events
-          </Link>
-        </p>
-      ) : (
-        <ul className="flex flex-col gap-3" data-testid="upcoming-events">
-          {events.map((e) => (
-            <li key={e.id}>
-              <Card className="flex flex-col gap-2 p-4">
-                <h3 className="font-semibold">
-                  <Link to={`/events/${e.id}`} className="underline-offset-4 hover:underline">
-                    {e.title}
-                  </Link>
-                </h3>
-                <p className="flex flex-wrap items-center gap-2 text-sm text-stone-700">
-                  <time dateTime={e.startsAt}>{e.start}</time>
-                  <YoursMark label="You're going" />
-                </p>
-              </Card>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <DashboardSection
+      id="upcoming-events"
+      title="Your upcoming events"
+      empty={events.length === 0 ? { text: "No upcoming events yet.", link: "Browse events", to: "/events" } : null}
+    >
+      <ul className="flex flex-col gap-3" data-testid="upcoming-events">
+        {events.map((e) => (
+          <li key={e.id}>
+            <Card className="flex flex-col gap-2 p-4">
+              <h3 className="font-semibold">
+                <Link to={`/events/${e.id}`} className="underline-offset-4 hover:underline">
+                  {e.title}
+                </Link>
+              </h3>
+              <p className="flex flex-wrap items-center gap-2 text-sm text-stone-700">
+                <time dateTime={e.startsAt}>{e.start}</time>
+                <YoursMark label="You're going" />
+              </p>
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </DashboardSection>
   );
 }
 
@@ -79,34 +93,26 @@ const KIND: Record<RecentPostItem["kind"], string> = {
 /** The member's latest posts of every kind, newest first, each a link to where it is. */
 export function RecentPosts({ posts }: { posts: RecentPostItem[] }) {
   return (
-    <section aria-labelledby="recent-posts">
-      <h2 id="recent-posts" className="mb-4 font-serif text-2xl font-bold">
-        Your recent posts
-      </h2>
-      {posts.length === 0 ? (
-        <p className="text-stone-700">
-          No posts yet.{" "}
-          <Link to="/monastery" className="font-semibold text-monk-strong underline">
-            Start a discussion in the Monastery
-          </Link>
-        </p>
-      ) : (
-        <ul className="flex flex-col gap-2 text-sm" data-testid="recent-posts">
-          {posts.map((p) => (
-            <li key={p.key} className="flex flex-wrap justify-between gap-x-3">
-              <span className="min-w-0 break-words">
-                {KIND[p.kind]}{" "}
-                <Link to={p.href} className="font-semibold text-monk-strong underline">
-                  {p.title}
-                </Link>
-              </span>
-              <time dateTime={p.at} className="whitespace-nowrap text-muted">
-                {p.date}
-              </time>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <DashboardSection
+      id="recent-posts"
+      title="Your recent posts"
+      empty={posts.length === 0 ? { text: "No posts yet.", link: "Start a discussion in the Monastery", to: "/monastery" } : null}
+    >
+      <ul className="flex flex-col gap-2 text-sm" data-testid="recent-posts">
+        {posts.map((p) => (
+          <li key={p.key} className="flex flex-wrap justify-between gap-x-3">
+            <span className="min-w-0 break-words">
+              {KIND[p.kind]}{" "}
+              <Link to={p.href} className="font-semibold text-monk-strong underline">
+                {p.title}
+              </Link>
+            </span>
+            <time dateTime={p.at} className="whitespace-nowrap text-muted">
+              {p.date}
+            </time>
+          </li>
+        ))}
+      </ul>
+    </DashboardSection>
   );
 }

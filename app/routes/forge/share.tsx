@@ -10,6 +10,7 @@ import { CreationForm } from "~/features/forge/creation-form";
 import { creationSchema } from "~/schemas/forge";
 import { UPLOAD_BODY_LIMIT } from "~/schemas/fields";
 import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
+import { plural } from "~/lib/utils";
 
 /** The form's schema, fetched after hydration (ADR 0029); the action imports it directly. */
 const loadSchema = () => import("~/schemas/forge").then((m) => m.creationSchema);
@@ -67,7 +68,7 @@ export default function Share({ loaderData, actionData }: Route.ComponentProps) 
         <>
           {loaderData.left !== null ? (
             <p data-slot="posts-left" className="mb-6 rounded-md bg-monk-soft p-3 text-sm text-ink">
-              You can share {loaderData.left} more creation{loaderData.left === 1 ? "" : "s"} today. Initiates may start {INITIATE_DAILY_POSTS} new
+              You can share {plural(loaderData.left, "more creation", "more creations")} today. Initiates may start {INITIATE_DAILY_POSTS} new
               discussions, questions or creations a day, counted together.
             </p>
           ) : null}

@@ -20,7 +20,7 @@ import { requireViewer } from "~/.server/session";
 import { readForm } from "~/.server/forms";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { formatDate } from "~/lib/dates";
-import { formatCount, plural } from "~/lib/utils";
+import { plural } from "~/lib/utils";
 import { postsBreakdown } from "~/features/forum/topic-card";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
@@ -69,7 +69,7 @@ export default function Topic({ loaderData }: Route.ComponentProps) {
           <Link to={`/${topic.section}`} className="font-semibold underline">
             {info.title}
           </Link>{" "}
-          · {formatCount(topic.posts)} posts ({postsBreakdown(topic)}) · {formatCount(topic.members)} members
+          · {plural(topic.posts, "post")} ({postsBreakdown(topic)}) · {plural(topic.members, "member")}
         </p>
         <ButtonLink to={signedIn ? `${here}/new` : `/signin?redirectTo=${encodeURIComponent(`${here}/new`)}`} variant={info.tone}>
           <PenSquare aria-hidden="true" />

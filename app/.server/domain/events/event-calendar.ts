@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { createEvents, type EventAttributes } from "ics";
+import { matchesIfNoneMatch } from "../../if-none-match";
 import { refoldCalendar } from "./calendar-lines";
 
 /**
@@ -84,14 +85,6 @@ export function calendarFile(baseUrl: string, events: CalendarEvent[], name?: st
  */
 export function calendarEtag(body: string) {
   return `W/"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-}
-
-/** If-None-Match (RFC 9110 §13.1.2): `*`, or a list naming this tag, weakly compared. */
-export function matchesIfNoneMatch(header: string | null, etag: string) {
-  if (header === null) return false;
-  if (header.trim() === "*") return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
-  return header.split(",").some((tag) => opaque(tag) === opaque(etag));
 }
 
 /**

@@ -61,9 +61,7 @@ export async function writeLimitAhead(db: Db, viewer: Viewer, now: Date): Promis
 
 /** An initiate who has made the day's posts of the kinds counted together (a rank above has no limit). */
 async function dailyLimitReached(db: Db, viewer: Viewer, kind: PostKind, now: Date) {
-  if (!POST_KINDS[kind].daily) return false;
-  const progress = await progressOf(db, viewer.id);
-  return !isRankAtLeast(progress.rank.id, UNLIMITED_POSTS_RANK) && (await postedSince(db, DAILY_COUNTED, viewer.id, startOfUtcDay(now))) >= INITIATE_DAILY_POSTS;
+  return (await postsLeftToday(db, viewer, kind, now)) === 0;
 }
 
 /**
