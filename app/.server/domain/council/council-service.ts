@@ -57,6 +57,8 @@ export async function askQuestion(
       parentId: null,
       values: { title: input.title, body: input.body, excerpt: excerptOf(input.body), last_activity_at: now.toISOString() },
       submissionKey: input.submissionKey,
+      // The same words under other virtues are another question (ADR 0052).
+      alsoSubmitted: [input.virtues],
       alsoWrite: (trx, id) => insertVirtues(trx, id, input.virtues),
     },
     now,

@@ -144,7 +144,14 @@ export async function shareCreation(
 ): Promise<Outcome<{ id: number }>> {
   const plan = planMedia(input, files, NO_MEDIA);
   if (!plan.ok) return plan;
-  const post = { kind: "creation" as const, values: { ...textColumns(input), type: input.type }, submissionKey: input.submissionKey };
+  const post = {
+    kind: "creation" as const,
+    values: { ...textColumns(input), type: input.type },
+    submissionKey: input.submissionKey,
+    // The same words with another type or file are another creation (ADR 0052); the file's hash
+    // costs far less than its decode, and a repeat skips the decode.
+    alsoSubmitted: [input.type, files.image ?? files.audio ?? null],
+  };
   return afterCheapRefusals(
     viewer,
     plan.value,

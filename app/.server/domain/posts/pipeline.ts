@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { renderMarkdown } from "../../markdown";
 import { currentPageTags, tag, wrote } from "../../cache/page-tags";
 import type { AppServices, Viewer } from "../../context";
@@ -9,6 +8,7 @@ import { deleteVoteXpEvents, deleteXpEventsOf } from "../progression/xp-reposito
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { moveReplyHour } from "../forum/section-repository";
 import { moveCreationCount } from "../forge/forge-repository";
+import { boundKey } from "../submission-key";
 import { POST_KINDS, type PostKind } from "./post-kinds";
 import { postLimitsAhead, postWithinLimits, writeLimitAhead } from "./post-limits";
 import {
@@ -159,8 +159,10 @@ export interface NewPost {
   parentId: string | number | null;
   /** The kind's own columns (title, body, excerpt…); author, time and parent come from here. */
   values: Record<string, unknown>;
-  /** The form's one-time key (ADR 0009). */
+  /** The form's key (ADR 0009, 0052), bound here to the typed columns and `alsoSubmitted`. */
   submissionKey: string;
+  /** What else the form sent that is no typed column (a question's virtues, a creation's type and file). */
+  alsoSubmitted?: readonly unknown[];
   /** The kind's rules read again inside the transaction (a discussion locked a moment ago). */
   recheck?: (trx: Executor) => Promise<Outcome<null>>;
   /** Rows that belong to the post (a question's virtues), written with it. */
@@ -173,10 +175,10 @@ export interface NewPost {
  * texts sent with one key are two posts. A member's page kept in memory (ADR 0040) gives two tabs
  * the same key, and the second reply must not be taken for the first and lost.
  */
-function submittedKey(key: string, values: Record<string, unknown>) {
+function submittedKey(post: Pick<NewPost, "submissionKey" | "values" | "alsoSubmitted">) {
   // Only what the member typed: other values (an activity time) differ between two sends of one form.
-  const typed = TYPED_FIELDS.map((field) => values[field] ?? null);
-  return `${key}.${createHash("sha256").update(JSON.stringify(typed)).digest("base64url").slice(0, 22)}`;
+  const typed = TYPED_FIELDS.map((field) => post.values[field] ?? null);
+  return boundKey(post.submissionKey, [...typed, ...(post.alsoSubmitted ?? [])]);
 }
 const TYPED_FIELDS = ["title", "description", "body", "link_url"] as const;
 
@@ -189,7 +191,7 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
   const at = now.toISOString();
   // Rendered before the transaction: a long body must not hold the write lock while it renders.
   const values = withRenderedBody(post.values);
-  const submissionKey = submittedKey(post.submissionKey, post.values);
+  const submissionKey = submittedKey(post);
   const posted = await postWithinLimits(services, viewer, { kind: post.kind, submissionKey }, now, async (trx) => {
     if (post.recheck) {
       const still = await post.recheck(trx);
@@ -218,8 +220,8 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
  * before createPost (an upload to decode) refuses cheaply first. `madeAlready` is the post a
  * repeated submission made, which needs no work at all.
  */
-export function postAllowedAhead(services: AppServices, viewer: Viewer, post: Pick<NewPost, "kind" | "values" | "submissionKey">, now = new Date()) {
-  return postLimitsAhead(services.db, viewer, { kind: post.kind, submissionKey: submittedKey(post.submissionKey, post.values) }, now);
+export function postAllowedAhead(services: AppServices, viewer: Viewer, post: Pick<NewPost, "kind" | "values" | "submissionKey" | "alsoSubmitted">, now = new Date()) {
+  return postLimitsAhead(services.db, viewer, { kind: post.kind, submissionKey: submittedKey(post) }, now);
 }
 
 /** editPost's limit read ahead, recording nothing: the write burst limit, where the kind's edits count. */
