@@ -8,6 +8,7 @@ import type { Virtue } from "~/lib/virtues";
 import { awardXp, memberRank } from "../progression/progression-service";
 import { settleRank } from "../progression/standing";
 import { fail, writeAllowed, type Outcome } from "../outcome";
+import { boundKey } from "../submission-key";
 import { tag, wrote, wroteNothingPublic } from "../../cache/page-tags";
 import {
   completeAttempt,
@@ -154,8 +155,17 @@ export interface ChallengeInput {
 }
 
 /**
+ * The form's key bound to every field of the challenge (ADR 0052): the same form sent twice is one
+ * challenge, another challenge sent with the key of a kept page is a challenge of its own.
+ */
+function submittedChallengeKey(input: ChallengeInput) {
+  const { title, description, path, virtues, lengthDays, checkInsRequired } = input;
+  return boundKey(input.submissionKey, [title, description, path, virtues, lengthDays, checkInsRequired]);
+}
+
+/**
  * Advisors and admins publish at once; sages and above propose, for an advisor to publish. A double
- * submit (same key) finds the challenge the first one made.
+ * submit (same key, same fields) finds the challenge the first one made.
  */
 export async function createChallenge(
   services: AppServices,
@@ -169,7 +179,8 @@ export async function createChallenge(
   if (input.checkInsRequired > input.lengthDays || input.lengthDays < 1 || input.checkInsRequired < 1) {
     return fail(400, "Check-ins required cannot exceed the length in days", "checkInsRequired");
   }
-  const earlier = await findBySubmissionKey(db, viewer.id, input.submissionKey);
+  const key = submittedChallengeKey(input);
+  const earlier = await findBySubmissionKey(db, viewer.id, key);
   if (earlier) return { ok: true, value: { id: earlier.id, status: earlier.status === "published" ? "published" : "proposed" } };
   const allowed = await writeAllowed(services, viewer);
   if (!allowed.ok) return allowed;
@@ -189,10 +200,10 @@ export async function createChallenge(
       created_by: viewer.id,
       created_at: at,
       published_at: status === "published" ? at : null,
-      submission_key: input.submissionKey,
+      submission_key: key,
     });
     if (id === null) {
-      const same = (await findBySubmissionKey(trx, viewer.id, input.submissionKey))!;
+      const same = (await findBySubmissionKey(trx, viewer.id, key))!;
       return { ok: true as const, value: { id: same.id, status } };
     }
     await insertVirtues(trx, id, input.virtues);

@@ -5,6 +5,7 @@ import { lockKeys } from "../../db/lock-keys";
 import type { RsvpStatus } from "../../db/schema";
 import { enqueueMail } from "../../mail/outbox";
 import { fail, writeAllowed, type Outcome } from "../outcome";
+import { boundKey } from "../submission-key";
 import type { PathId } from "~/lib/domain-values";
 import { cancelledMail, changedMail, promotedMail, type MailEvent, type MailMember } from "./event-mails";
 import {
@@ -86,6 +87,15 @@ const columns = (input: EventInput) => ({
   capacity: input.capacity,
 });
 
+/**
+ * The form's key bound to every field of the event (ADR 0052): the same form sent twice is one
+ * event, another event sent with the key of a kept page is an event of its own.
+ */
+function submittedEventKey(input: EventInput & { submissionKey: string }) {
+  const { title, description, path, startsAt, endsAt, timeZone, onlineUrl, place, capacity } = input;
+  return boundKey(input.submissionKey, [title, description, path, startsAt, endsAt, timeZone, onlineUrl, place, capacity]);
+}
+
 export async function createEvent(
   services: AppServices,
   viewer: Viewer,
@@ -96,14 +106,15 @@ export async function createEvent(
   if (!(await mayHostEvents(db, viewer))) return fail(403, HOSTS_ONLY_MESSAGE);
   const times = checkTimes(input, now);
   if (!times.ok) return times;
-  const earlier = await findEventIdBySubmission(db, viewer.id, input.submissionKey);
+  const key = submittedEventKey(input);
+  const earlier = await findEventIdBySubmission(db, viewer.id, key);
   if (earlier) return { ok: true, value: { id: earlier } };
   const allowed = await writeAllowed(services, viewer);
   if (!allowed.ok) return allowed;
   const at = now.toISOString();
   const id =
-    (await insertEvent(db, { ...columns(input), host_id: viewer.id, created_at: at, updated_at: at, cancelled_at: null, submission_key: input.submissionKey })) ??
-    (await findEventIdBySubmission(db, viewer.id, input.submissionKey));
+    (await insertEvent(db, { ...columns(input), host_id: viewer.id, created_at: at, updated_at: at, cancelled_at: null, submission_key: key })) ??
+    (await findEventIdBySubmission(db, viewer.id, key));
   if (!id) return fail(409, "The event could not be saved. Please try again.");
   wrote(tag.events, tag.event(id));
   return { ok: true, value: { id } };
