@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import * as account from "~/schemas/account";
@@ -8,7 +10,7 @@ import * as events from "~/schemas/events";
 import * as forum from "~/schemas/forum";
 import * as newsletter from "~/schemas/newsletter";
 import * as settings from "~/schemas/settings";
-import { FORM_FIELDS_MAX, knownFields, parseForm, parseFormOrRefusal, readForm, UNREADABLE } from "./forms";
+import { FORM_FIELDS_MAX, formKey, knownFields, parseForm, parseFormOrRefusal, readForm, UNREADABLE } from "./forms";
 
 const post = (body: string) =>
   new Request("http://localhost/join", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
@@ -47,5 +49,39 @@ describe("form bounds and known fields (issue 25, item 2)", () => {
     // The bounds themselves are still a form.
     const widest = Array.from({ length: FORM_FIELDS_MAX - 7 }, (_, i) => `f${i}=1`).join("&");
     expect((await parseFormOrRefusal(post(`${joinBody}&a.b.c=1&${"n".repeat(100)}=1&${widest}`), account.joinSchema)).unreadable).toBe(false);
+  });
+});
+
+/** What is wrong with how a route module makes its form key (empty when nothing). */
+function formKeyFaults(source: string): string[] {
+  const faults: string[] = [];
+  if (/\brandomUUID\s*\(/.test(source)) faults.push("makes a key of its own (randomUUID)");
+  if (/\bsubmissionKey\b/.test(source) && !/\bformKey\(\)/.test(source)) faults.push("carries a submissionKey not made by formKey()");
+  return faults;
+}
+
+const routeModules = (dir: string): string[] =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    return entry.isDirectory() ? routeModules(file) : /\.tsx?$/.test(entry.name) ? [file] : [];
+  });
+
+describe("one form key (issue 27, item 2; ADR 0052)", () => {
+  it("is a fresh key at each render, in the form the forms' schemas take", () => {
+    const keys = new Set(Array.from({ length: 20 }, () => formKey()));
+    expect(keys.size).toBe(20);
+    for (const key of keys) expect(z.safeParse(forum.submissionKeySchema, key).success).toBe(true);
+  });
+
+  it("is the one way a route makes a form's key", () => {
+    const routes = routeModules(path.join(import.meta.dirname, "../routes"));
+    const keyed = routes.filter((file) => /\bsubmissionKey\b/.test(fs.readFileSync(file, "utf8")));
+    expect(keyed.length).toBeGreaterThanOrEqual(8);
+    for (const file of routes) expect(formKeyFaults(fs.readFileSync(file, "utf8")), path.relative(process.cwd(), file)).toEqual([]);
+    // What the check refuses: a loader making its own key, or a key from anywhere but formKey().
+    expect(formKeyFaults("return { submissionKey: crypto.randomUUID() };")).toHaveLength(2);
+    expect(formKeyFaults('import { randomUUID } from "node:crypto"; const k = randomUUID();')).toEqual(["makes a key of its own (randomUUID)"]);
+    expect(formKeyFaults("return { submissionKey: oneTimeFormKey() };")).toEqual(["carries a submissionKey not made by formKey()"]);
+    expect(formKeyFaults("return { submissionKey: formKey() };")).toEqual([]);
   });
 });

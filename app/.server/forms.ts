@@ -1,7 +1,6 @@
 import { data } from "react-router";
 import * as z from "zod/mini";
 import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data";
-import { renderedOnce } from "./cache/page-tags";
 
 export const UNREADABLE = "The form could not be read. Please try again.";
 
@@ -155,12 +154,11 @@ function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
 }
 
 /**
- * A one-time key for a form whose service takes a repeated key for a double submit whatever was
- * written (events, challenges). The page it is on is never kept in the page cache (ADR 0040): two
- * tabs served one kept page would share the key, and the second submit would be taken for the
- * first. Posts need no such care: their key is bound to the text (createPost).
+ * The key a form that writes something new carries (`submissionKey`, ADR 0009, 0052): a fresh
+ * random one each time its loader runs. Every service binds it to what was submitted
+ * (`boundKey`), so the page may be kept and served again (ADR 0040): the same key with the same
+ * submission is one write (a double submit), with another submission a write of its own.
  */
-export function oneTimeFormKey() {
-  renderedOnce();
+export function formKey(): string {
   return crypto.randomUUID();
 }

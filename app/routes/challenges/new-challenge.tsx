@@ -8,7 +8,7 @@ import { Checkbox, FieldError, FormAlert, Label, TextAreaField, TextField } from
 import { servicesContext } from "~/.server/context";
 import { createChallenge, mayPublish, proposeRankMessage } from "~/.server/domain/challenges/challenge-service";
 import { memberRank } from "~/.server/domain/progression/progression-service";
-import { oneTimeFormKey, parseForm } from "~/.server/forms";
+import { formKey, parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { CHALLENGE_RANK } from "~/lib/privileges";
 import { isRankAtLeast } from "~/lib/ranks";
@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     publishes,
     allowed: publishes || isRankAtLeast(rank.id, CHALLENGE_RANK),
     refusal: proposeRankMessage(),
-    submissionKey: oneTimeFormKey(),
+    submissionKey: formKey(),
   };
 }
 

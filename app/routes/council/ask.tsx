@@ -7,7 +7,7 @@ import { Card, CardContent, CardFooter } from "~/components/ui/card";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { askQuestion } from "~/.server/domain/council/council-service";
-import { parseForm } from "~/.server/forms";
+import { formKey, parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { VirtuePicker } from "~/features/council/virtue-picker";
 import { questionSchema } from "~/schemas/council";
@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = () => [
 
 export function loader({ request, context }: Route.LoaderArgs) {
   requireViewer(context, request);
-  return { submissionKey: crypto.randomUUID() };
+  return { submissionKey: formKey() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

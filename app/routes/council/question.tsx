@@ -28,7 +28,7 @@ import {
   type Outcome,
 } from "~/.server/domain/council/council-service";
 import { progressOf } from "~/.server/domain/progression/progression-service";
-import { parseForm, readForm } from "~/.server/forms";
+import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { formatDate } from "~/lib/dates";
@@ -93,7 +93,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canVote: progress ? isRankAtLeast(progress.rank.id, HELPFUL_RANK) : false,
     helpfulRank: { label: helpfulRank.label, minXp: helpfulRank.minXp },
     editing: edit === "question" || edit?.startsWith("answer-") ? edit : null,
-    submissionKey: crypto.randomUUID(),
+    submissionKey: formKey(),
   });
 }
 

@@ -4,7 +4,7 @@ import type { Route } from "./+types/new-event";
 import { servicesContext } from "~/.server/context";
 import { viewerTimeZone } from "~/.server/domain/events/event-read-model";
 import { createEvent, HOSTS_ONLY_MESSAGE, mayHostEvents } from "~/.server/domain/events/event-service";
-import { oneTimeFormKey, parseForm } from "~/.server/forms";
+import { formKey, parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { EventForm } from "~/features/events/event-form";
 import { timeZoneChoices, utcToZoned } from "~/lib/time-zones";
@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A week from now at 18:00 in the host's zone, as a starting point.
   const day = utcToZoned(new Date(Date.now() + 7 * 24 * 60 * 60 * 1000), zone).slice(0, 10);
   return {
-    submissionKey: oneTimeFormKey(),
+    submissionKey: formKey(),
     zones: timeZoneChoices(),
     defaults: {
       title: "",

@@ -25,7 +25,7 @@ import {
 import { creationWithComments } from "~/.server/domain/forge/forge-read-model";
 import type { Outcome } from "~/.server/domain/outcome";
 import { progressOf } from "~/.server/domain/progression/progression-service";
-import { parseForm, readForm } from "~/.server/forms";
+import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { CREATION_LABELS } from "~/features/forge/creation-types";
 import { LikeButton } from "~/features/forge/like-button";
@@ -65,7 +65,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canLike: progress !== null && isRankAtLeast(progress.rank.id, LIKE_RANK) && !shown.creation.mine,
     likeRank: likeRankMessage(),
     editing: edit?.startsWith("comment-") ? edit : null,
-    submissionKey: crypto.randomUUID(),
+    submissionKey: formKey(),
   });
 }
 

@@ -5,6 +5,7 @@ import { Card } from "~/components/ui/card";
 import { servicesContext } from "~/.server/context";
 import { creationsLeftToday, shareCreation } from "~/.server/domain/forge/creation-service";
 import { requireViewer } from "~/.server/session";
+import { formKey } from "~/.server/forms";
 import { parseCreationForm } from "~/.server/upload-forms";
 import { CreationForm } from "~/features/forge/creation-form";
 import { creationSchema } from "~/schemas/forge";
@@ -27,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, request);
   // Said before the form, not after an upload (issue 26). The page reads no cache tag, so it is
   // never kept (ADR 0040): the figure is the database's at each render.
-  return { submissionKey: crypto.randomUUID(), left: await creationsLeftToday(context.get(servicesContext), viewer) };
+  return { submissionKey: formKey(), left: await creationsLeftToday(context.get(servicesContext), viewer) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

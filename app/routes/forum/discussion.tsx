@@ -13,7 +13,7 @@ import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
 import { discussionAddress, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { deletePost, editPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
-import { parseForm, readForm } from "~/.server/forms";
+import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
@@ -77,7 +77,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canonical: services.env.BASE_URL + shown.path,
     signedIn: viewer !== null,
     editing,
-    submissionKey: crypto.randomUUID(),
+    submissionKey: formKey(),
   });
 }
 

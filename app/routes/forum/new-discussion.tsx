@@ -9,7 +9,7 @@ import { servicesContext } from "~/.server/context";
 import { discussionPath } from "~/.server/domain/forum/section-read-model";
 import { startDiscussion } from "~/.server/domain/forum/forum-service";
 import { findTopic } from "~/.server/domain/forum/section-repository";
-import { parseForm } from "~/.server/forms";
+import { formKey, parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { discussionSchema } from "~/schemas/forum";
@@ -25,7 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireViewer(context, request);
   const topic = await findTopic(context.get(servicesContext).db, section, params.topicId);
   if (!topic) throw data("Not found", { status: 404 });
-  return { section, topic: { id: topic.id, title: topic.title }, submissionKey: crypto.randomUUID() };
+  return { section, topic: { id: topic.id, title: topic.title }, submissionKey: formKey() };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
