@@ -1,8 +1,6 @@
-import type { Db } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 
 // What the dashboard reads about its own member: a fixed number of queries, whatever they wrote.
-
-type Executor = Pick<Db, "selectFrom" | "selectNoFrom">;
 
 /**
  * The four first-step facts in one query. A step counts once done, even if the post was later

@@ -1,7 +1,5 @@
-import type { Db } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 import type { MemberRole } from "~/lib/domain-values";
-
-type Executor = Pick<Db, "selectFrom" | "insertInto" | "deleteFrom" | "updateTable">;
 
 export async function findMemberIdByEmail(db: Executor, email: string) {
   const row = await db.selectFrom("member").select("id").where("email", "=", email.toLowerCase()).executeTakeFirst();

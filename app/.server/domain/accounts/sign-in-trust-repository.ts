@@ -1,9 +1,7 @@
-import type { Db } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 import { toDate } from "~/lib/dates";
 
 // Trusted devices and mailed sign-in links, both known by the SHA-256 of their token (ADR 0042).
-
-type Executor = Pick<Db, "selectFrom" | "insertInto" | "deleteFrom" | "updateTable">;
 
 /** The device's member, when the device is trusted for the member who has this address. */
 export async function findTrustedDeviceFor(db: Executor, tokenHash: string, email: string) {

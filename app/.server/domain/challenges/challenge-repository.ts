@@ -1,8 +1,6 @@
-import type { Db } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 import type { AttemptStatus, ChallengeStatus } from "../../db/schema";
 import type { PathId } from "~/lib/domain-values";
-
-type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom">;
 
 const CHALLENGE_COLUMNS = [
   "challenge.id",

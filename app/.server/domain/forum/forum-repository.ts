@@ -1,8 +1,7 @@
-import { engineOf, type Db } from "../../db/connect";
+import { engineOf } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 import { MAX_ID } from "~/lib/params";
 import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
-
-type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom" | "getExecutor">;
 
 export const DISCUSSIONS_PER_PAGE = 20;
 export const REPLIES_PER_PAGE = 50;

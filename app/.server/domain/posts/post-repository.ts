@@ -1,10 +1,9 @@
 import type { Kysely } from "kysely";
-import { engineOf, type Db } from "../../db/connect";
+import { engineOf } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 import type { ModerationActionKind } from "../../db/schema";
 import type { SectionId } from "~/lib/domain-values";
 import { COUNTED_IN, POST_KINDS, type MediaColumn, type PostKind } from "./post-kinds";
-
-type Executor = Pick<Db, "selectFrom" | "insertInto" | "updateTable" | "deleteFrom" | "getExecutor">;
 
 // Every post table shares id, author_id, created_at, edited_at, deleted_at and hidden_at; Kysely
 // cannot type a query over a union of tables, so this repository steps outside its types here, in

@@ -1,4 +1,5 @@
 import { engineOf, type Db } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 import { tag, wrote } from "../../cache/page-tags";
 import { startOfUtcDay } from "~/lib/dates";
 import { progressAt, rankById, type Rank, type RankProgress, type VirtueLevels } from "~/lib/ranks";
@@ -12,8 +13,6 @@ export interface Standing {
   virtueLevels: VirtueLevels;
   rank: Rank;
 }
-
-type Executor = Pick<Db, "selectFrom">;
 
 /** XP and rank as the member rows hold them (moved with the ledger, ADR 0027): one query. */
 async function storedStandings(db: Executor, memberIds: readonly string[]) {

@@ -1,9 +1,7 @@
-import type { Db } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 import { RANKS, rankFor } from "~/lib/ranks";
 import { tag, wrote } from "../../cache/page-tags";
 import { virtueLevelsFor } from "./virtue-levels";
-
-type Executor = Pick<Db, "selectFrom" | "updateTable">;
 
 /** Below this much XP the virtues cannot change a rank (only master asks for them). */
 const MASTER_XP = RANKS[RANKS.length - 1].minXp;

@@ -1,10 +1,8 @@
-import type { Db } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 import type { VirtueLevels } from "~/lib/ranks";
 import { isVirtue, virtueLevel } from "~/lib/virtues";
 
 export type { VirtueLevels };
-
-type Executor = Pick<Db, "selectFrom">;
 
 /**
  * Virtue levels of many members in one query: per member and virtue, the number of distinct

@@ -1,8 +1,6 @@
-import type { Db } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 import type { NewXpEvent } from "../../db/schema";
 import { moveXp } from "./standing";
-
-type Executor = Pick<Db, "selectFrom" | "insertInto" | "deleteFrom" | "updateTable">;
 
 /*
  * Every write of the ledger goes through the functions below, and each moves the member row's XP
