@@ -723,7 +723,6 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
         res.getHeader("set-cookie") === undefined &&
         tags !== undefined &&
         tags.reads.size > 0 &&
-        !tags.perRender &&
         !res.getHeader("content-encoding") &&
         // A member's page only for the settled session it was rendered for, and never one whose
         // hits would have to repeat a side effect (a question's view): that is counted per member.

@@ -15,8 +15,6 @@ export interface PageTags {
   onHit?: CachedHitEffect[];
   /** The page cache's own throttled invalidation, for a GET's side effect that changes a page. */
   invalidate?: Invalidate;
-  /** The page holds something that must differ on every render (a one-time form key): never kept. */
-  perRender?: boolean;
   /** The settled session a signed-in page was rendered for (ADR 0040); unset for visitors. */
   viewer?: PageViewer;
   /**
@@ -89,12 +87,6 @@ export function readsAsViewer(viewer: PageViewer) {
   if (!store) return;
   // Not a read tag of its own: a page that declared nothing it reads is still never kept.
   store.viewer = viewer;
-}
-
-/** This render holds a value that must not be served twice (a one-time form key): never kept. */
-export function renderedOnce() {
-  const store = storage.getStore();
-  if (store) store.perRender = true;
 }
 
 /**
