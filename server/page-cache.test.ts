@@ -181,6 +181,10 @@ describe("the page store", () => {
     expect(pickEncoding("*")).toBe("br");
     expect(pickEncoding("identity")).toBe("identity");
     expect(pickEncoding(undefined)).toBe("identity");
+    // The assets' parser's answer too (one parser): gzip weighed higher wins over brotli.
+    expect(pickEncoding("br;q=0.2, gzip;q=0.8")).toBe("gzip");
+    // Refusing everything still gets the page itself, never a 406.
+    expect(pickEncoding("identity;q=0, *;q=0")).toBe("identity");
   });
 
   it("names each variant with a strong ETag and matches any of them", () => {

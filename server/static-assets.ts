@@ -4,6 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { RequestHandler } from "express";
+import { chooseEncoding, encodedTag, notModifiedFor, type Encoding } from "./http-encoding";
 
 /**
  * The build's hashed assets (scripts, the stylesheet, icons) compressed once, at build time, with
@@ -28,7 +29,6 @@ const ENCODINGS = [
   { name: "br", suffix: ".br" },
   { name: "gzip", suffix: ".gz" },
 ] as const;
-type Encoding = (typeof ENCODINGS)[number]["name"];
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -68,13 +68,13 @@ function compressible(name: string) {
 interface Asset {
   type: string;
   tag: string;
-  bodies: Partial<Record<Encoding | "identity", Buffer>>;
+  bodies: Partial<Record<Encoding, Buffer>>;
 }
 
 /**
  * Serves the compressed copies `precompress` wrote, held in memory from the start (a build's assets
- * are well under a megabyte compressed): brotli when the browser takes it, else gzip, else the file
- * itself. The file names carry their content's hash, so browsers keep them for a year. Anything
+ * are well under a megabyte compressed): the variant the browser weighs highest (`chooseEncoding`,
+ * shared with the page cache), brotli first at equal weight. The file names carry their content's hash, so browsers keep them for a year. Anything
  * else (a name it does not hold, a range request) goes on to `next`, the plain static files.
  */
 export function precompressedAssets(dir: string, { maxAgeSeconds = 31_536_000 } = {}): RequestHandler {
@@ -102,56 +102,16 @@ export function precompressedAssets(dir: string, { maxAgeSeconds = 31_536_000 } 
     if (!encoding) return void res.status(406).end();
     const body = asset.bodies[encoding]!;
     // One tag per encoding: the bytes differ, and a cache may hold each.
-    const etag = `"${asset.tag}${encoding === "identity" ? "" : `-${encoding}`}"`;
+    const etag = encodedTag(asset.tag, encoding);
     // compression(), mounted before this, would encode the file itself once more (deflate, or gzip
     // where only a brotli copy is held) under the same strong tag; no-transform keeps it as it is.
     res.setHeader("Cache-Control", encoding === "identity" ? `${cacheControl}, no-transform` : cacheControl);
     res.setHeader("Vary", "Accept-Encoding");
     res.setHeader("ETag", etag);
-    if (matchesTag(req.headers["if-none-match"], etag)) return void res.status(304).end();
+    if (notModifiedFor(req.headers["if-none-match"], etag)) return void res.status(304).end();
     res.setHeader("Content-Type", asset.type);
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
     res.setHeader("Content-Length", body.length);
     res.status(200).end(req.method === "HEAD" ? undefined : body);
   };
-}
-
-/**
- * The encoding to send for an Accept-Encoding header (RFC 9110 §12.5.3): of the copies held, the one
- * the header weighs highest (a q-value above 0, by name or by `*`), brotli before gzip at equal
- * weight; else the file itself, unless the header refuses it by name or by `*;q=0` without naming it.
- * No header means the file itself. Not Express's `req.acceptsEncodings`: at equal weight it keeps the
- * header's order, and browsers list gzip before br.
- */
-export function chooseEncoding(header: string | undefined, available: Partial<Record<Encoding | "identity", unknown>>): Encoding | "identity" | null {
-  if (header === undefined) return "identity";
-  const weights = new Map<string, number>();
-  for (const part of header.split(",")) {
-    const [name, ...params] = part.toLowerCase().split(";");
-    // Spaces are allowed around ";" and "=" ("br ;q=0"): the name and each parameter are trimmed.
-    const token = name!.trim();
-    if (!token) continue;
-    let q = 1;
-    for (const param of params) {
-      const [key, value] = param.split("=");
-      if (key?.trim() === "q") q = Number(value?.trim());
-    }
-    weights.set(token, Number.isFinite(q) ? q : 0);
-  }
-  const weight = (name: string) => weights.get(name) ?? weights.get("*");
-  let best: Encoding | null = null;
-  for (const { name } of ENCODINGS) {
-    const q = weight(name) ?? 0;
-    if (available[name] && q > 0 && (best === null || q > (weight(best) ?? 0))) best = name;
-  }
-  if (best) return best;
-  return (weight("identity") ?? 1) > 0 ? "identity" : null;
-}
-
-function matchesTag(header: string | undefined, etag: string) {
-  if (!header) return false;
-  return header.split(",").some((candidate) => {
-    const tag = candidate.trim();
-    return tag === "*" || tag === etag || tag === `W/${etag}`;
-  });
 }

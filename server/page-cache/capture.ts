@@ -1,0 +1,146 @@
+import { createHash } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import { currentPageTags } from "~/.server/cache/page-tags";
+import { contentSecurityPolicy, type SecurityOptions } from "../http";
+import { candidateOf, sendCached } from "./front";
+import type { PageCache } from "./store";
+
+/** Response types the cache keeps: documents and React Router's single-fetch data. */
+const STORABLE_TYPE = /^(text\/html|text\/x-script)\b/i;
+
+/** Headers never replayed from a stored response: they are per response or set by sendCached. */
+const NOT_REPLAYED = new Set([
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "date",
+  "etag",
+  "vary",
+  "cache-control",
+  "x-request-id",
+  "x-page-cache",
+  "set-cookie",
+]);
+
+/**
+ * After compression(): for a request the front marked, holds the whole identity body back, then
+ * either stores it and answers from the entry (precompressed, with an ETag and a hash-based CSP),
+ * or lets it through unchanged (compression() then compresses it as usual). A marked request is
+ * rendered with an empty nonce, so its CSP names its inline scripts by their hashes instead.
+ */
+export function pageCapture(cache: PageCache | undefined, security: SecurityOptions) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const candidate = cache ? candidateOf(req) : undefined;
+    if (!cache || !candidate) return next();
+    res.locals.nonce = "";
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const original = { writeHead: res.writeHead, write: res.write, end: res.end };
+    let headArgs: unknown[] | undefined;
+
+    res.writeHead = function (this: Response, ...args: unknown[]) {
+      headArgs = args;
+      return this;
+    } as Response["writeHead"];
+    res.write = function (this: Response, chunk: unknown, encoding?: unknown, callback?: unknown) {
+      if (chunk) {
+        const buffer = toBuffer(chunk, encoding);
+        chunks.push(buffer);
+        size += buffer.length;
+      }
+      const cb = typeof encoding === "function" ? encoding : callback;
+      if (typeof cb === "function") queueMicrotask(() => (cb as () => void)());
+      return true;
+    } as Response["write"];
+    res.end = function (this: Response, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+      if (chunk && typeof chunk !== "function") {
+        const buffer = toBuffer(chunk, encoding);
+        chunks.push(buffer);
+        size += buffer.length;
+      }
+      res.writeHead = original.writeHead;
+      res.write = original.write;
+      res.end = original.end;
+      if (headArgs) applyHead(res, headArgs);
+      const body = Buffer.concat(chunks, size);
+      const type = String(res.getHeader("content-type") ?? "");
+      if (/^text\/html/i.test(type)) {
+        res.setHeader("Content-Security-Policy", contentSecurityPolicy({ ...security, scriptHashes: inlineScriptHashes(body) }));
+      }
+      const tags = currentPageTags();
+      const storable =
+        res.statusCode === 200 &&
+        STORABLE_TYPE.test(type) &&
+        res.getHeader("set-cookie") === undefined &&
+        tags !== undefined &&
+        tags.reads.size > 0 &&
+        !res.getHeader("content-encoding") &&
+        // A member's page only for the settled session it was rendered for, and never one whose
+        // hits would have to repeat a side effect (a question's view): that is counted per member.
+        (candidate.member ? tags.viewer !== undefined && !tags.onHit?.length : tags.viewer === undefined);
+      const entry = storable
+        ? cache.set({
+            key: candidate.key,
+            status: 200,
+            headers: replayable(res),
+            body,
+            reads: tags!.reads,
+            onHit: tags!.onHit,
+            startSeq: candidate.startSeq,
+            viewer: candidate.member ? tags!.viewer : undefined,
+          })
+        : undefined;
+      if (entry) {
+        // compression() leaves a body alone that already says how it is encoded.
+        sendCached(req, res, cache, entry, "miss");
+        return res;
+      }
+      const cb = [chunk, encoding, callback].find((a) => typeof a === "function") as (() => void) | undefined;
+      return (original.end as (this: Response, chunk: Buffer, cb?: () => void) => Response).call(res, body, cb);
+    } as Response["end"];
+    next();
+  };
+}
+
+function toBuffer(chunk: unknown, encoding: unknown): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+}
+
+/** Folds writeHead's status and headers into the response, as writeHead itself would. */
+function applyHead(res: Response, args: unknown[]) {
+  const [status, second, third] = args;
+  if (typeof status === "number") res.statusCode = status;
+  const headers = typeof second === "string" ? third : second;
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(String(headers[i]), headers[i + 1] as string);
+  } else if (headers && typeof headers === "object") {
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value as string);
+  }
+}
+
+function replayable(res: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.getHeaders())) {
+    if (value === undefined || NOT_REPLAYED.has(name)) continue;
+    headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  return headers;
+}
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+
+/** 'sha256-…' of every inline script in a page (the browser hashes the text exactly as sent). */
+export function inlineScriptHashes(html: Buffer | string): string[] {
+  const text = typeof html === "string" ? html : html.toString("utf8");
+  const hashes = new Set<string>();
+  for (const match of text.matchAll(INLINE_SCRIPT)) {
+    const [, attributes, content] = match;
+    if (/\bsrc\s*=/i.test(attributes!)) continue;
+    hashes.add(`'sha256-${createHash("sha256").update(content!, "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}

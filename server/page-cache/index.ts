@@ -1,0 +1,10 @@
+/**
+ * The page cache (issue 13, ADR 0026, members' pages ADR 0040), in four parts: the store of kept
+ * pages and their invalidation (store.ts), the node:http front that answers from it (front.ts), the
+ * Express middleware that gives each request its tags and bumps after a write (tag-middleware.ts),
+ * and the capture that keeps a page the app rendered (capture.ts).
+ */
+export { PageCache, type CachedPage, type PageCacheOptions } from "./store";
+export { eligibility, etagFor, memberKey, notModified, pageCacheFront, pickEncoding, sendCached, type FrontOptions } from "./front";
+export { countWriteHandlers, pageTagsMiddleware } from "./tag-middleware";
+export { inlineScriptHashes, pageCapture } from "./capture";

@@ -1,0 +1,322 @@
+import { createHash } from "node:crypto";
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
+import { tag, type CachedHitEffect, type PageViewer } from "~/.server/cache/page-tags";
+import type { Encoding } from "../http-encoding";
+
+/**
+ * The page cache (issue 13, ADR 0026): the HTTP server asks it before Express sees a request. A
+ * logged-out reader's GET is answered from memory with precompressed bytes; everything else goes to
+ * the app. A page is kept only while nothing it read (its read tags) has been written since its
+ * request began; a short TTL is the safety net for writes no tag describes.
+ *
+ * A signed-in member's pages are kept too, for that member's exact Cookie header only (ADR 0040):
+ * besides the page's tags, each reads `tag.viewer` (every write of theirs), and each answer from
+ * memory first checks that the session still exists with the same fingerprint.
+ */
+
+export interface PageCacheOptions {
+  /** The safety net: no entry is served older than this. */
+  ttlMs: number;
+  /** LRU bound on the bytes kept (all three encodings counted). */
+  maxBytes: number;
+  /** The largest identity body stored. */
+  maxEntryBytes?: number;
+  /** How many written tags it remembers before it forgets those no stored page needs (see `forget`). */
+  maxWrittenTags?: number;
+  now?: () => number;
+}
+
+
+export interface CachedPage {
+  key: string;
+  status: number;
+  /** Headers to replay, lower-case names; CSP, ETag, Vary and Cache-Control included. */
+  headers: Record<string, string>;
+  /** Identity always; a member's page is compressed per encoding when first asked for in it. */
+  bodies: Partial<Record<Encoding, Buffer>> & { identity: Buffer };
+  /** The strong validator of the identity bytes; the compressed variants add a suffix. */
+  etag: string;
+  reads: string[];
+  /** Run on every hit (after the answer is sent): the loader's side effects, such as a view count. */
+  onHit: CachedHitEffect[];
+  startSeq: number;
+  storedAt: number;
+  bytes: number;
+  /** Set for a member's page: kept for the session it was rendered for only. */
+  viewer?: PageViewer;
+}
+
+/** How often a read's side effect (a view count) may drop the pages that show it. */
+const SOON_WINDOW_MS = 2000;
+const SOON_MAX = 10_000;
+
+export class PageCache {
+  readonly ttlMs: number;
+  readonly maxBytes: number;
+  readonly maxEntryBytes: number;
+  private readonly maxWrittenTags: number;
+  private readonly now: () => number;
+  /** Insertion order is recency order: a hit moves its entry to the end. */
+  private readonly entries = new Map<string, CachedPage>();
+  private bytes = 0;
+  private seq = 0;
+  private siteWrite = 0;
+  private readonly lastWrite = new Map<string, number>();
+  private readonly listeners: Array<(tags: string[]) => void> = [];
+  /** While false (the invalidation bus lost its connection) nothing is served or stored. */
+  private trusted = true;
+
+  constructor(options: PageCacheOptions) {
+    this.ttlMs = options.ttlMs;
+    this.maxBytes = options.maxBytes;
+    this.maxEntryBytes = options.maxEntryBytes ?? 1024 * 1024;
+    this.maxWrittenTags = options.maxWrittenTags ?? 50_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The write sequence now: a request remembers it when it begins. */
+  sequence() {
+    return this.seq;
+  }
+
+  get size() {
+    return this.entries.size;
+  }
+
+  get storedBytes() {
+    return this.bytes;
+  }
+
+  /** How many written tags it remembers (bounded by `maxWrittenTags`). */
+  get writtenTags() {
+    return this.lastWrite.size;
+  }
+
+  get enabled() {
+    return this.trusted;
+  }
+
+  /**
+   * Stops serving and storing (false) until told again (true). The invalidation bus says false
+   * when it cannot hear other instances' writes; on true it has already bumped `site`.
+   */
+  setTrusted(trusted: boolean) {
+    this.trusted = trusted;
+  }
+
+  /** Called with the tags of every local write (the invalidation bus publishes them). */
+  onLocalWrite(listener: (tags: string[]) => void) {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Records a write of `tags`: empty means everything, `tag.nothing` alone means nothing public.
+   * `local` writes are also published to the other instances.
+   */
+  bump(tags: Iterable<string>, { local = true } = {}) {
+    const given = [...tags];
+    if (PageCache.changesNothing(given)) return;
+    const list = given.filter((t) => t !== tag.nothing);
+    const seq = ++this.seq;
+    const all = list.length === 0 || list.includes(tag.site);
+    if (all) {
+      this.siteWrite = seq;
+      // Nothing older can be valid any more: drop it now rather than on the next lookup.
+      this.entries.clear();
+      this.bytes = 0;
+      this.lastWrite.clear();
+    } else {
+      for (const t of list) this.lastWrite.set(t, seq);
+      if (this.lastWrite.size > this.maxWrittenTags) this.forget();
+    }
+    if (local) for (const listener of this.listeners) listener(all ? [tag.site] : list);
+  }
+
+  /**
+   * Every distinct tag written (each discussion, reply author, question…) would otherwise stay in
+   * `lastWrite` for the life of the process. A write only matters to pages whose request began
+   * before it, so writes no older than the oldest live page are forgotten, and `siteWrite` moves up
+   * to that point: a request that began earlier and has not stored yet is refused, as after a
+   * site-wide write, instead of being stored without the writes it can no longer be checked against.
+   * When that frees too little (an old page pins them), everything is dropped as on a site write.
+   */
+  private forget() {
+    const now = this.now();
+    let oldest = this.seq;
+    for (const [key, entry] of this.entries) {
+      if (now - entry.storedAt >= this.ttlMs) this.delete(key);
+      else if (entry.startSeq < oldest) oldest = entry.startSeq;
+    }
+    let kept = 0;
+    for (const written of this.lastWrite.values()) if (written > oldest) kept++;
+    const cut = kept > this.maxWrittenTags / 2 ? this.seq : oldest;
+    if (cut === this.seq) this.clear();
+    for (const [t, written] of this.lastWrite) if (written <= cut) this.lastWrite.delete(t);
+    this.siteWrite = Math.max(this.siteWrite, cut);
+  }
+
+  private readonly soon = new Map<string, { at: number; trailing: boolean }>();
+
+  /**
+   * A throttled bump for changes made by reads (a question's view count): the first bumps at once,
+   * later ones within `windowMs` of it are folded into one bump at the window's end. A page that
+   * shows a count stays cached between counts instead of being dropped by every new visitor.
+   */
+  bumpSoon(tags: string[], windowMs = SOON_WINDOW_MS) {
+    const now = this.now();
+    const due: string[] = [];
+    for (const t of tags) {
+      const last = this.soon.get(t);
+      if (!last || now - last.at >= windowMs) {
+        this.soon.set(t, { at: now, trailing: false });
+        due.push(t);
+      } else if (!last.trailing) {
+        last.trailing = true;
+        const timer = setTimeout(() => {
+          this.soon.set(t, { at: this.now(), trailing: false });
+          this.bump([t]);
+        }, windowMs - (now - last.at));
+        timer.unref();
+      }
+    }
+    if (this.soon.size > SOON_MAX) for (const [t, v] of this.soon) if (!v.trailing && now - v.at >= windowMs) this.soon.delete(t);
+    if (due.length > 0) this.bump(due);
+  }
+
+  /** True when the local write said it changed nothing public (only `tag.nothing`). */
+  static changesNothing(tags: Iterable<string>) {
+    const list = [...tags];
+    return list.length > 0 && list.every((t) => t === tag.nothing);
+  }
+
+  isValid(entry: CachedPage) {
+    const now = this.now();
+    if (now - entry.storedAt >= this.ttlMs) return false;
+    if (entry.viewer && now >= entry.viewer.until) return false;
+    if (this.siteWrite > entry.startSeq) return false;
+    for (const t of entry.reads) {
+      if (t === tag.site) continue;
+      if ((this.lastWrite.get(t) ?? 0) > entry.startSeq) return false;
+    }
+    return true;
+  }
+
+  get(key: string): CachedPage | undefined {
+    if (!this.trusted) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (!this.isValid(entry)) {
+      this.delete(key);
+      return undefined;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /**
+   * Stores a page read by a request that began at `startSeq`, unless a write it read came in
+   * meanwhile (then it is already stale) or it is too big. Returns the entry when stored.
+   */
+  set(input: {
+    key: string;
+    status: number;
+    headers: Record<string, string>;
+    body: Buffer;
+    reads: Iterable<string>;
+    onHit?: CachedHitEffect[];
+    startSeq: number;
+    viewer?: PageViewer;
+  }): CachedPage | undefined {
+    if (!this.trusted) return undefined;
+    if (input.body.length > this.maxEntryBytes) return undefined;
+    const reads = [...new Set(input.reads)];
+    if (input.viewer) reads.push(tag.viewer(input.viewer.memberId));
+    const identity = input.body;
+    // A visitor's page is read by many: compressed once, at the best ratio that keeps a miss quick.
+    // A member's page is read by one, often only by its own reloads: each encoding is made when
+    // first needed, as quickly as compression() would have (see `body`).
+    const bodies: CachedPage["bodies"] = input.viewer
+      ? { identity }
+      : {
+          identity,
+          br: brotliCompressSync(identity, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_QUALITY]: 9,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+            },
+          }),
+          gzip: gzipSync(identity, { level: 9 }),
+        };
+    const etag = createHash("sha256").update(identity).digest("base64url").slice(0, 27);
+    const entry: CachedPage = {
+      key: input.key,
+      status: input.status,
+      headers: input.headers,
+      bodies,
+      etag,
+      reads,
+      onHit: input.onHit ?? [],
+      startSeq: input.startSeq,
+      storedAt: this.now(),
+      bytes: identity.length + (bodies.br?.length ?? 0) + (bodies.gzip?.length ?? 0) + input.key.length,
+      viewer: input.viewer,
+    };
+    if (!this.isValid(entry)) return undefined;
+    if (entry.bytes > this.maxBytes) return undefined;
+    this.delete(input.key);
+    this.entries.set(input.key, entry);
+    this.bytes += entry.bytes;
+    this.evict();
+    return entry;
+  }
+
+  /** Drops the least recently used pages until the bytes kept are within bounds. */
+  private evict() {
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.bytes;
+    }
+  }
+
+  /** The entry's bytes in this encoding, made now if it has none yet (a member's page). */
+  body(entry: CachedPage, encoding: Encoding): Buffer {
+    const kept = entry.bodies[encoding];
+    if (kept) return kept;
+    const made =
+      encoding === "br"
+        ? brotliCompressSync(entry.bodies.identity, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: entry.bodies.identity.length,
+            },
+          })
+        : gzipSync(entry.bodies.identity, { level: 6 });
+    entry.bodies[encoding] = made;
+    // Counted only while the entry is still the one kept under its key.
+    if (this.entries.get(entry.key) === entry) {
+      entry.bytes += made.length;
+      this.bytes += made.length;
+      this.evict();
+    }
+    return made;
+  }
+
+  /** Drops this entry if it is still the one kept under its key (not a newer page's). */
+  dropEntry(entry: CachedPage) {
+    if (this.entries.get(entry.key) === entry) this.delete(entry.key);
+  }
+
+  delete(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+
+  clear() {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
