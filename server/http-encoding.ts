@@ -1,4 +1,5 @@
-import { matchesIfNoneMatch } from "~/.server/if-none-match";
+// Relative, not "~/": vite.config.ts imports static-assets.ts, and Vite loads its config without the app's aliases.
+import { matchesIfNoneMatch } from "../app/.server/if-none-match";
 
 /**
  * How the server picks a stored encoding and names each variant, for the two places that hold
