@@ -1,5 +1,5 @@
 import type { Db } from "~/.server/db/connect";
-import { settleRank } from "~/.server/domain/progression/standing";
+import { settleRank } from "~/.server/domain/progression/progression-service";
 import type { PathId } from "~/lib/domain-values";
 import type { Virtue } from "~/lib/virtues";
 

@@ -3,7 +3,7 @@ import type { Viewer } from "~/.server/context";
 import type { Db } from "~/.server/db/connect";
 import type { MemberRole } from "~/lib/domain-values";
 import { findMemberIdByEmail } from "~/.server/domain/accounts/member-repository";
-import { insertXpEvent } from "~/.server/domain/progression/xp-repository";
+import { recordXpEvent } from "~/.server/domain/progression/progression-service";
 
 export interface MemberOverrides {
   id?: string;
@@ -49,7 +49,7 @@ export async function member(db: Db, overrides: MemberOverrides = {}): Promise<V
  * member, kind and subject), so grants add up.
  */
 export async function grantXp(db: Db, memberId: string, points: number, at = new Date()) {
-  await insertXpEvent(db, { member_id: memberId, kind: "test.grant", subject_id: randomUUID(), points, created_at: at.toISOString() });
+  await recordXpEvent(db, { member_id: memberId, kind: "test.grant", subject_id: randomUUID(), points, created_at: at.toISOString() });
 }
 
 /** The id of the member with this email address (for members who joined through the site). */

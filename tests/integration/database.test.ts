@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertXpEvent } from "~/.server/domain/progression/xp-repository";
+import { recordXpEvent } from "~/.server/domain/progression/progression-service";
 import { xpTotals } from "~/.server/domain/progression/xp-repository";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
@@ -43,8 +43,8 @@ describe(`database layer on ${ENGINE}`, () => {
   it("never counts an award twice for the same member, kind and subject", async () => {
     const { db } = site.services;
     const event = { member_id: "m1", kind: "discussion.started", subject_id: "42", points: 5, created_at: new Date().toISOString() };
-    expect(await insertXpEvent(db, event)).toBe(true);
-    expect(await insertXpEvent(db, event)).toBe(false);
+    expect(await recordXpEvent(db, event)).toBe(true);
+    expect(await recordXpEvent(db, event)).toBe(false);
     expect((await xpTotals(db, ["m1"])).get("m1")).toBe(5);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "~/.server/db/connect";
 import { rebuildReplyHours } from "~/.server/db/reply-hours";
-import { deletePost, moderate, postReply } from "~/.server/domain/forum/forum-service";
+import { deleteForumPost, moderate, postReply } from "~/.server/domain/forum/forum-service";
 import { engineOf } from "~/.server/db/connect";
 import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
 import { busiestSinceQuery, FEATURED_WINDOW_DAYS, featuredDiscussions } from "~/.server/domain/forum/section-repository";
@@ -63,7 +63,7 @@ describe(`featured discussions from hourly reply counts on ${ENGINE}`, () => {
         const posted = await postReply(site.services, replier, d.id, { body: `Reply ${(n += 1)}`, submissionKey: crypto.randomUUID() }, new Date(since + minutes * 60_000));
         if (!posted.ok) throw new Error(JSON.stringify(posted));
         replies.push({ id: posted.value.id, discussion: d.id });
-        if (n % 7 === 0) expect((await deletePost(site.services, replier, "reply", posted.value.id, now)).ok).toBe(true);
+        if (n % 7 === 0) expect((await deleteForumPost(site.services, replier, "reply", posted.value.id, now)).ok).toBe(true);
         if (n % 11 === 0) expect((await moderate(site.services, mod, "hide", "reply", posted.value.id, now)).ok).toBe(true);
         if (n % 22 === 0) expect((await moderate(site.services, mod, "restore", "reply", posted.value.id, now)).ok).toBe(true);
       }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { editCreation, shareCreation } from "~/.server/domain/forge/creation-service";
 import { listCategories } from "~/.server/domain/forge/forge-read-model";
-import { deletePost, setPostHidden } from "~/.server/domain/posts/pipeline";
+import { deleteOwnPost, setPostHidden } from "~/.server/domain/posts/pipeline";
 import type { CreationType } from "~/lib/domain-values";
 import type { CreationInput } from "~/schemas/forge";
 import { member as newMember } from "../factories";
@@ -83,14 +83,14 @@ describe(`the Forge's category counts on ${ENGINE}`, () => {
     expect((await setPostHidden(site.services, moderator, "creation", project, false)).ok).toBe(true);
     expect(await shown()).toEqual(moved({ projects: 2 }));
 
-    expect((await deletePost(site.services, author, "creation", writing)).ok).toBe(true);
+    expect((await deleteOwnPost(site.services, author, "creation", writing)).ok).toBe(true);
     expect(await shown()).toEqual(moved({ projects: 1 }));
     // A deleted creation stays out: hiding it moves nothing, and neither does restoring it.
     expect((await setPostHidden(site.services, moderator, "creation", writing, true)).ok).toBe(true);
     expect(await shown()).toEqual(moved({ projects: 1 }));
     expect((await setPostHidden(site.services, moderator, "creation", writing, false)).ok).toBe(true);
     expect(await shown()).toEqual(moved({ projects: 1 }));
-    expect((await deletePost(site.services, author, "creation", project)).ok).toBe(true);
+    expect((await deleteOwnPost(site.services, author, "creation", project)).ok).toBe(true);
     expect(await shown()).toEqual(start);
     expect(await shown()).toEqual(await counted());
   });
@@ -112,7 +112,7 @@ describe(`the Forge's category counts on ${ENGINE}`, () => {
     await Promise.all(
       ids.flatMap((id) => [
         ...moderators.map((m) => setPostHidden(site.services, m, "creation", id, true)),
-        deletePost(site.services, author, "creation", id),
+        deleteOwnPost(site.services, author, "creation", id),
       ]),
     );
     expect((await shown()).projects).toBe(before.projects! - 5);

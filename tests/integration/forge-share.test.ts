@@ -7,7 +7,7 @@ import { IMAGE_CONCURRENCY, IMAGE_QUEUE, IMAGES_BUSY, imageDecodes } from "~/.se
 import { hit } from "~/.server/rate-limit";
 import { IMAGE_DECODE_LIMIT, WRITE_LIMIT } from "~/lib/limits";
 import { INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
-import { deletePost, setPostHidden } from "~/.server/domain/posts/pipeline";
+import { deleteOwnPost, setPostHidden } from "~/.server/domain/posts/pipeline";
 import { ledgerXp } from "./ledger-xp";
 import type { CreationInput } from "~/schemas/forge";
 import { insertDemoContent } from "~/.server/db/demo-content";
@@ -323,7 +323,7 @@ describe(`editing, deleting and hiding creations on ${ENGINE}`, () => {
     expect(await xpOf(author)).toBe(80);
 
     const audio = (await row(deletedId)).audio_name!;
-    expect((await deletePost(site.services, author, "creation", deletedId)).ok).toBe(true);
+    expect((await deleteOwnPost(site.services, author, "creation", deletedId)).ok).toBe(true);
     expect(await site.services.media.head(audio)).toBeUndefined();
     const gone = await row(deletedId);
     expect(gone.deleted_at).not.toBeNull();

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discussionPage, replyPage } from "~/.server/domain/forum/forum-repository";
 import {
   createTopic,
-  deletePost,
-  editPost,
+  deleteForumPost,
+  editForumPost,
   moderate,
   postReply,
   setTopicMembership,
@@ -129,9 +129,9 @@ describe(`forum on ${ENGINE}`, () => {
     const author = await member(site.services.db, { xp: 100 });
     const other = await member(site.services.db);
     const started = await discussion(site.services, { topic: { id: topicId, section: "monastery" }, author, title: "Editable thoughts", body: "first" });
-    const denied = await editPost(site.services, other, "discussion", started.id, { title: "Hijacked title", body: "mine now" });
+    const denied = await editForumPost(site.services, other, "discussion", started.id, { title: "Hijacked title", body: "mine now" });
     expect(denied.ok ? 200 : denied.status).toBe(403);
-    expect((await editPost(site.services, author, "discussion", started.id, { title: "Edited thoughts here", body: "second" })).ok).toBe(true);
+    expect((await editForumPost(site.services, author, "discussion", started.id, { title: "Edited thoughts here", body: "second" })).ok).toBe(true);
     const row = await discussionRow(started.id);
     expect(row).toMatchObject({ title: "Edited thoughts here", slug: "edited-thoughts-here", body: "second" });
     expect(row.edited_at).not.toBeNull();
@@ -147,7 +147,7 @@ describe(`forum on ${ENGINE}`, () => {
     });
     const id = started.id;
     expect((await discussionRow(id)).excerpt).toBe("Sit ten minutes. See my notes.");
-    expect((await editPost(site.services, author, "discussion", id, { body: `${"![".repeat(10_000)} _edited_` })).ok).toBe(true);
+    expect((await editForumPost(site.services, author, "discussion", id, { body: `${"![".repeat(10_000)} _edited_` })).ok).toBe(true);
     expect((await discussionRow(id)).excerpt).toBe(`${"![".repeat(80)}…`);
 
     // A stored excerpt that no longer matches the body shows that no page makes its own from it.
@@ -168,15 +168,15 @@ describe(`forum on ${ENGINE}`, () => {
     const reply = await postReply(site.services, replier, started.id, { body: "soon gone", submissionKey: key() });
     if (!reply.ok) throw new Error("reply");
     const topicBefore = await topicRow(topicId);
-    expect((await deletePost(site.services, author, "reply", reply.value.id)).ok).toBe(false);
-    expect((await deletePost(site.services, replier, "reply", reply.value.id)).ok).toBe(true);
+    expect((await deleteForumPost(site.services, author, "reply", reply.value.id)).ok).toBe(false);
+    expect((await deleteForumPost(site.services, replier, "reply", reply.value.id)).ok).toBe(true);
     expect((await discussionRow(started.id)).reply_count).toBe(0);
     expect((await topicRow(topicId)).reply_count).toBe(topicBefore.reply_count - 1);
     expect(await ledgerXp(site.services.db, replier.id)).toBe(0);
     const page = await replyPage(site.services.db, started.id, { kind: "first" });
     expect(page.rows[0].deleted_at).not.toBeNull();
 
-    expect((await deletePost(site.services, author, "discussion", started.id)).ok).toBe(true);
+    expect((await deleteForumPost(site.services, author, "discussion", started.id)).ok).toBe(true);
     expect((await topicRow(topicId)).discussion_count).toBe(topicBefore.discussion_count - 1);
     expect(await ledgerXp(site.services.db, author.id)).toBe(100);
   });

@@ -22,7 +22,7 @@ import { shareCreation } from "~/.server/domain/forge/creation-service";
 import { commentOnCreation, deleteComment, deleteCreation, editComment, moderateForge, setLiked } from "~/.server/domain/forge/forge-engagement";
 import { creationSummaries, creationWithComments } from "~/.server/domain/forge/forge-read-model";
 import { discussionWithReplies, topicWithDiscussions } from "~/.server/domain/forum/forum-read-model";
-import { createTopic, deletePost, editPost, moderate, postReply, setTopicMembership } from "~/.server/domain/forum/forum-service";
+import { createTopic, deleteForumPost, editForumPost, moderate, postReply, setTopicMembership } from "~/.server/domain/forum/forum-service";
 import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/forum/section-read-model";
 import { subscribe } from "~/.server/domain/newsletter/newsletter-service";
 import type { Outcome } from "~/.server/domain/outcome";
@@ -89,8 +89,8 @@ describe(`page-cache tags of forum writes on ${ENGINE}`, () => {
     const r = ok(replied.value).id;
     expect(replied.writes).toEqual(sorted(...forum, tag.profile(replier.id)));
 
-    expect((await tagsOf(() => editPost(site.services, replier, "reply", r, { body: "Edited reply." }))).writes).toEqual(sorted(...forum, tag.profile(replier.id)));
-    expect((await tagsOf(() => editPost(site.services, author, "discussion", d, { title: "A new title", body: "New body." }))).writes).toEqual(
+    expect((await tagsOf(() => editForumPost(site.services, replier, "reply", r, { body: "Edited reply." }))).writes).toEqual(sorted(...forum, tag.profile(replier.id)));
+    expect((await tagsOf(() => editForumPost(site.services, author, "discussion", d, { title: "A new title", body: "New body." }))).writes).toEqual(
       sorted(...forum, tag.profile(author.id)),
     );
 
@@ -103,8 +103,8 @@ describe(`page-cache tags of forum writes on ${ENGINE}`, () => {
     expect((await tagsOf(() => moderate(site.services, mod, "hide", "discussion", d))).writes).toEqual(sorted(...forum, tag.profile(author.id)));
     expect((await tagsOf(() => moderate(site.services, mod, "restore", "discussion", d))).writes).toEqual(sorted(...forum, tag.profile(author.id)));
 
-    expect((await tagsOf(() => deletePost(site.services, replier, "reply", r))).writes).toEqual(sorted(...forum, tag.profile(replier.id)));
-    expect((await tagsOf(() => deletePost(site.services, author, "discussion", d))).writes).toEqual(sorted(...forum, tag.profile(author.id)));
+    expect((await tagsOf(() => deleteForumPost(site.services, replier, "reply", r))).writes).toEqual(sorted(...forum, tag.profile(replier.id)));
+    expect((await tagsOf(() => deleteForumPost(site.services, author, "discussion", d))).writes).toEqual(sorted(...forum, tag.profile(author.id)));
   });
 
   it("a refused write says nothing, so it invalidates nothing", async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
-import { createPost, deletePost, editPost, setPostHidden } from "~/.server/domain/posts/pipeline";
+import { createPost, deleteOwnPost, editOwnPost, setPostHidden } from "~/.server/domain/posts/pipeline";
 import { POST_KINDS, type PostKind } from "~/.server/domain/posts/post-kinds";
-import { insertXpEvent } from "~/.server/domain/progression/xp-repository";
+import { recordXpEvent } from "~/.server/domain/progression/progression-service";
 import { ledgerXp } from "./ledger-xp";
 import { discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
@@ -113,13 +113,13 @@ describe(`the posting pipeline on ${ENGINE}`, () => {
     const id = posts[kind]!;
     const owner = kind === "answer" ? undefined : author;
     const someone = await member();
-    expect(await editPost(site.services, someone, kind, id, { values: () => ({ body: "Mine now" }) })).toEqual({
+    expect(await editOwnPost(site.services, someone, kind, id, { values: () => ({ body: "Mine now" }) })).toEqual({
       ok: false,
       status: 403,
       errors: { form: "You can only change your own posts." },
     });
     if (!owner) return;
-    const edited = await editPost(site.services, owner, kind, id, { values: () => ({ body: "Edited." }) });
+    const edited = await editOwnPost(site.services, owner, kind, id, { values: () => ({ body: "Edited." }) });
     expect(edited.ok).toBe(true);
     const row = await site.services.db.selectFrom(POST_KINDS[kind].table as "reply").select(["body", "edited_at"]).where("id", "=", id).executeTakeFirstOrThrow();
     expect(row.body).toBe("Edited.");
@@ -135,7 +135,7 @@ describe(`the posting pipeline on ${ENGINE}`, () => {
     const table = POST_KINDS[kind].table as "reply";
     const stored = async () => (await site.services.db.selectFrom(table).select("body_html").where("id", "=", id).executeTakeFirstOrThrow()).body_html;
     expect(await stored()).toBe('<p>Some <strong>bold</strong> <a href="https://example.org" rel="nofollow ugc noopener noreferrer">link</a></p>\n');
-    expect((await editPost(site.services, poster, kind, id, { values: () => ({ body: "Now *edited*" }) })).ok).toBe(true);
+    expect((await editOwnPost(site.services, poster, kind, id, { values: () => ({ body: "Now *edited*" }) })).ok).toBe(true);
     expect(await stored()).toBe("<p>Now <em>edited</em></p>\n");
 
     // What the page shows is the stored HTML, not a render of the body on each view.
@@ -155,15 +155,15 @@ describe(`the posting pipeline on ${ENGINE}`, () => {
     const answerer = await member();
     const id = await posted(answerer, "answer", posts.question!, { body: "Deep breaths." });
     const at = new Date().toISOString();
-    // Through the ledger's repository, which keeps the member row's total with it (ADR 0027).
-    await insertXpEvent(site.services.db, { member_id: answerer.id, kind: "answer.accepted", subject_id: String(id), points: 15, created_at: at });
-    await insertXpEvent(site.services.db, { member_id: answerer.id, kind: "answer.helpful", subject_id: `${id}:someone`, points: 2, created_at: at });
+    // Through the progression service, which keeps the member row's total with the ledger (ADR 0027, 0053).
+    await recordXpEvent(site.services.db, { member_id: answerer.id, kind: "answer.accepted", subject_id: String(id), points: 15, created_at: at });
+    await recordXpEvent(site.services.db, { member_id: answerer.id, kind: "answer.helpful", subject_id: `${id}:someone`, points: 2, created_at: at });
     expect(await xpOf(answerer)).toBe(5 + 15 + 2);
     const before = await parentCount("answer");
-    expect((await deletePost(site.services, answerer, "answer", id)).ok).toBe(true);
+    expect((await deleteOwnPost(site.services, answerer, "answer", id)).ok).toBe(true);
     expect(await xpOf(answerer)).toBe(0);
     expect(await parentCount("answer")).toBe(before! - 1);
-    expect(await deletePost(site.services, answerer, "answer", id)).toEqual({ ok: false, status: 404, errors: { form: "Answer not found" } });
+    expect(await deleteOwnPost(site.services, answerer, "answer", id)).toEqual({ ok: false, status: 404, errors: { form: "Answer not found" } });
     expect(await parentCount("answer")).toBe(before! - 1);
   });
 
@@ -174,11 +174,11 @@ describe(`the posting pipeline on ${ENGINE}`, () => {
     await setPostHidden(site.services, moderator, "reply", id, true);
     expect(await parentCount("reply")).toBe(before! - 1);
     // Its author cannot see it any more, so cannot delete it; a moderator who wrote one can.
-    expect(await deletePost(site.services, replier, "reply", id)).toEqual({ ok: false, status: 404, errors: { form: "Post not found" } });
+    expect(await deleteOwnPost(site.services, replier, "reply", id)).toEqual({ ok: false, status: 404, errors: { form: "Post not found" } });
     const own = await posted(moderator, "reply", posts.discussion!, { body: "Mine, hidden." });
     await setPostHidden(site.services, moderator, "reply", own, true);
     const hiddenCount = await parentCount("reply");
-    expect((await deletePost(site.services, moderator, "reply", own)).ok).toBe(true);
+    expect((await deleteOwnPost(site.services, moderator, "reply", own)).ok).toBe(true);
     expect(await parentCount("reply")).toBe(hiddenCount);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { likeRankMessage, OWN_LIKE_MESSAGE } from "~/.server/domain/forge/forge-engagement";
 import { moveCreationCount } from "~/.server/domain/forge/forge-repository";
-import { insertXpEvent } from "~/.server/domain/progression/xp-repository";
+import { recordXpEvent } from "~/.server/domain/progression/progression-service";
 import { ledgerXp } from "./ledger-xp";
 import { DAILY_VOTE_XP_CAP, XP } from "~/lib/xp";
 import { creation, grantXp, memberIdByEmail } from "../factories";
@@ -171,7 +171,7 @@ describe(`Forge likes and comments over HTTP on ${ENGINE}`, { timeout: 120_000 }
     const author = await joinAs("Pia Popular");
     const c = (await creation(web.site.services.db, { author: author.viewer })).id;
     // Helpful votes already paid 20 today: 30 of the day's 50 are left for the likes.
-    await insertXpEvent(web.site.services.db, { member_id: author.id, kind: "answer.helpful", subject_id: "earlier", points: 20, created_at: new Date().toISOString() });
+    await recordXpEvent(web.site.services.db, { member_id: author.id, kind: "answer.helpful", subject_id: "earlier", points: 20, created_at: new Date().toISOString() });
     const fans = [];
     for (let i = 0; i < 50; i++) fans.push(await joinAs(`Fan ${i}`, 60));
     const responses = await Promise.all(fans.map((f) => web.http.post(`/forge/${c}`, { intent: "like" }, { cookie: f.cookie })));

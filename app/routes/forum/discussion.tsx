@@ -12,7 +12,7 @@ import { Card } from "~/components/ui/card";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
 import { discussionAddress, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
-import { deletePost, editPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
+import { deleteForumPost, editForumPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
 import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
@@ -121,14 +121,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const target = kind === "reply" ? `reply-${targetId}` : "discussion";
       const parsed = await parseForm(request, kind === "reply" ? editReplySchema : editDiscussionSchema);
       if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent, target }, { status: 400 });
-      const result = await editPost(services, viewer, kind, targetId, parsed.values as { title?: string; body: string });
+      const result = await editForumPost(services, viewer, kind, targetId, parsed.values as { title?: string; body: string });
       if (!result.ok) return fail(result, target);
       // An edited title is a new slug: the address is read again.
       const edited = (await discussionAddress(services.db, id)) ?? here;
       return redirect(`${edited}${kind === "reply" ? `#reply-${targetId}` : ""}`);
     }
     case "delete": {
-      const result = await deletePost(services, viewer, kind, targetId);
+      const result = await deleteForumPost(services, viewer, kind, targetId);
       if (!result.ok) return fail(result);
       return redirect(`${here}${kind === "reply" ? `#reply-${targetId}` : ""}`);
     }

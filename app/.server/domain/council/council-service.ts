@@ -2,7 +2,6 @@ import { createHmac } from "node:crypto";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { PathId } from "~/lib/domain-values";
-import { excerptOf } from "~/lib/text";
 import { HELPFUL_RANK } from "~/lib/privileges";
 
 export { HELPFUL_RANK };
@@ -10,7 +9,7 @@ import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { findMemberIdByEmail } from "../accounts/member-repository";
 import { tag, wrote } from "../../cache/page-tags";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
-import { createPost, deletePost, editPost } from "../posts/pipeline";
+import { createPost, deleteOwnPost, editOwnPost } from "../posts/pipeline";
 import { fail, type Outcome } from "../outcome";
 import {
   acceptedAnswerOf,
@@ -55,7 +54,7 @@ export async function askQuestion(
     {
       kind: "question",
       parentId: null,
-      values: { title: input.title, body: input.body, excerpt: excerptOf(input.body), last_activity_at: now.toISOString() },
+      values: { title: input.title, body: input.body, last_activity_at: now.toISOString() },
       submissionKey: input.submissionKey,
       // The same words under other virtues are another question (ADR 0052).
       alsoSubmitted: [input.virtues],
@@ -164,13 +163,13 @@ export async function editQuestion(
   input: { title: string; body: string; virtues: string[] },
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {
-  const edited = await editPost(
+  const edited = await editOwnPost(
     services,
     viewer,
     "question",
     questionId,
     {
-      values: () => ({ title: input.title, body: input.body, excerpt: excerptOf(input.body) }),
+      values: () => ({ title: input.title, body: input.body }),
       alsoWrite: (trx) => replaceVirtues(trx, questionId, input.virtues),
     },
     now,
@@ -179,18 +178,18 @@ export async function editQuestion(
 }
 
 export async function deleteQuestion(services: AppServices, viewer: Viewer, questionId: number, now = new Date()): Promise<Outcome<{ id: number }>> {
-  const deleted = await deletePost(services, viewer, "question", questionId, now);
+  const deleted = await deleteOwnPost(services, viewer, "question", questionId, now);
   return deleted.ok ? { ok: true, value: { id: questionId } } : deleted;
 }
 
 export async function editAnswer(services: AppServices, viewer: Viewer, answerId: number, input: { body: string }, now = new Date()): Promise<Outcome<{ id: number }>> {
-  const edited = await editPost(services, viewer, "answer", answerId, { values: () => ({ body: input.body }) }, now);
+  const edited = await editOwnPost(services, viewer, "answer", answerId, { values: () => ({ body: input.body }) }, now);
   return edited.ok ? { ok: true, value: { id: Number(edited.value.parent_id) } } : edited;
 }
 
 /** The answer shows as [deleted]; its XP (answering, acceptance, helpful votes) goes back, and so does the accepted mark. */
 export async function deleteAnswer(services: AppServices, viewer: Viewer, answerId: number, now = new Date()): Promise<Outcome<{ id: number }>> {
-  const deleted = await deletePost(services, viewer, "answer", answerId, now, (trx) => clearAcceptedMark(trx, answerId));
+  const deleted = await deleteOwnPost(services, viewer, "answer", answerId, now, (trx) => clearAcceptedMark(trx, answerId));
   return deleted.ok ? { ok: true, value: { id: Number(deleted.value.parent_id) } } : deleted;
 }
 

@@ -7,7 +7,7 @@ import { AUDIO_REFUSED, processAudio } from "../../media/process-audio";
 import { forgetHits, hit } from "../../rate-limit";
 import { IMAGE_DECODE_LIMIT } from "~/lib/limits";
 import { ART_NEEDS_IMAGE, MUSIC_NEEDS_AUDIO, type CreationInput } from "~/schemas/forge";
-import { createPost, editAllowedAhead, editPost, loadOwnPost, postAllowedAhead } from "../posts/pipeline";
+import { createPost, editAllowedAhead, editOwnPost, loadOwnPost, postAllowedAhead } from "../posts/pipeline";
 import { postsLeftToday } from "../posts/post-limits";
 import { retypeCreation } from "./forge-repository";
 import { fail, type Outcome } from "../outcome";
@@ -221,7 +221,7 @@ export async function editCreation(
     async (_allowed, checked) => {
       const media = await prepareMedia(services, viewer, checked);
       if (!media.ok) return media;
-      const edited = await editPost(
+      const edited = await editOwnPost(
         services,
         viewer,
         "creation",

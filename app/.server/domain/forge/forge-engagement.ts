@@ -2,7 +2,7 @@ import type { AppServices, Viewer } from "../../context";
 import { HELPFUL_RANK } from "~/lib/privileges";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
-import { createPost, deletePost, editPost, setPostHidden } from "../posts/pipeline";
+import { createPost, deleteOwnPost, editOwnPost, setPostHidden } from "../posts/pipeline";
 import { fail, type Outcome } from "../outcome";
 import { tag, wrote } from "../../cache/page-tags";
 import { deleteLike, findOpenCreation, insertLike, likeCountOf, moveLikeCount } from "./forge-repository";
@@ -88,19 +88,19 @@ export async function commentOnCreation(
 
 /** The author edits their comment; the answer names the creation it belongs to. */
 export async function editComment(services: AppServices, viewer: Viewer, commentId: number, input: { body: string }, now = new Date()): Promise<Outcome<{ creationId: number }>> {
-  const edited = await editPost(services, viewer, "comment", commentId, { values: () => ({ body: input.body }) }, now);
+  const edited = await editOwnPost(services, viewer, "comment", commentId, { values: () => ({ body: input.body }) }, now);
   return edited.ok ? { ok: true, value: { creationId: Number(edited.value.parent_id) } } : edited;
 }
 
 /** The author deletes their comment: it shows as [deleted] and leaves the creation's count. */
 export async function deleteComment(services: AppServices, viewer: Viewer, commentId: number, now = new Date()): Promise<Outcome<{ creationId: number }>> {
-  const deleted = await deletePost(services, viewer, "comment", commentId, now);
+  const deleted = await deleteOwnPost(services, viewer, "comment", commentId, now);
   return deleted.ok ? { ok: true, value: { creationId: Number(deleted.value.parent_id) } } : deleted;
 }
 
 /** The author deletes their creation; its 10 XP and the XP its likes gave go back (post-kinds.ts). */
 export async function deleteCreation(services: AppServices, viewer: Viewer, creationId: number, now = new Date()): Promise<Outcome<{ id: number }>> {
-  const deleted = await deletePost(services, viewer, "creation", creationId, now);
+  const deleted = await deleteOwnPost(services, viewer, "creation", creationId, now);
   return deleted.ok ? { ok: true, value: { id: creationId } } : deleted;
 }
 

@@ -2,13 +2,12 @@ import type { AppServices, Viewer } from "../../context";
 import type { ModerationActionKind } from "../../db/schema";
 import type { SectionId } from "~/lib/domain-values";
 import { slugify } from "~/lib/slug";
-import { excerptOf } from "~/lib/text";
 import { TOPIC_RANK } from "~/lib/privileges";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { progressOf } from "../progression/progression-service";
 import { tag, wrote } from "../../cache/page-tags";
 import { isModerator } from "../accounts/roles";
-import { createPost, deletePost as deleteOwnPost, editPost as editOwnPost, logModeration, moderatorPolicy, postPageTags, setPostHidden } from "../posts/pipeline";
+import { createPost, deleteOwnPost, editOwnPost, logModeration, moderatorPolicy, postPageTags, setPostHidden } from "../posts/pipeline";
 import { discussionRef, findDiscussion, isLocked, setDiscussionMark } from "./forum-repository";
 import { addTopicMember, findTopic, insertTopicIfFree, moveTopicMembers, removeTopicMember, topicOfDiscussion } from "./section-repository";
 import { fail, writeAllowed, type Outcome } from "../outcome";
@@ -89,7 +88,7 @@ export async function startDiscussion(
     {
       kind: "discussion",
       parentId: topic.id,
-      values: { title: input.title, slug, body: input.body, excerpt: excerptOf(input.body), last_activity_at: at },
+      values: { title: input.title, slug, body: input.body, last_activity_at: at },
       submissionKey: input.submissionKey,
     },
     now,
@@ -127,12 +126,13 @@ export async function postReply(
 
 // ---------------------------------------------------------------- editing and deleting one's own posts
 
-export type PostKind = "discussion" | "reply";
+/** The posts of the Forum; the pipeline writes their excerpts with them (the kind says so). */
+export type ForumPostKind = "discussion" | "reply";
 
-export async function editPost(
+export async function editForumPost(
   services: AppServices,
   viewer: Viewer,
-  kind: PostKind,
+  kind: ForumPostKind,
   id: number,
   input: { title?: string; body: string },
   now = new Date(),
@@ -146,7 +146,7 @@ export async function editPost(
       values: async () => {
         if (kind === "reply") return { body: input.body };
         const title = input.title ?? (await findDiscussion(services.db, id))!.title;
-        return { title, slug: slugify(title), body: input.body, excerpt: excerptOf(input.body) };
+        return { title, slug: slugify(title), body: input.body };
       },
     },
     now,
@@ -158,7 +158,7 @@ export async function editPost(
  * The post's text becomes "[deleted]" on the page while the thread stays readable; its XP is taken
  * back and the counts move, all in one transaction.
  */
-export async function deletePost(services: AppServices, viewer: Viewer, kind: PostKind, id: number, now = new Date()): Promise<Outcome<{ id: number }>> {
+export async function deleteForumPost(services: AppServices, viewer: Viewer, kind: ForumPostKind, id: number, now = new Date()): Promise<Outcome<{ id: number }>> {
   const deleted = await deleteOwnPost(services, viewer, kind, id, now);
   return deleted.ok ? { ok: true, value: { id } } : deleted;
 }
@@ -172,7 +172,7 @@ export async function moderate(
   services: AppServices,
   viewer: Viewer,
   action: ModerationActionKind,
-  kind: PostKind,
+  kind: ForumPostKind,
   id: number,
   now = new Date(),
 ): Promise<Outcome<{ id: number }>> {

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/connect";
+import type { Executor } from "../../db/executor";
 import { sql, type Insertable } from "kysely";
 import { replyHourOf } from "../../db/reply-hours";
 import type { TopicTable } from "../../db/schema";
@@ -178,4 +179,18 @@ export async function moveTopicMembers(db: Db, topicId: string, delta: number) {
 /** The topic a discussion is in (its section and title), for writes that must name the section. */
 export async function topicOfDiscussion(db: Db, topicId: string) {
   return db.selectFrom("topic").select(["id", "section", "title"]).where("id", "=", topicId).executeTakeFirstOrThrow();
+}
+
+/** Where a forum post shows: the topic, found by its id or by a discussion in it, and its section. */
+export async function forumPlace(db: Executor, of: { topicId: string } | { discussionId: number }): Promise<{ topicId: string; section: SectionId } | undefined> {
+  const row =
+    "topicId" in of
+      ? await db.selectFrom("topic").select(["topic.id", "topic.section"]).where("topic.id", "=", of.topicId).executeTakeFirst()
+      : await db
+          .selectFrom("discussion")
+          .innerJoin("topic", "topic.id", "discussion.topic_id")
+          .select(["topic.id", "topic.section"])
+          .where("discussion.id", "=", of.discussionId)
+          .executeTakeFirst();
+  return row ? { topicId: row.id, section: row.section } : undefined;
 }

@@ -3,18 +3,15 @@ import { currentPageTags, tag, wrote } from "../../cache/page-tags";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { isModerator } from "../accounts/roles";
-import { awardXp } from "../progression/progression-service";
-import { deleteVoteXpEvents, deleteXpEventsOf } from "../progression/xp-repository";
+import { excerptOf } from "~/lib/text";
+import { awardXp, takeBackVoteXp, takeBackXpOf } from "../progression/progression-service";
 import { fail, writeAllowed, type Outcome } from "../outcome";
-import { moveReplyHour } from "../forum/section-repository";
-import { moveCreationCount } from "../forge/forge-repository";
 import { boundKey } from "../submission-key";
-import { POST_KINDS, type PostKind } from "./post-kinds";
+import { specOf, type CountedPost, type PostKind, type PostKindSpec } from "./post-kinds";
 import { postLimitsAhead, postWithinLimits, writeLimitAhead } from "./post-limits";
 import {
   countTargets,
   findPost,
-  forumPlace,
   insertModerationAction,
   insertSubmitted,
   markDeleted,
@@ -36,6 +33,7 @@ import {
  * step is one function; the orchestrators at the end of this file put them in order.
  */
 
+// A step's `trx` is a Db: the transaction the orchestrator opened, which a kind's callbacks may lock in.
 type Executor = Db;
 
 const visible = (post: { deleted_at: unknown; hidden_at: unknown }) => post.deleted_at === null && post.hidden_at === null;
@@ -53,40 +51,33 @@ export function moderatorPolicy(viewer: Viewer): Outcome<null> {
  */
 export async function loadOwnPost(db: Executor, viewer: Viewer, kind: PostKind, id: number): Promise<Outcome<PostRow>> {
   const post = await findPost(db, kind, id);
-  if (!post || post.deleted_at !== null || (post.hidden_at !== null && !isModerator(viewer))) return fail(404, POST_KINDS[kind].missing);
+  if (!post || post.deleted_at !== null || (post.hidden_at !== null && !isModerator(viewer))) return fail(404, specOf(kind).missing);
   if (post.author_id !== viewer.id) return fail(403, "You can only change your own posts.");
   return { ok: true, value: post };
 }
 
 /**
- * counts: a post that appears or disappears moves its parents' stored counts; a reply also moves
- * its discussion's replies in the hour it was written (featured discussions, ADR 0027), and a
- * creation its category's count on /forge (ADR 0036).
+ * counts: a post that appears or disappears moves its parents' stored counts (the kind's
+ * `countedIn`) and the counts its kind keeps elsewhere (`alsoCounts`: a reply's hour, a creation's
+ * category).
  */
-export async function countPost(
-  trx: Executor,
-  kind: PostKind,
-  post: { id: number; parentId: string | number | null; createdAt: string | Date },
-  delta: number,
-  activityAt?: string,
-) {
+export async function countPost(trx: Executor, kind: PostKind, post: CountedPost, delta: number, activityAt?: string) {
   if (delta === 0) return;
   await moveCounts(trx, await countTargets(trx, kind, post.parentId), delta, activityAt);
-  if (kind === "reply") await moveReplyHour(trx, Number(post.parentId), post.createdAt, delta);
-  if (kind === "creation") await moveCreationCount(trx, post.id, delta);
+  await specOf(kind).alsoCounts?.(trx, post, delta);
 }
 
 /** XP: the author's award for a new post (once per post: the ledger's unique key). */
 export async function awardPostXp(trx: Executor, kind: PostKind, authorId: string, id: number, now: Date) {
-  const { xp } = POST_KINDS[kind];
+  const { xp } = specOf(kind);
   if (xp) await awardXp(trx, authorId, xp, id, now);
 }
 
 /** XP: a deleted post's award goes back, with what others gave it (an acceptance, helpful votes). */
 export async function takeBackPostXp(trx: Executor, kind: PostKind, authorId: string, id: number) {
-  const { xp, earned } = POST_KINDS[kind];
-  await deleteXpEventsOf(trx, authorId, [...(xp ? [xp] : []), ...earned.byId], String(id));
-  await deleteVoteXpEvents(trx, authorId, earned.byVote, id);
+  const { xp, earned } = specOf(kind);
+  await takeBackXpOf(trx, authorId, [...(xp ? [xp] : []), ...earned.byId], id);
+  await takeBackVoteXp(trx, authorId, earned.byVote, id);
 }
 
 /**
@@ -95,7 +86,7 @@ export async function takeBackPostXp(trx: Executor, kind: PostKind, authorId: st
  * moderator may restore the post.
  */
 export async function deletePostMedia(services: AppServices, trx: Executor, kind: PostKind, id: number) {
-  const { media } = POST_KINDS[kind];
+  const { media } = specOf(kind);
   if (media.length === 0) return;
   await services.media.delete(trx, await unlinkMedia(trx, kind, id, media));
 }
@@ -113,26 +104,12 @@ export async function logModeration(
 }
 
 /**
- * tags: the pages a post of this kind shows on, for the anonymous page cache (issue 13): its own
- * page or its parent's, and the list that counts it (a forum post's topic and section, the Council,
- * the Forge). Only inside a request: a script has no page cache to tell.
+ * tags: the pages a post of this kind shows on, for the anonymous page cache (issue 13), as its
+ * kind describes them (`pageTags`). Only inside a request: a script has no page cache to tell.
  */
 export async function postPageTags(db: Executor, kind: PostKind, id: number, parentId: string | number | null): Promise<string[]> {
   if (!currentPageTags()) return [];
-  switch (kind) {
-    case "discussion":
-    case "reply": {
-      const discussionId = kind === "discussion" ? id : Number(parentId);
-      const place = await forumPlace(db, kind === "discussion" ? { topicId: String(parentId) } : { discussionId });
-      return [tag.discussion(discussionId), ...(place ? [tag.topic(place.topicId), tag.section(place.section)] : [])];
-    }
-    case "question":
-    case "answer":
-      return [tag.question(kind === "question" ? id : Number(parentId)), tag.council];
-    case "creation":
-    case "comment":
-      return [tag.creation(kind === "creation" ? id : Number(parentId)), tag.forge];
-  }
+  return specOf(kind).pageTags(db, { id, parentId });
 }
 
 /**
@@ -145,10 +122,11 @@ async function wrotePost(db: Executor, kind: PostKind, post: { id: number; paren
 
 /**
  * Every post's body is rendered to HTML once, when it is written (ADR 0012), so no page view runs
- * the Markdown parser on it.
+ * the Markdown parser on it; a kind that keeps an excerpt gets it from the same body.
  */
-function withRenderedBody(values: Record<string, unknown>): Record<string, unknown> {
-  return typeof values.body === "string" ? { ...values, body_html: renderMarkdown(values.body) } : values;
+function withRenderedBody(spec: PostKindSpec, values: Record<string, unknown>): Record<string, unknown> {
+  if (typeof values.body !== "string") return values;
+  return { ...values, body_html: renderMarkdown(values.body), ...(spec.excerpt ? { excerpt: excerptOf(values.body) } : {}) };
 }
 
 // ---------------------------------------------------------------- orchestrators
@@ -187,10 +165,10 @@ const TYPED_FIELDS = ["title", "description", "body", "link_url"] as const;
  * post with `created: false` and changes nothing.
  */
 export async function createPost(services: AppServices, viewer: Viewer, post: NewPost, now = new Date()): Promise<Outcome<{ id: number; created: boolean }>> {
-  const { parent } = POST_KINDS[post.kind];
+  const spec = specOf(post.kind);
   const at = now.toISOString();
   // Rendered before the transaction: a long body must not hold the write lock while it renders.
-  const values = withRenderedBody(post.values);
+  const values = withRenderedBody(spec, post.values);
   const submissionKey = submittedKey(post);
   const posted = await postWithinLimits(services, viewer, { kind: post.kind, submissionKey }, now, async (trx) => {
     if (post.recheck) {
@@ -199,7 +177,7 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
     }
     const inserted = await insertSubmitted(trx, post.kind, {
       ...values,
-      ...(parent ? { [parent]: post.parentId } : {}),
+      ...(spec.parent ? { [spec.parent]: post.parentId } : {}),
       author_id: viewer.id,
       created_at: at,
       submission_key: submissionKey,
@@ -224,13 +202,13 @@ export function postAllowedAhead(services: AppServices, viewer: Viewer, post: Pi
   return postLimitsAhead(services.db, viewer, { kind: post.kind, submissionKey: submittedKey(post) }, now);
 }
 
-/** editPost's limit read ahead, recording nothing: the write burst limit, where the kind's edits count. */
+/** editOwnPost's limit read ahead, recording nothing: the write burst limit, where the kind's edits count. */
 export async function editAllowedAhead(services: AppServices, viewer: Viewer, kind: PostKind, now = new Date()): Promise<Outcome<null>> {
-  return POST_KINDS[kind].editsLimited ? writeLimitAhead(services.db, viewer, now) : { ok: true, value: null };
+  return specOf(kind).editsLimited ? writeLimitAhead(services.db, viewer, now) : { ok: true, value: null };
 }
 
 /** The author's edit: marked as edited; Forum edits also count against the write burst limit. */
-export async function editPost(
+export async function editOwnPost(
   services: AppServices,
   viewer: Viewer,
   kind: PostKind,
@@ -240,11 +218,11 @@ export async function editPost(
 ): Promise<Outcome<PostRow>> {
   const own = await loadOwnPost(services.db, viewer, kind, id);
   if (!own.ok) return own;
-  if (POST_KINDS[kind].editsLimited) {
+  if (specOf(kind).editsLimited) {
     const allowed = await writeAllowed(services, viewer);
     if (!allowed.ok) return allowed;
   }
-  const values = withRenderedBody(await change.values(own.value));
+  const values = withRenderedBody(specOf(kind), await change.values(own.value));
   await services.db.transaction().execute(async (trx) => {
     await updateEdited(trx, kind, id, values, now.toISOString());
     await change.alsoWrite?.(trx);
@@ -257,7 +235,7 @@ export async function editPost(
  * The author deletes: the post shows as "[deleted]" while the thread stays readable; the counts
  * move (if it was showing) and its XP goes back, all in one transaction.
  */
-export async function deletePost(
+export async function deleteOwnPost(
   services: AppServices,
   viewer: Viewer,
   kind: PostKind,
@@ -309,7 +287,7 @@ export async function setPostHidden(
     await logModeration(trx, viewer, hidden ? "hide" : "restore", kind, id, at);
     return current;
   });
-  if (!post) return fail(404, POST_KINDS[kind].missing);
+  if (!post) return fail(404, specOf(kind).missing);
   await wrotePost(services.db, kind, { id, parentId: post.parent_id, authorId: post.author_id });
   return { ok: true, value: { id } };
 }

@@ -1,12 +1,54 @@
 import type { XpKind } from "~/lib/xp";
+import { tag } from "../../cache/page-tags";
+import type { Db } from "../../db/connect";
+import type { Executor } from "../../db/executor";
+import { moveCreationCount } from "../forge/forge-repository";
+import { forumPlace, moveReplyHour } from "../forum/section-repository";
 
 /**
- * Every kind of post a member writes, and what the posting pipeline (ADR 0017) needs to know about
- * each: where it is stored, which stored counts it adds to, what its author earns for it and which
- * limits apply. Creation and comment are modelled for the Forge; their tables get submission keys
- * when the Forge's forms are built.
+ * Every kind of post a member writes, and everything the posting pipeline (ADR 0017) needs to know
+ * about each, as data: where it is stored, which stored counts it adds to, which cached pages show
+ * it, what its author earns for it and which limits apply. The pipeline's steps read this table and
+ * never ask which kind they hold (ADR 0053), so a new kind (a reaction, a flag) is one entry here,
+ * and `tests/integration/posts-pipeline.test.ts` checks that the entry is whole.
  */
-export type PostKind = "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
+export interface PostKindSpec {
+  table: PostTable;
+  /** The column naming the post's parent row, if it has one. */
+  parent: "topic_id" | "discussion_id" | "question_id" | "creation_id" | null;
+  /** What "not found" says for this kind. */
+  missing: string;
+  /** Whether the post keeps a plain-text excerpt of its body (`excerpt`), written with the body (ADR 0012). */
+  excerpt: boolean;
+  /**
+   * The stored counts a visible post adds to, nearest first: a reply counts in its discussion and,
+   * through it, in its topic.
+   */
+  countedIn: readonly CountedIn[];
+  /**
+   * Counts kept elsewhere that move with the post (a reply's hour for featured discussions, ADR 0027;
+   * a creation's category on /forge, ADR 0036), in the same transaction.
+   */
+  alsoCounts: ((trx: Db, post: CountedPost, delta: number) => Promise<void>) | null;
+  /**
+   * The cached pages a post of this kind shows on (issue 13): its own page or its parent's, and the
+   * list that counts it. Its author's profile is added by the pipeline for every kind.
+   */
+  pageTags: (db: Executor, post: { id: number; parentId: string | number | null }) => Promise<string[]>;
+  /** The XP its author earns for posting it, if any; taken back when the author deletes it. */
+  xp: XpKind | null;
+  /** XP others gave the post, taken back with it: by the post's id, and per vote (`<id>:<voter>`). */
+  earned: { byId: readonly XpKind[]; byVote: readonly XpKind[] };
+  /** Counted in the initiate's one shared daily limit (PRODUCT.md §3). */
+  daily: boolean;
+  /**
+   * Whether the author's edits count against the write burst limit. The Forum's always have; the
+   * Council's never did, and the refactor kept behaviour as it was (ADR 0017).
+   */
+  editsLimited: boolean;
+  /** Columns naming the post's stored files (ADR 0020); they go with the post when its author deletes it. */
+  media: readonly MediaColumn[];
+}
 
 /** The tables that hold posts. */
 export type PostTable = "discussion" | "reply" | "question" | "answer" | "creation" | "creation_comment";
@@ -17,38 +59,36 @@ export interface CountedIn {
   column: "discussion_count" | "reply_count" | "answer_count" | "comment_count";
   /** Whether a new post also moves that row's last_activity_at. */
   activity: boolean;
+  /** The row is not the post's parent but one the parent names: its `column` in the parent's `table`. */
+  via?: { table: "discussion"; column: "topic_id" };
 }
 
-export interface PostModel {
-  table: PostTable;
-  /** The column naming the post's parent row, if it has one. */
-  parent: "topic_id" | "discussion_id" | "question_id" | "creation_id" | null;
-  /** What "not found" says for this kind. */
-  missing: string;
-  /** The XP its author earns for posting it, if any; taken back when the author deletes it. */
-  xp: XpKind | null;
-  /** XP others gave the post, taken back with it: by the post's id, and per vote (`<id>:<voter>`). */
-  earned: { byId: readonly XpKind[]; byVote: readonly XpKind[] };
-  /** Counted in the initiate's one shared daily limit (PRODUCT.md §3). */
-  daily: boolean;
-  /**
-   * Whether the author's edits count against the write burst limit. The Forum's always have; the
-   * Council's never did, and this refactor keeps behaviour as it was (ADR 0017).
-   */
-  editsLimited: boolean;
-  /** Columns naming the post's stored files (ADR 0020); they go with the post when its author deletes it. */
-  media: readonly MediaColumn[];
+/** What a count step knows of the post. */
+export interface CountedPost {
+  id: number;
+  parentId: string | number | null;
+  createdAt: string | Date;
 }
 
 export type MediaColumn = "image_name" | "image_display_name" | "image_thumb_name" | "audio_name";
 
 const none = { byId: [], byVote: [] } as const;
 
-export const POST_KINDS: Record<PostKind, PostModel> = {
+/** A forum post's pages: its discussion, the topic that lists it and the section that lists the topic. */
+async function forumPageTags(db: Executor, discussionId: number, place: Parameters<typeof forumPlace>[1]) {
+  const found = await forumPlace(db, place);
+  return [tag.discussion(discussionId), ...(found ? [tag.topic(found.topicId), tag.section(found.section)] : [])];
+}
+
+export const POST_KINDS = {
   discussion: {
     table: "discussion",
     parent: "topic_id",
     missing: "Post not found",
+    excerpt: true,
+    countedIn: [{ table: "topic", column: "discussion_count", activity: true }],
+    alsoCounts: null,
+    pageTags: (db, post) => forumPageTags(db, post.id, { topicId: String(post.parentId) }),
     xp: "discussion.started",
     earned: none,
     daily: true,
@@ -59,6 +99,13 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     table: "reply",
     parent: "discussion_id",
     missing: "Post not found",
+    excerpt: false,
+    countedIn: [
+      { table: "discussion", column: "reply_count", activity: true },
+      { table: "topic", column: "reply_count", activity: true, via: { table: "discussion", column: "topic_id" } },
+    ],
+    alsoCounts: (trx, post, delta) => moveReplyHour(trx, Number(post.parentId), post.createdAt, delta),
+    pageTags: (db, post) => forumPageTags(db, Number(post.parentId), { discussionId: Number(post.parentId) }),
     xp: "reply.posted",
     earned: none,
     daily: false,
@@ -69,6 +116,10 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     table: "question",
     parent: null,
     missing: "Question not found",
+    excerpt: true,
+    countedIn: [],
+    alsoCounts: null,
+    pageTags: async (_db, post) => [tag.question(post.id), tag.council],
     xp: "question.asked",
     earned: none,
     daily: true,
@@ -79,6 +130,10 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     table: "answer",
     parent: "question_id",
     missing: "Answer not found",
+    excerpt: false,
+    countedIn: [{ table: "question", column: "answer_count", activity: true }],
+    alsoCounts: null,
+    pageTags: async (_db, post) => [tag.question(Number(post.parentId)), tag.council],
     xp: "answer.posted",
     earned: { byId: ["answer.accepted"], byVote: ["answer.helpful"] },
     daily: false,
@@ -89,6 +144,10 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     table: "creation",
     parent: null,
     missing: "Creation not found",
+    excerpt: false,
+    countedIn: [],
+    alsoCounts: (trx, post, delta) => moveCreationCount(trx, post.id, delta),
+    pageTags: async (_db, post) => [tag.creation(post.id), tag.forge],
     xp: "creation.shared",
     earned: { byId: [], byVote: ["creation.liked"] },
     daily: true,
@@ -99,29 +158,25 @@ export const POST_KINDS: Record<PostKind, PostModel> = {
     table: "creation_comment",
     parent: "creation_id",
     missing: "Comment not found",
+    excerpt: false,
+    countedIn: [{ table: "creation", column: "comment_count", activity: false }],
+    alsoCounts: null,
+    pageTags: async (_db, post) => [tag.creation(Number(post.parentId)), tag.forge],
     xp: null, // PRODUCT.md §3 gives comments no XP
     earned: none,
     daily: false,
     editsLimited: true,
     media: [],
   },
-};
+} as const satisfies Record<string, PostKindSpec>;
+
+/** One kind of post: a key of POST_KINDS, so a new entry there is a new kind everywhere. */
+export type PostKind = keyof typeof POST_KINDS;
+
+export const POST_KIND_NAMES = Object.keys(POST_KINDS) as PostKind[];
+
+/** A kind's description, widened to PostKindSpec (the table itself keeps each entry's literal types). */
+export const specOf = (kind: PostKind): PostKindSpec => POST_KINDS[kind];
 
 /** The kinds counted together in the initiate's daily limit. */
-export const DAILY_COUNTED = (Object.keys(POST_KINDS) as PostKind[]).filter((kind) => POST_KINDS[kind].daily);
-
-/**
- * The stored counts a visible post of each kind adds to, nearest first; a reply counts in its
- * discussion and, through it, in its topic.
- */
-export const COUNTED_IN: Record<PostKind, readonly CountedIn[]> = {
-  discussion: [{ table: "topic", column: "discussion_count", activity: true }],
-  reply: [
-    { table: "discussion", column: "reply_count", activity: true },
-    { table: "topic", column: "reply_count", activity: true },
-  ],
-  question: [],
-  answer: [{ table: "question", column: "answer_count", activity: true }],
-  creation: [],
-  comment: [{ table: "creation", column: "comment_count", activity: false }],
-};
+export const DAILY_COUNTED = POST_KIND_NAMES.filter((kind) => specOf(kind).daily);

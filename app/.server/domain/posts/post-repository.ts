@@ -2,8 +2,7 @@ import type { Kysely } from "kysely";
 import { engineOf } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import type { ModerationActionKind } from "../../db/schema";
-import type { SectionId } from "~/lib/domain-values";
-import { COUNTED_IN, POST_KINDS, type MediaColumn, type PostKind } from "./post-kinds";
+import { POST_KINDS, specOf, type MediaColumn, type PostKind } from "./post-kinds";
 
 // Every post table shares id, author_id, created_at, edited_at, deleted_at and hidden_at; Kysely
 // cannot type a query over a union of tables, so this repository steps outside its types here, in
@@ -91,16 +90,23 @@ export interface CountTarget {
   activity: boolean;
 }
 
-/** The rows whose counts a post of this kind under this parent moves (a reply: its discussion, then its topic). */
+/**
+ * The rows whose counts a post of this kind under this parent moves: the parent's, or a row the
+ * parent names (a reply's topic, through its discussion).
+ */
 export async function countTargets(db: Executor, kind: PostKind, parentId: string | number | null): Promise<CountTarget[]> {
-  const counted = COUNTED_IN[kind];
-  if (counted.length === 0 || parentId === null) return [];
-  const ids: (string | number)[] = [parentId];
-  if (kind === "reply") {
-    const discussion = await db.selectFrom("discussion").select("topic_id").where("id", "=", Number(parentId)).executeTakeFirstOrThrow();
-    ids.push(discussion.topic_id);
+  if (parentId === null) return [];
+  const targets: CountTarget[] = [];
+  for (const counted of specOf(kind).countedIn) {
+    const id = counted.via ? await columnOf(db, counted.via, parentId) : parentId;
+    targets.push({ table: counted.table, column: counted.column, id, activity: counted.activity });
   }
-  return counted.map((c, i) => ({ table: c.table, column: c.column, id: ids[i], activity: c.activity }));
+  return targets;
+}
+
+async function columnOf(db: Executor, of: { table: string; column: string }, id: string | number): Promise<string | number> {
+  const row = await any(db).selectFrom(of.table).select(`${of.column} as value`).where("id", "=", id).executeTakeFirstOrThrow();
+  return row.value as string | number;
 }
 
 /** Moves the stored counts by delta, in the caller's transaction; never a read-then-write. */
@@ -153,18 +159,4 @@ export async function unlinkMedia(db: Executor, kind: PostKind, id: number, colu
     .where("id", "=", id)
     .execute();
   return names;
-}
-
-/** Where a forum post shows: the topic, found by its id or by a discussion in it, and its section. */
-export async function forumPlace(db: Executor, of: { topicId: string } | { discussionId: number }): Promise<{ topicId: string; section: SectionId } | undefined> {
-  const row =
-    "topicId" in of
-      ? await db.selectFrom("topic").select(["topic.id", "topic.section"]).where("topic.id", "=", of.topicId).executeTakeFirst()
-      : await db
-          .selectFrom("discussion")
-          .innerJoin("topic", "topic.id", "discussion.topic_id")
-          .select(["topic.id", "topic.section"])
-          .where("discussion.id", "=", of.discussionId)
-          .executeTakeFirst();
-  return row ? { topicId: row.id, section: row.section } : undefined;
 }

@@ -1,12 +1,31 @@
 import { engineOf, type Db } from "../../db/connect";
 import type { Executor } from "../../db/executor";
+import type { NewXpEvent } from "../../db/schema";
 import { tag, wrote } from "../../cache/page-tags";
 import { startOfUtcDay } from "~/lib/dates";
-import { progressAt, rankById, type Rank, type RankProgress, type VirtueLevels } from "~/lib/ranks";
+import { progressAt, rankById, RANKS, rankFor, type Rank, type RankProgress, type VirtueLevels } from "~/lib/ranks";
 import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
 import { virtueLevelsFor } from "./virtue-levels";
 import { storedRank } from "./authors";
-import { deleteXpEvent, insertXpEvent, lockMember, pointsSince } from "./xp-repository";
+import {
+  addToMemberXp,
+  deleteVoteXpEvents,
+  deleteXpEvent,
+  deleteXpEventsOf,
+  insertXpEvent,
+  lockMember,
+  memberXpAndRanks,
+  pointsSince,
+  setMemberRank,
+} from "./xp-repository";
+
+/*
+ * A member's progression: the XP ledger, the XP total and rank the member row keeps with it (issue
+ * 13, ADR 0027), and the pages that show them. Every write of the ledger goes through this service,
+ * which moves the member row's total by exactly the points it inserted or deleted, settles the
+ * rank, and names the pages it changed, all in the caller's transaction: `member.xp` is always the
+ * ledger's sum. The repository only reads and writes rows (ADR 0053).
+ */
 
 export interface Standing {
   xp: number;
@@ -14,13 +33,12 @@ export interface Standing {
   rank: Rank;
 }
 
+// ---------------------------------------------------------------- reading
+
 /** XP and rank as the member rows hold them (moved with the ledger, ADR 0027): one query. */
 async function storedStandings(db: Executor, memberIds: readonly string[]) {
-  const ids = [...new Set(memberIds)];
   const out = new Map<string, { xp: number; rank: Rank }>();
-  if (ids.length === 0) return out;
-  const rows = await db.selectFrom("member").select(["id", "xp", "rank"]).where("id", "in", ids).execute();
-  for (const row of rows) out.set(row.id, { xp: Number(row.xp), rank: rankById(storedRank(row.rank)) });
+  for (const row of await memberXpAndRanks(db, [...new Set(memberIds)])) out.set(row.id, { xp: Number(row.xp), rank: rankById(storedRank(row.rank)) });
   return out;
 }
 
@@ -57,6 +75,50 @@ export async function progressOf(db: Executor, memberId: string): Promise<RankPr
   return progressAt(xp, rank);
 }
 
+// ---------------------------------------------------------------- the ledger and the stored rank
+
+/** Below this much XP the virtues cannot change a rank (only master asks for them). */
+const MASTER_XP = RANKS[RANKS.length - 1].minXp;
+
+/** Moves the stored XP by what the ledger gained or lost, then settles the stored rank from the new total. */
+async function moveXp(db: Executor, memberId: string, delta: number) {
+  // The profile shows the exact XP.
+  wrote(tag.profile(memberId));
+  if (delta === 0) return;
+  const moved = await addToMemberXp(db, memberId, delta);
+  if (moved) await storeRank(db, memberId, moved.xp, moved.rank);
+}
+
+/**
+ * Recomputes a member's stored rank from their stored XP and their virtue levels: after a challenge
+ * attempt completes (virtue levels move), and whenever XP moves (through moveXp).
+ */
+export async function settleRank(db: Executor, memberId: string) {
+  const [row] = await memberXpAndRanks(db, [memberId]);
+  if (row) await storeRank(db, memberId, Number(row.xp), row.rank);
+}
+
+async function storeRank(db: Executor, memberId: string, xp: number, stored: string) {
+  // Virtue levels cost a query; below master's XP they cannot decide the rank.
+  const levels = xp >= MASTER_XP ? ((await virtueLevelsFor(db, [memberId])).get(memberId) ?? {}) : {};
+  const rank = rankFor(xp, levels).id;
+  if (rank === stored) return;
+  await setMemberRank(db, memberId, rank);
+  // Every page that shows this member as an author shows the rank.
+  wrote(tag.member(memberId));
+}
+
+/**
+ * Records one ledger event with the points given, once (the ledger's unique key: member, kind,
+ * subject), and moves the member's total and rank with it. False when it was recorded already.
+ */
+export async function recordXpEvent(trx: Executor, event: NewXpEvent): Promise<boolean> {
+  const points = await insertXpEvent(trx, event);
+  if (points === null) return false;
+  await moveXp(trx, event.member_id, points);
+  return true;
+}
+
 /**
  * Awards the XP of one event, once (the ledger's unique key), inside the caller's transaction.
  * Votes and likes beyond the daily cap are recorded with the points that were left (possibly 0),
@@ -72,12 +134,22 @@ export async function awardXp(trx: Db, memberId: string, kind: XpKind, subjectId
     const used = await pointsSince(trx, memberId, CAPPED_KINDS, startOfUtcDay(at));
     points = Math.max(0, Math.min(points, DAILY_VOTE_XP_CAP - used));
   }
-  // The profile shows the exact XP; a new rank (shown wherever the member is an author) is the member tag's.
+  // The profile shows the exact XP, even when this award was made already.
   wrote(tag.profile(memberId));
-  return insertXpEvent(trx, { member_id: memberId, kind, subject_id: String(subjectId), points, created_at: at.toISOString() });
+  return recordXpEvent(trx, { member_id: memberId, kind, subject_id: String(subjectId), points, created_at: at.toISOString() });
 }
 
-export async function revokeXp(trx: Db, memberId: string, kind: XpKind, subjectId: string | number) {
-  wrote(tag.profile(memberId));
-  await deleteXpEvent(trx, memberId, kind, String(subjectId));
+/** Takes back one award (a vote, a like, an acceptance undone). */
+export async function revokeXp(trx: Executor, memberId: string, kind: XpKind, subjectId: string | number) {
+  await moveXp(trx, memberId, -(await deleteXpEvent(trx, memberId, kind, String(subjectId))));
+}
+
+/** Takes back a post's awards: of these kinds for its own id (its author's award, an acceptance). */
+export async function takeBackXpOf(trx: Executor, memberId: string, kinds: readonly XpKind[], subjectId: string | number) {
+  await moveXp(trx, memberId, -(await deleteXpEventsOf(trx, memberId, kinds, String(subjectId))));
+}
+
+/** Takes back what votes on one post gave its author (subjects `<post id>:<voter id>`). */
+export async function takeBackVoteXp(trx: Executor, memberId: string, kinds: readonly XpKind[], postId: number) {
+  await moveXp(trx, memberId, -(await deleteVoteXpEvents(trx, memberId, kinds, postId)));
 }

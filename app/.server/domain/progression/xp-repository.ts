@@ -1,11 +1,10 @@
 import type { Executor } from "../../db/executor";
 import type { NewXpEvent } from "../../db/schema";
-import { moveXp } from "./standing";
 
 /*
- * Every write of the ledger goes through the functions below, and each moves the member row's XP
- * total (and with it the stored rank) by exactly the points it inserted or deleted, in the same
- * transaction as the caller's (issue 13, ADR 0027): `member.xp` is always the ledger's sum.
+ * The XP ledger's rows and the member row's XP total and stored rank: reads and writes, nothing
+ * more. Keeping `member.xp` equal to the ledger's sum and the rank settled (issue 13, ADR 0027) is
+ * the progression service's, which calls these in the caller's transaction (ADR 0053).
  */
 
 /**
@@ -26,25 +25,25 @@ export async function xpTotals(db: Executor, memberIds: readonly string[]): Prom
   return totals;
 }
 
-/** Records an award; a second award for the same member, kind and subject is ignored. */
-export async function insertXpEvent(db: Executor, event: NewXpEvent): Promise<boolean> {
+/**
+ * Records an award and returns its points; a second award for the same member, kind and subject
+ * is ignored (null).
+ */
+export async function insertXpEvent(db: Executor, event: NewXpEvent): Promise<number | null> {
   const inserted = await db
     .insertInto("xp_event")
     .values(event)
     .onConflict((oc) => oc.columns(["member_id", "kind", "subject_id"]).doNothing())
     .returning("points")
     .executeTakeFirst();
-  if (!inserted) return false;
-  await moveXp(db, event.member_id, Number(inserted.points));
-  return true;
+  return inserted ? Number(inserted.points) : null;
 }
 
-/** Subtracts the points of the deleted rows from the member's total. */
-async function takeBack(db: Executor, memberId: string, deleted: { points: number }[]) {
-  await moveXp(db, memberId, -deleted.reduce((sum, row) => sum + Number(row.points), 0));
-}
+/** The points of the deleted rows. */
+const pointsOf = (deleted: { points: number }[]) => deleted.reduce((sum, row) => sum + Number(row.points), 0);
 
-export async function deleteXpEvent(db: Executor, memberId: string, kind: string, subjectId: string) {
+/** Deletes one award; returns the points it had (0 when there was none). */
+export async function deleteXpEvent(db: Executor, memberId: string, kind: string, subjectId: string): Promise<number> {
   const deleted = await db
     .deleteFrom("xp_event")
     .where("member_id", "=", memberId)
@@ -52,12 +51,12 @@ export async function deleteXpEvent(db: Executor, memberId: string, kind: string
     .where("subject_id", "=", subjectId)
     .returning("points")
     .execute();
-  await takeBack(db, memberId, deleted);
+  return pointsOf(deleted);
 }
 
-/** Takes back awards of these kinds for one subject (a post's own id). */
-export async function deleteXpEventsOf(db: Executor, memberId: string, kinds: readonly string[], subjectId: string) {
-  if (kinds.length === 0) return;
+/** Deletes awards of these kinds for one subject (a post's own id); returns their points. */
+export async function deleteXpEventsOf(db: Executor, memberId: string, kinds: readonly string[], subjectId: string): Promise<number> {
+  if (kinds.length === 0) return 0;
   const deleted = await db
     .deleteFrom("xp_event")
     .where("member_id", "=", memberId)
@@ -65,12 +64,12 @@ export async function deleteXpEventsOf(db: Executor, memberId: string, kinds: re
     .where("subject_id", "=", subjectId)
     .returning("points")
     .execute();
-  await takeBack(db, memberId, deleted);
+  return pointsOf(deleted);
 }
 
-/** Takes back awards of these kinds that votes on one post gave (subject `<post id>:<voter id>`). */
-export async function deleteVoteXpEvents(db: Executor, memberId: string, kinds: readonly string[], postId: number) {
-  if (kinds.length === 0) return;
+/** Deletes awards of these kinds that votes on one post gave (subject `<post id>:<voter id>`); returns their points. */
+export async function deleteVoteXpEvents(db: Executor, memberId: string, kinds: readonly string[], postId: number): Promise<number> {
+  if (kinds.length === 0) return 0;
   const deleted = await db
     .deleteFrom("xp_event")
     .where("member_id", "=", memberId)
@@ -78,7 +77,7 @@ export async function deleteVoteXpEvents(db: Executor, memberId: string, kinds: 
     .where("subject_id", "like", `${postId}:%`)
     .returning("points")
     .execute();
-  await takeBack(db, memberId, deleted);
+  return pointsOf(deleted);
 }
 
 /** Points of these kinds a member got since an instant (the daily cap on votes and likes). */
@@ -108,4 +107,29 @@ export async function recentXpEvents(db: Executor, memberId: string, limit: numb
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
+}
+
+/**
+ * Moves a member's stored XP by `delta` as one `xp = xp + delta` statement (never read-then-write:
+ * on PostgreSQL the row lock it takes orders concurrent awards); returns the new total and the
+ * stored rank.
+ */
+export async function addToMemberXp(db: Executor, memberId: string, delta: number): Promise<{ xp: number; rank: string } | undefined> {
+  const row = await db
+    .updateTable("member")
+    .set((eb) => ({ xp: eb("xp", "+", delta) }))
+    .where("id", "=", memberId)
+    .returning(["xp", "rank"])
+    .executeTakeFirst();
+  return row ? { xp: Number(row.xp), rank: row.rank } : undefined;
+}
+
+/** Members' stored XP totals and ranks, one query. */
+export async function memberXpAndRanks(db: Executor, memberIds: readonly string[]) {
+  if (memberIds.length === 0) return [];
+  return db.selectFrom("member").select(["id", "xp", "rank"]).where("id", "in", [...memberIds]).execute();
+}
+
+export async function setMemberRank(db: Executor, memberId: string, rank: string) {
+  await db.updateTable("member").set({ rank }).where("id", "=", memberId).execute();
 }
