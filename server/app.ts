@@ -15,11 +15,13 @@ import { outboxPruningJob, rateLimitPruningJob, startOutboxWorker } from "~/.ser
 import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
 import { reminderJob } from "~/.server/domain/events/reminders";
 import { sql } from "kysely";
-import { routeBodyLimit } from "./route-limits";
+import { currentPageTags } from "~/.server/cache/page-tags";
+import { cachePolicyOf } from "~/.server/cache/route-policies";
+import { matchedRoute, routeBodyLimit } from "./route-limits";
 import { bodyLimit, clientAddress, closeWhileDraining, MAX_BODY_BYTES, methods, refuseNulInUrl, requestLogging, sameOriginWrites, securityHeaders, trailingSlashRedirect } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
 import { precompressedAssets } from "./static-assets";
-import { countWriteHandlers, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
+import { countWriteHandlers, isCacheCandidate, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
 import { DEFAULT_CHANNEL, localBus, postgresBus, type InvalidationBus } from "./invalidation-bus";
 import { migrateToLatest } from "../database/migrate";
 
@@ -117,6 +119,12 @@ export function createApp({ env, logger, services, assets, build, draining = () 
       next(error);
       return;
     }
+    // The route's cache policy decides whether its page may be kept (route-policies.ts).
+    const tags = isCacheCandidate(req) ? currentPageTags() : undefined;
+    if (tags) {
+      const route = matchedRoute(current, req.path);
+      tags.route = { id: route?.id, policy: route ? cachePolicyOf(route.id) : undefined };
+    }
     return handlerFor(current)(req, res, next);
   });
   return app;
@@ -187,9 +195,9 @@ export interface StartOptions {
 /**
  * The production build, imported once: an `import()` per request still resolved the specifier
  * through Node's module loader each time (about 1.5% of a signed-in page, issue 13). A failed
- * import is tried again by the next request.
+ * import is tried again by the next request. Exported for the HTTP tests, which serve this bundle.
  */
-function productionBuild() {
+export function productionBuild() {
   let loaded: Promise<ServerBuild> | undefined;
   return () =>
     (loaded ??= (import("virtual:react-router/server-build") as Promise<ServerBuild>).catch((error: unknown) => {

@@ -4,7 +4,8 @@ import { brotliDecompressSync } from "node:zlib";
 import express from "express";
 import { data, redirect, type ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { readsFrom, tag, wrote, wroteNothingPublic } from "~/.server/cache/page-tags";
+import { currentPageTags, readsFrom, tag, wrote, wroteNothingPublic } from "~/.server/cache/page-tags";
+import type { CachePolicy } from "~/.server/cache/route-policies";
 import { DEVICE_COOKIE } from "~/.server/domain/accounts/trusted-devices";
 import { countWriteHandlers, eligibility, etagFor, inlineScriptHashes, memberKey, notModified, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware, pickEncoding } from "./page-cache";
 
@@ -235,7 +236,19 @@ describe("the front and the write bump over HTTP", () => {
   beforeAll(async () => {
     const app = express();
     app.use(pageTagsMiddleware(cache));
+    // What server/app.ts does with the build's routes: the route's policy on the request's tags.
+    const policies: Record<string, CachePolicy> = { page: "tags", undeclared: "tags", static: "static", never: "never" };
+    app.use((req, _res, next) => {
+      const id = req.path.split("/")[1]!;
+      currentPageTags()!.route = { id, policy: policies[id] };
+      next();
+    });
     app.use(pageCapture(cache, { https: false, development: false }));
+    app.get(["/static", "/never", "/missing"], (_req, res) => {
+      renders += 1;
+      readsFrom(tag.topic("1"));
+      res.type("html").send(`<p>render ${renders}</p>`);
+    });
     app.get("/page/:id", (req, res) => {
       renders += 1;
       readsFrom(tag.topic(req.params.id));
@@ -269,6 +282,19 @@ describe("the front and the write bump over HTTP", () => {
     expect(await state("/page/1")).toBe("hit");
     expect(await state("/undeclared")).toBe("miss");
     expect(await state("/undeclared")).toBe("miss");
+  });
+
+  it("keeps by the route's policy: static under `site` alone, never and a route missing from the table not at all", async () => {
+    for (const path of ["/static", "/never", "/missing"]) expect(await state(path)).toBe("miss");
+    expect(await state("/static")).toBe("hit");
+    // Kept under `site`, not under what its loader named: a write of that tag leaves it.
+    expect((await post("/write/1")).status).toBe(303);
+    expect(await state("/static")).toBe("hit");
+    // Though they read a tag, as a kept page would.
+    expect(await state("/never")).toBe("miss");
+    expect(await state("/missing")).toBe("miss");
+    expect((await post("/untagged")).status).toBe(200);
+    expect(await state("/static")).toBe("miss");
   });
 
   it("a write drops the pages that read what it wrote, a redirect counts, a refused write does not", async () => {

@@ -23,13 +23,26 @@ function treeOf(routes: BuildRoutes): RouteObject[] {
 }
 
 /**
+ * The path React Router matches for a request: single fetch's data requests (`/x.data`, and
+ * `/_.data` for `/`) are read as the page they load, as its own `getNormalizedPath` does.
+ */
+function routedPath(pathname: string) {
+  if (pathname.endsWith("/_.data")) return pathname.slice(0, -"_.data".length);
+  return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+}
+
+/** The deepest route a request goes to (its id and `handle`), matched as React Router matches it. */
+export function matchedRoute(build: ServerBuild, pathname: string): { id: string; handle: unknown } | undefined {
+  const matches = matchRoutes(treeOf(build.routes), routedPath(pathname), build.basename);
+  const leaf = matches?.at(-1)?.route;
+  return leaf ? { id: leaf.id!, handle: leaf.handle } : undefined;
+}
+
+/**
  * The body limit the route a request goes to declares (`export const handle = { maxBodyBytes }`),
- * decided by route identity: the same matching React Router does, on the path, with single fetch's
- * `.data` suffix taken off. Undefined for every route that declares none (they keep the global 1 MB).
+ * decided by route identity. Undefined for every route that declares none (they keep the global 1 MB).
  */
 export function routeBodyLimit(build: ServerBuild, pathname: string): number | undefined {
-  const path = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
-  const matches = matchRoutes(treeOf(build.routes), path, build.basename);
-  const handle = matches?.at(-1)?.route.handle as { maxBodyBytes?: unknown } | undefined;
+  const handle = matchedRoute(build, pathname)?.handle as { maxBodyBytes?: unknown } | undefined;
   return typeof handle?.maxBodyBytes === "number" ? handle.maxBodyBytes : undefined;
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import { currentPageTags } from "~/.server/cache/page-tags";
+import { currentPageTags, tag, type PageTags } from "~/.server/cache/page-tags";
 import { contentSecurityPolicy, type SecurityOptions } from "../http";
 import { candidateOf, sendCached } from "./front";
 import type { PageCache } from "./store";
@@ -70,12 +70,13 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
         res.setHeader("Content-Security-Policy", contentSecurityPolicy({ ...security, scriptHashes: inlineScriptHashes(body) }));
       }
       const tags = currentPageTags();
+      const reads = tags && keptReads(tags);
       const storable =
         res.statusCode === 200 &&
         STORABLE_TYPE.test(type) &&
         res.getHeader("set-cookie") === undefined &&
         tags !== undefined &&
-        tags.reads.size > 0 &&
+        reads !== undefined &&
         !res.getHeader("content-encoding") &&
         // A member's page only for the settled session it was rendered for, and never one whose
         // hits would have to repeat a side effect (a question's view): that is counted per member.
@@ -86,7 +87,7 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
             status: 200,
             headers: replayable(res),
             body,
-            reads: tags!.reads,
+            reads: reads!,
             onHit: tags!.onHit,
             startSeq: candidate.startSeq,
             viewer: candidate.member ? tags!.viewer : undefined,
@@ -102,6 +103,19 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
     } as Response["end"];
     next();
   };
+}
+
+/**
+ * What a page is kept under, by its route's policy (route-policies.ts): "tags", what its read models
+ * named (a page that named nothing is never kept); "static", `site` alone, whatever the loaders
+ * named (only a site-wide write drops it). Never kept: "never", a route missing from the table, or a
+ * response no route gave.
+ */
+function keptReads(tags: PageTags): Iterable<string> | undefined {
+  const policy = tags.route?.policy;
+  if (policy === "static") return [tag.site];
+  if (policy === "tags" && tags.reads.size > 0) return tags.reads;
+  return undefined;
 }
 
 function toBuffer(chunk: unknown, encoding: unknown): Buffer {

@@ -5,6 +5,6 @@
  * and the capture that keeps a page the app rendered (capture.ts).
  */
 export { PageCache, type CachedPage, type PageCacheOptions } from "./store";
-export { eligibility, etagFor, memberKey, notModified, pageCacheFront, pickEncoding, sendCached, type FrontOptions } from "./front";
+export { eligibility, etagFor, isCacheCandidate, memberKey, notModified, pageCacheFront, pickEncoding, sendCached, type FrontOptions } from "./front";
 export { countWriteHandlers, pageTagsMiddleware } from "./tag-middleware";
 export { inlineScriptHashes, pageCapture } from "./capture";

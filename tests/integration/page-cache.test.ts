@@ -168,6 +168,21 @@ describe(`the anonymous page cache on ${ENGINE}`, () => {
     expect((await web.http.get("/")).headers.get("x-page-cache")).toBe("miss");
   });
 
+  it("keeps a page by its route's policy: a static one until a site-wide write, a data request as its page", async () => {
+    const cookie = await joinAs(web.http, "Policy Pam");
+    const state = async (path: string) => (await web.http.get(path)).headers.get("x-page-cache");
+    // The home page's client-side navigation data (`/_.data`) is the home route's, kept by its tags.
+    for (const path of ["/ranks", "/terms", "/_.data"]) {
+      await web.http.get(path);
+      expect(await state(path), path).toBe("hit");
+    }
+    await startDiscussion(web.http, cookie, "A write of the Monastery's tags");
+    expect(await state("/_.data")).toBe("miss");
+    // Kept under `site` alone, whatever their loaders named: a tagged write leaves them.
+    expect(await state("/ranks")).toBe("hit");
+    expect(await state("/terms")).toBe("hit");
+  });
+
   it("counts a visitor's view of a question served from memory, once per address and day, and the visitor sees it", async () => {
     const { id } = await web.site.services.db.selectFrom("question").select("id").orderBy("id").limit(1).executeTakeFirstOrThrow();
     const views = async () =>

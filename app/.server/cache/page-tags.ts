@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { CachePolicy } from "./route-policies";
 
 /**
  * What a request read and what it wrote, for the anonymous page cache (issue 13, ADR 0026). A read
@@ -31,6 +32,18 @@ export interface PageTags {
    * tell its status by is judged by what its action did.
    */
   handlers?: { running: number; ran: boolean; action?: "done" | "refused"; idle?: () => void };
+  /**
+   * The route React Router runs for this request and its cache policy (route-policies.ts), set when
+   * the app hands the request over: a page is kept only by its route's policy. Unset before that
+   * (the front's own answers, health checks, files), and the policy unset for a route missing from
+   * the table.
+   */
+  route?: { id: string | undefined; policy: CachePolicy | undefined };
+  /**
+   * The cache audit's record (PAGE_CACHE_AUDIT, ADR 0051), set only while it is on: the tables the
+   * request's SQL read and wrote, and the tags a GET said its side effects changed (`changedByRead`).
+   */
+  audit?: { read: Set<string>; wrote: Set<string>; changedByRead: Set<string> };
 }
 
 /**
@@ -114,7 +127,9 @@ export function onCachedHit(effect: CachedHitEffect) {
  * Works after the response too: the request's context follows its promises.
  */
 export function changedByRead(...tags: string[]) {
-  storage.getStore()?.invalidate?.(tags);
+  const store = storage.getStore();
+  if (store?.audit) for (const tag of tags) store.audit.changedByRead.add(tag);
+  store?.invalidate?.(tags);
 }
 
 /**
