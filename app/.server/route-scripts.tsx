@@ -5,6 +5,7 @@ import {
   UNSAFE_DataRouterStateContext as DataRouterStateContext,
   UNSAFE_FrameworkContext as FrameworkContext,
 } from "react-router";
+import { Lru } from "~/lib/lru";
 
 /**
  * React Router's `<Scripts>` on the server, with the module script's text kept per route (ADR 0037)
@@ -39,7 +40,7 @@ interface RouteScripts {
 
 /** Entries kept per build: far more than the site has shapes of (routes, parent paths). */
 const KEPT = 2000;
-const byBuild = new WeakMap<Manifest, Map<string, RouteScripts>>();
+const byBuild = new WeakMap<Manifest, Lru<string, RouteScripts>>();
 
 /**
  * The module script's first statement: resolves after the first contentful paint (paint timing),
@@ -105,7 +106,7 @@ function parentPaths(pathname: string) {
 
 function routeScripts(manifest: Manifest, matchedIds: string[], parents: string[], match: (path: string) => string[] | undefined): RouteScripts {
   let kept = byBuild.get(manifest);
-  if (!kept) byBuild.set(manifest, (kept = new Map()));
+  if (!kept) byBuild.set(manifest, (kept = new Lru(KEPT)));
   const key = `${matchedIds.join("\n")}\n\n${parents.join("\n")}`;
   const found = kept.get(key);
   if (found) return found;
@@ -126,7 +127,6 @@ function routeScripts(manifest: Manifest, matchedIds: string[], parents: string[
     `import(${JSON.stringify(manifest.entry.module)});`;
 
   const entry = { moduleScript };
-  if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
   kept.set(key, entry);
   return entry;
 }

@@ -10,6 +10,7 @@ import {
   type Kysely,
   type QueryResult,
 } from "kysely";
+import { Lru } from "~/lib/lru";
 
 /**
  * Kysely dialect over Node's built-in `node:sqlite` (ADR 0003). Kysely's own SqliteDialect is shaped
@@ -115,7 +116,7 @@ class NodeSqliteConnection implements DatabaseConnection {
    * SQLite (issue 13). Reusing a statement is safe here: node:sqlite runs it to completion
    * synchronously, and SQLite re-prepares it by itself after a schema change.
    */
-  readonly #statements = new Map<string, { statement: StatementSync; columns: string[] | null }>();
+  readonly #statements = new Lru<string, { statement: StatementSync; columns: string[] | null }>(STATEMENTS_KEPT);
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -123,18 +124,15 @@ class NodeSqliteConnection implements DatabaseConnection {
 
   #prepared(sql: string) {
     let entry = this.#statements.get(sql);
-    if (entry) {
-      this.#statements.delete(sql);
-    } else {
+    if (!entry) {
       const statement = this.#db.prepare(sql);
       const columns = statement.columns().map((column) => column.name);
       // Rows come as arrays and become objects below: node:sqlite's own row objects are slow to
       // build and slower to copy (a 50-reply page: 290 µs as objects copied, 110 µs this way).
       if (columns.length > 0) statement.setReturnArrays(true);
       entry = { statement, columns: columns.length > 0 ? columns : null };
-      if (this.#statements.size >= STATEMENTS_KEPT) this.#statements.delete(this.#statements.keys().next().value!);
+      this.#statements.set(sql, entry);
     }
-    this.#statements.set(sql, entry);
     return entry;
   }
 

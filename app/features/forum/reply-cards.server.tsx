@@ -1,14 +1,12 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { ReplyCardMarkup, type ReplyCardContent } from "~/components/community/reply-card";
+import { Lru } from "~/lib/lru";
 
 /**
  * A bound in entries and in characters: a card's key holds its rendered text, and a hostile member's
  * longest replies make a card of some 100 KB with its key, where a usual one is about 3 KB.
  */
-const LIMIT = 2000;
-const MAX_CHARS = 16 * 1024 * 1024;
-const cards = new Map<string, string>();
-let chars = 0;
+const cards = new Lru<string, string>(2000, { weigh: (key, markup) => key.length + markup.length, maxWeight: 16 * 1024 * 1024 });
 
 /**
  * The viewer-independent part of a reply card (ReplyCardMarkup) as HTML, rendered once per version
@@ -22,20 +20,9 @@ export function replyCardHtml(reply: ReplyCardContent, withText: boolean): strin
   const { author, createdAt, edited, hidden, html } = reply;
   const key = JSON.stringify([withText, author.handle, author.name, author.rank, createdAt, edited, hidden, withText ? html : null]);
   const cached = cards.get(key);
-  if (cached !== undefined) {
-    // Most recently used goes last: Map keeps insertion order.
-    cards.delete(key);
-    cards.set(key, cached);
-    return cached;
-  }
+  if (cached !== undefined) return cached;
   const markup = renderToStaticMarkup(<ReplyCardMarkup reply={reply} withText={withText} />);
   cards.set(key, markup);
-  chars += key.length + markup.length;
-  for (const [oldest, old] of cards) {
-    if (cards.size <= LIMIT && chars <= MAX_CHARS) break;
-    cards.delete(oldest);
-    chars -= oldest.length + old.length;
-  }
   return markup;
 }
 
@@ -45,5 +32,5 @@ export function replyCardsHeld() {
 }
 
 export function replyCardCharsHeld() {
-  return chars;
+  return cards.weight;
 }
