@@ -1,12 +1,18 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
+import { sql } from "kysely";
+import type { Db } from "~/.server/db/connect";
+import { tag } from "~/.server/cache/page-tags";
 import { createPost, deleteOwnPost, editOwnPost, setPostHidden } from "~/.server/domain/posts/pipeline";
-import { POST_KINDS, type PostKind } from "~/.server/domain/posts/post-kinds";
+import { POST_KIND_NAMES, POST_KINDS, specOf, type PostKind, type PostKindSpec } from "~/.server/domain/posts/post-kinds";
+import { XP } from "~/lib/xp";
 import { recordXpEvent } from "~/.server/domain/progression/progression-service";
 import { ledgerXp } from "./ledger-xp";
 import { discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
-import { member as newMember } from "../factories";
+import { creation, member as newMember } from "../factories";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 /**
@@ -180,5 +186,118 @@ describe(`the posting pipeline on ${ENGINE}`, () => {
     const hiddenCount = await parentCount("reply");
     expect((await deleteOwnPost(site.services, moderator, "reply", own)).ok).toBe(true);
     expect(await parentCount("reply")).toBe(hiddenCount);
+  });
+});
+
+// ---------------------------------------------------------------- the table of kinds (ADR 0053)
+
+/**
+ * Every field of PostKindSpec. A Record over its keys, so a field added to the spec does not compile
+ * here until it is listed, and then every kind is checked for it.
+ */
+const SPEC_FIELDS: Record<keyof PostKindSpec, true> = {
+  table: true,
+  parent: true,
+  missing: true,
+  excerpt: true,
+  countedIn: true,
+  alsoCounts: true,
+  pageTags: true,
+  xp: true,
+  earned: true,
+  daily: true,
+  editsLimited: true,
+  media: true,
+};
+
+/** The columns the pipeline's steps read and write on every post table. */
+const POST_COLUMNS = ["id", "author_id", "created_at", "edited_at", "deleted_at", "hidden_at", "submission_key"];
+
+/** A page tag as page-tags.ts writes them: a name, or a name and an id that is one (not NaN, undefined or null). */
+const WELL_FORMED_TAG = /^[a-z]+(:(?!NaN$|undefined$|null$)[\w-]+)?$/;
+
+/**
+ * What is missing or wrong in one kind's entry: a field left out, a table or column the database
+ * does not have, an XP kind with no amount, page tags that name nothing (for a real post of it).
+ */
+async function specProblems(db: Db, name: string, spec: Partial<PostKindSpec>, post: { id: number; parentId: string | number | null }): Promise<string[]> {
+  const problems: string[] = [];
+  for (const field of Object.keys(SPEC_FIELDS) as (keyof PostKindSpec)[]) if (spec[field] === undefined) problems.push(`${name}: no ${field}`);
+  // PostgreSQL: this run's schema only (each test run has its own, ADR 0018).
+  const schema = ENGINE === "postgres" ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0].name : undefined;
+  const ours = (await db.introspection.getTables()).filter((t) => t.schema === schema);
+  const tables = new Map(ours.map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
+  const needColumns = (table: string, columns: readonly string[]) => {
+    const has = tables.get(table);
+    if (!has) return problems.push(`${name}: no table ${table}`);
+    for (const column of columns) if (!has.has(column)) problems.push(`${name}: ${table} has no ${column}`);
+  };
+  if (spec.table) {
+    needColumns(spec.table, [...POST_COLUMNS, ...(spec.parent ? [spec.parent] : []), ...(spec.excerpt ? ["excerpt"] : []), ...(spec.media ?? [])]);
+  }
+  for (const counted of spec.countedIn ?? []) {
+    needColumns(counted.table, [counted.column, ...(counted.activity ? ["last_activity_at"] : [])]);
+    if (counted.via) needColumns(counted.via.table, [counted.via.column]);
+  }
+  for (const xp of [spec.xp, ...(spec.earned?.byId ?? []), ...(spec.earned?.byVote ?? [])]) if (xp && !(xp in XP)) problems.push(`${name}: no XP amount for ${xp}`);
+  if (spec.countedIn?.length && !spec.parent) problems.push(`${name}: counted in a parent but has none`);
+  if (spec.pageTags) {
+    const tags = await spec.pageTags(db, post);
+    if (tags.length === 0) problems.push(`${name}: names no page`);
+    for (const t of tags) if (!WELL_FORMED_TAG.test(t)) problems.push(`${name}: page tag ${t}`);
+  }
+  return problems;
+}
+
+/** A step of the pipeline that asks which kind it holds, instead of reading the kind's entry. */
+const KIND_QUESTION = /\bkind\s*[!=]==\s*["']|switch\s*\(\s*kind\b/g;
+const kindQuestions = (source: string) => source.match(KIND_QUESTION) ?? [];
+
+describe(`the table of kinds on ${ENGINE}`, () => {
+  /** One real post of every kind, with its parent. */
+  async function onePostOfEach(): Promise<Record<PostKind, { id: number; parentId: string | number | null }>> {
+    const made = await creation(site.services.db, { author });
+    const comment = await posted(author, "comment", made.id, { body: "Lovely." });
+    return {
+      discussion: { id: posts.discussion!, parentId: topicId },
+      reply: { id: posts.reply!, parentId: posts.discussion! },
+      question: { id: posts.question!, parentId: null },
+      answer: { id: posts.answer!, parentId: posts.question! },
+      creation: { id: made.id, parentId: null },
+      comment: { id: comment, parentId: made.id },
+    };
+  }
+
+  it("describes every kind whole: every field, tables and columns that exist, XP that has an amount, page tags for a real post", async () => {
+    const db = site.services.db;
+    const real = await onePostOfEach();
+    for (const kind of POST_KIND_NAMES) expect(await specProblems(db, kind, specOf(kind), real[kind])).toEqual([]);
+    // The tags name the pages a reader sees the post on: a reply's discussion, topic and section.
+    expect(await specOf("reply").pageTags(db, real.reply)).toEqual([tag.discussion(posts.discussion!), tag.topic(topicId), tag.section("monastery")]);
+    expect(await specOf("comment").pageTags(db, real.comment)).toEqual([tag.creation(real.creation.id), tag.forge]);
+
+    // A broken entry, built here: a field left out, a count in a column that does not exist, an
+    // excerpt the table cannot hold, page tags naming nothing or a parent it never read.
+    const { xp: _xp, ...noXp } = POST_KINDS.reply;
+    expect(await specProblems(db, "no-xp", noXp, real.reply)).toEqual(["no-xp: no xp"]);
+    const broken: PostKindSpec = {
+      ...POST_KINDS.reply,
+      excerpt: true,
+      countedIn: [{ table: "topic", column: "answer_count", activity: true }],
+      pageTags: async () => [],
+    };
+    expect(await specProblems(db, "broken", broken, real.reply)).toEqual(["broken: reply has no excerpt", "broken: topic has no answer_count", "broken: names no page"]);
+    const wrongParent: PostKindSpec = { ...POST_KINDS.answer, pageTags: async (_db, post) => [tag.question(Number((post as { questionId?: number }).questionId)), tag.council] };
+    expect(await specProblems(db, "wrong-parent", wrongParent, real.answer)).toEqual(["wrong-parent: page tag question:NaN"]);
+  });
+
+  it("leaves every per-kind rule to the table: no step of the pipeline asks which kind it holds", () => {
+    const dir = path.join(import.meta.dirname, "../../app/.server/domain/posts");
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "post-kinds.ts")) {
+      expect({ file, questions: kindQuestions(fs.readFileSync(path.join(dir, file), "utf8")) }).toEqual({ file, questions: [] });
+    }
+    // The check itself, on the switch this table replaced (ADR 0053).
+    const before = 'switch (kind) {\n  case "discussion":\n  ...\n  if (kind === "reply") await moveReplyHour(trx);';
+    expect(kindQuestions(before)).toEqual(["switch (kind", 'kind === "']);
   });
 });
