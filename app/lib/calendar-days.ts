@@ -6,8 +6,11 @@ import { formatDate } from "./dates";
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** Whether the runtime knows this IANA zone name. */
-export function isTimeZone(zone: string): boolean {
+/**
+ * Whether the runtime knows this zone name (offsets included); what a member may choose is
+ * time-zones.ts's isTimeZone, stricter.
+ */
+function runtimeKnowsZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
     return true;
@@ -18,7 +21,7 @@ export function isTimeZone(zone: string): boolean {
 
 /** The calendar day of an instant in a zone; an unknown zone counts as UTC. */
 export function localDay(at: Date, timeZone: string): string {
-  const zone = isTimeZone(timeZone) ? timeZone : "UTC";
+  const zone = runtimeKnowsZone(timeZone) ? timeZone : "UTC";
   let format = formats.get(zone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" });

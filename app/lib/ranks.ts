@@ -80,14 +80,14 @@ export function isRankAtLeast(rank: RankId, floor: RankId): boolean {
 }
 
 /** What stands between a member and the next rank: XP still to earn and virtues below the level asked. */
-export interface NextRankNeeds {
+export interface NextRankGap {
   next: Rank | null;
   xp: number;
   /** Virtues (ids) still under MASTER_VIRTUE_LEVEL when the next rank is master; otherwise empty. */
   virtues: Virtue[];
 }
 
-export function nextRankNeeds(xp: number, virtueLevels: VirtueLevels = {}): NextRankNeeds {
+export function nextRankNeeds(xp: number, virtueLevels: VirtueLevels = {}): NextRankGap {
   const { next } = rankProgress(xp, virtueLevels);
   if (!next) return { next: null, xp: 0, virtues: [] };
   const virtues = next.id === "master" ? VIRTUES.filter((v) => (virtueLevels[v.id] ?? 0) < MASTER_VIRTUE_LEVEL).map((v) => v.id) : [];

@@ -20,7 +20,7 @@ export const eventTitleSchema = text.check(
 );
 
 /** Only http and https links: a `javascript:` or `data:` link would run in a reader's browser. */
-export function isWebLink(value: string): boolean {
+function isWebLink(value: string): boolean {
   if (!/^https?:\/\//i.test(value)) return false;
   try {
     const url = new URL(value);

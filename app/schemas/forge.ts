@@ -31,7 +31,7 @@ export const descriptionSchema = text.check(z.trim(), z.maxLength(DESCRIPTION_MA
  * for Projects and ignored for the other types (the form may still carry one from a type the member
  * switched away from).
  */
-export function isWebLink(value: string): boolean {
+function isProjectLink(value: string): boolean {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (value.length > LINK_MAX || /[\s\u0000-\u001f]/.test(value)) return false;
   try {
@@ -63,7 +63,7 @@ const workRule = z.superRefine((value: { type: CreationType; body?: string }, ct
 const linkRule = z.superRefine((value: { type: CreationType; linkUrl?: string }, ctx) => {
   if (value.type !== "projects") return;
   if (!value.linkUrl) ctx.addIssue({ code: "custom", path: ["linkUrl"], message: PROJECT_NEEDS_LINK });
-  else if (!isWebLink(value.linkUrl)) ctx.addIssue({ code: "custom", path: ["linkUrl"], message: "The link must start with http:// or https://" });
+  else if (!isProjectLink(value.linkUrl)) ctx.addIssue({ code: "custom", path: ["linkUrl"], message: "The link must start with http:// or https://" });
 });
 
 /** The share form's text fields; the file (if any) is checked by the upload step. */

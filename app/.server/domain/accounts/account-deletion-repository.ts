@@ -32,8 +32,3 @@ export async function deleteRateLimitKeys(db: Db, memberId: string, email: strin
     )
     .execute();
 }
-
-/** A deleted account is no advisor: it would otherwise be featured as "[deleted member]". */
-export async function deleteAdvisor(db: Db, memberId: string) {
-  await db.deleteFrom("advisor").where("member_id", "=", memberId).execute();
-}

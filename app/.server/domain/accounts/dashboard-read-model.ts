@@ -1,11 +1,11 @@
 import type { Db } from "../../db/connect";
 import { activeChallengesOf, type ActiveChallenge } from "../challenges/challenge-read-model";
-import { memberTimeZone } from "../events/event-repository";
+import { memberTimeZone } from "./member-repository";
 import { discussionPath } from "../forum/section-read-model";
 import type { PathId } from "~/lib/domain-values";
 import { formatDate, toIso } from "~/lib/dates";
 import { formatInZone } from "~/lib/time-zones";
-import { recentAnswers, recentCreations, recentDiscussions, recentQuestions, recentReplies } from "./profile-repository";
+import { recentAnswersBy, recentCreationsBy, recentDiscussionsBy, recentQuestionsBy, recentRepliesBy } from "./profile-repository";
 import { firstStepFacts, upcomingEventsGoing } from "./dashboard-repository";
 
 /**
@@ -45,11 +45,11 @@ export function firstSteps(facts: Record<FirstStepId, boolean>): FirstStep[] | n
   return steps.every((s) => s.done) ? null : steps;
 }
 
-export type PostKind = "discussion" | "reply" | "question" | "answer" | "creation";
+export type RecentPostKind = "discussion" | "reply" | "question" | "answer" | "creation";
 
 export interface RecentPost {
   key: string;
-  kind: PostKind;
+  kind: RecentPostKind;
   /** The post's title, or for a reply or answer the title of what it answers. */
   title: string;
   href: string;
@@ -87,13 +87,13 @@ export async function dashboardLists(db: Db, memberId: string, now = new Date())
     activeChallengesOf(db, memberId, now),
     memberTimeZone(db, memberId),
     upcomingEventsGoing(db, memberId, now.toISOString(), UPCOMING_EVENTS_SHOWN),
-    recentDiscussions(db, memberId, n),
-    recentReplies(db, memberId, n),
-    recentQuestions(db, memberId, n),
-    recentAnswers(db, memberId, n),
-    recentCreations(db, memberId, n),
+    recentDiscussionsBy(db, memberId, n),
+    recentRepliesBy(db, memberId, n),
+    recentQuestionsBy(db, memberId, n),
+    recentAnswersBy(db, memberId, n),
+    recentCreationsBy(db, memberId, n),
   ]);
-  const post = (kind: PostKind, id: number, title: string, href: string, at: string | Date): RecentPost => ({
+  const post = (kind: RecentPostKind, id: number, title: string, href: string, at: string | Date): RecentPost => ({
     key: `${kind}-${id}`,
     kind,
     title,

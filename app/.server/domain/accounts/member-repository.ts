@@ -176,3 +176,15 @@ export async function findSessionMember(db: Executor, token: string) {
     .where("session.token", "=", token)
     .executeTakeFirst();
 }
+
+/** The member's time zone (their calendar days, ADR 0022); UTC when the member is gone. */
+export async function memberTimeZone(db: Executor, memberId: string): Promise<string> {
+  const row = await db.selectFrom("member").select("time_zone").where("id", "=", memberId).executeTakeFirst();
+  return row?.time_zone ?? "UTC";
+}
+
+/** Whether the member is an advisor (has an advisor row). */
+export async function isAdvisor(db: Executor, memberId: string): Promise<boolean> {
+  const row = await db.selectFrom("advisor").select("member_id").where("member_id", "=", memberId).executeTakeFirst();
+  return row !== undefined;
+}

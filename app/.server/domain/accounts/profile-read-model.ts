@@ -7,7 +7,7 @@ import { toIso } from "~/lib/dates";
 import { VIRTUES } from "~/lib/virtues";
 import { nextRankNeeds, type VirtueLevels } from "~/lib/ranks";
 import { findProfileByHandle } from "./member-repository";
-import { countContributions, recentAnswers, recentCreations, recentDiscussions, recentQuestions } from "./profile-repository";
+import { countContributions, recentAnswersBy, recentCreationsBy, recentDiscussionsBy, recentQuestionsBy } from "./profile-repository";
 
 /** How many of each kind of contribution the profile lists; the counts say how many there are in all. */
 export const PROFILE_LIST_SIZE = 10;
@@ -36,10 +36,10 @@ export async function memberProfile(db: Db, handle: string) {
   const [standings, counts, discussions, questions, answers, creations] = await Promise.all([
     standingsOf(db, [member.id]),
     countContributions(db, member.id),
-    recentDiscussions(db, member.id, PROFILE_LIST_SIZE),
-    recentQuestions(db, member.id, PROFILE_LIST_SIZE),
-    recentAnswers(db, member.id, PROFILE_LIST_SIZE),
-    recentCreations(db, member.id, PROFILE_LIST_SIZE),
+    recentDiscussionsBy(db, member.id, PROFILE_LIST_SIZE),
+    recentQuestionsBy(db, member.id, PROFILE_LIST_SIZE),
+    recentAnswersBy(db, member.id, PROFILE_LIST_SIZE),
+    recentCreationsBy(db, member.id, PROFILE_LIST_SIZE),
   ]);
   const standing = standings.get(member.id)!;
   return {

@@ -3,7 +3,7 @@ import type { Db } from "../../db/connect";
 // What a profile and the member's own dashboard list: posts anyone can read, so nothing deleted and
 // nothing a moderator hid (a removed post would link to a page that is not there).
 
-export async function recentDiscussions(db: Db, memberId: string, limit: number) {
+export async function recentDiscussionsBy(db: Db, memberId: string, limit: number) {
   return db
     .selectFrom("discussion")
     .innerJoin("topic", "topic.id", "discussion.topic_id")
@@ -18,7 +18,7 @@ export async function recentDiscussions(db: Db, memberId: string, limit: number)
 }
 
 /** Replies, each with its discussion's title and place (a reply has no title of its own). */
-export async function recentReplies(db: Db, memberId: string, limit: number) {
+export async function recentRepliesBy(db: Db, memberId: string, limit: number) {
   return db
     .selectFrom("reply")
     .innerJoin("discussion", "discussion.id", "reply.discussion_id")
@@ -43,7 +43,7 @@ export async function recentReplies(db: Db, memberId: string, limit: number) {
     .execute();
 }
 
-export async function recentQuestions(db: Db, memberId: string, limit: number) {
+export async function recentQuestionsBy(db: Db, memberId: string, limit: number) {
   return db
     .selectFrom("question")
     .select(["id", "title", "created_at"])
@@ -57,7 +57,7 @@ export async function recentQuestions(db: Db, memberId: string, limit: number) {
 }
 
 /** Answers, each with its question's title (an answer has none of its own); never under a removed question. */
-export async function recentAnswers(db: Db, memberId: string, limit: number) {
+export async function recentAnswersBy(db: Db, memberId: string, limit: number) {
   return db
     .selectFrom("answer")
     .innerJoin("question", "question.id", "answer.question_id")
@@ -73,7 +73,7 @@ export async function recentAnswers(db: Db, memberId: string, limit: number) {
     .execute();
 }
 
-export async function recentCreations(db: Db, memberId: string, limit: number) {
+export async function recentCreationsBy(db: Db, memberId: string, limit: number) {
   return db
     .selectFrom("creation")
     .select(["id", "title", "created_at"])

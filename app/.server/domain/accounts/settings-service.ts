@@ -26,7 +26,8 @@ import {
   updateEmail,
   updateProfile,
 } from "./member-repository";
-import { deleteAdvisor, deleteMailTo, deleteRateLimitKeys } from "./account-deletion-repository";
+import { deleteMailTo, deleteRateLimitKeys } from "./account-deletion-repository";
+import { deleteAdvisor } from "../council/council-repository";
 import { deleteSignInTrust } from "./sign-in-trust-repository";
 import { endSignInTrust } from "./trusted-devices";
 import { emailChangeHash, newToken } from "./tokens";
@@ -249,6 +250,7 @@ export async function deleteAccount(
     await deleteCredentials(trx, viewer.id);
     await deleteSubscriptionByEmail(trx, current.email);
     await deleteMailTo(trx, current.email);
+    // A deleted account is no advisor: it would otherwise be featured as "[deleted member]".
     await deleteAdvisor(trx, viewer.id);
     await anonymiseMember(
       trx,

@@ -6,17 +6,8 @@ import { daysBetween, localDay } from "~/lib/calendar-days";
 import { streaksOf, type Streaks } from "~/lib/streaks";
 import { XP } from "~/lib/xp";
 import { readsFrom, tag } from "../../cache/page-tags";
-import {
-  activeAttemptsOf,
-  checkInDaysOf,
-  findChallenge,
-  findLatestAttempt,
-  latestAttemptsOf,
-  listChallenges,
-  memberTimeZone,
-  participationOf,
-  virtuesOf,
-} from "./challenge-repository";
+import { activeAttemptsOf, checkInDaysOf, findChallenge, findLatestAttempt, latestAttemptsOf, listChallenges, participationOf, challengeVirtues } from "./challenge-repository";
+import { memberTimeZone } from "../accounts/member-repository";
 
 /**
  * The earliest calendar day anywhere on Earth right now (UTC-12): an attempt whose last day is on
@@ -24,7 +15,7 @@ import {
  */
 const earliestDayOnEarth = (now: Date) => localDay(new Date(now.getTime() - 12 * 3_600_000), "UTC");
 
-export interface ChallengeCard {
+export interface ChallengeOverview {
   id: number;
   title: string;
   description: string;
@@ -46,14 +37,14 @@ const standing = (status: AttemptStatus, endsOn: string, today: string): Attempt
 async function cards(db: Db, rows: Awaited<ReturnType<typeof listChallenges>>, viewer: Viewer | null, now: Date) {
   const ids = rows.map((r) => r.id);
   const [virtues, participation, mine, zone] = await Promise.all([
-    virtuesOf(db, ids),
+    challengeVirtues(db, ids),
     participationOf(db, ids, earliestDayOnEarth(now)),
     viewer ? latestAttemptsOf(db, viewer.id, ids) : Promise.resolve(new Map()),
     viewer ? memberTimeZone(db, viewer.id) : Promise.resolve("UTC"),
   ]);
   const today = localDay(now, zone);
   return rows.map(
-    (r): ChallengeCard => ({
+    (r): ChallengeOverview => ({
       id: r.id,
       title: r.title,
       description: r.description,
@@ -98,7 +89,7 @@ export interface AttemptView {
 }
 
 export interface ChallengePage {
-  challenge: ChallengeCard & { status: "published" | "proposed" | "declined" };
+  challenge: ChallengeOverview & { status: "published" | "proposed" | "declined" };
   attempt: AttemptView | null;
 }
 

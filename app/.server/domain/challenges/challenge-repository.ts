@@ -29,7 +29,7 @@ export async function listChallenges(db: Executor, status: ChallengeStatus) {
 }
 
 /** Virtues of many challenges, one query. */
-export async function virtuesOf(db: Executor, challengeIds: readonly number[]): Promise<Map<number, string[]>> {
+export async function challengeVirtues(db: Executor, challengeIds: readonly number[]): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>(challengeIds.map((id) => [id, []]));
   if (challengeIds.length === 0) return out;
   const rows = await db
@@ -97,7 +97,7 @@ export async function findBySubmissionKey(db: Executor, memberId: string, key: s
     .executeTakeFirst();
 }
 
-export async function insertVirtues(db: Executor, challengeId: number, virtues: readonly string[]) {
+export async function insertChallengeVirtues(db: Executor, challengeId: number, virtues: readonly string[]) {
   await db
     .insertInto("challenge_virtue")
     .values(virtues.map((virtue) => ({ challenge_id: challengeId, virtue })))
@@ -255,13 +255,4 @@ export async function activeAttemptsOf(db: Executor, memberId: string) {
     .execute();
 }
 
-export async function memberTimeZone(db: Executor, memberId: string): Promise<string> {
-  const row = await db.selectFrom("member").select("time_zone").where("id", "=", memberId).executeTakeFirst();
-  return row?.time_zone ?? "UTC";
-}
-
-export async function isAdvisor(db: Executor, memberId: string) {
-  const row = await db.selectFrom("advisor").select("member_id").where("member_id", "=", memberId).executeTakeFirst();
-  return row !== undefined;
-}
 

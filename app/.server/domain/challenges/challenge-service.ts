@@ -9,21 +9,8 @@ import { awardXp, memberRank, settleRank } from "../progression/progression-serv
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { boundKey } from "../submission-key";
 import { tag, wrote, wroteNothingPublic } from "../../cache/page-tags";
-import {
-  completeAttempt,
-  failAttempt,
-  findBySubmissionKey,
-  findChallenge,
-  findOpenAttempt,
-  insertAttempt,
-  insertChallenge,
-  insertCheckIn,
-  insertVirtues,
-  isAdvisor,
-  lockAttempt,
-  memberTimeZone,
-  reviewChallenge,
-} from "./challenge-repository";
+import { completeAttempt, failAttempt, findBySubmissionKey, findChallenge, findOpenAttempt, insertAttempt, insertChallenge, insertCheckIn, insertChallengeVirtues, lockAttempt, reviewChallenge } from "./challenge-repository";
+import { isAdvisor, memberTimeZone } from "../accounts/member-repository";
 
 export type { Outcome };
 
@@ -205,7 +192,7 @@ export async function createChallenge(
       const same = (await findBySubmissionKey(trx, viewer.id, key))!;
       return { ok: true as const, value: { id: same.id, status } };
     }
-    await insertVirtues(trx, id, input.virtues);
+    await insertChallengeVirtues(trx, id, input.virtues);
     return { ok: true as const, value: { id, status } };
   });
 }

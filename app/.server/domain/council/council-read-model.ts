@@ -11,7 +11,7 @@ import {
   listAnswers,
   questionPageRows,
   recentQuestions,
-  virtuesOf,
+  questionVirtues,
   votedAnswerIds,
   type QuestionFilter,
 } from "./council-repository";
@@ -28,7 +28,7 @@ async function summarise(db: Db, questionRows: QuestionRow[]) {
   // Any question or answer changes the lists (a new one, a count, the "unanswered" filter).
   readsFrom(tag.council);
   const rows = withAuthors(questionRows);
-  const virtues = await virtuesOf(
+  const virtues = await questionVirtues(
     db,
     rows.map((q) => q.id),
   );
@@ -80,7 +80,7 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
   if (!row) return null;
   readsFrom(tag.question(id));
   const [question] = withAuthors([row]);
-  const [virtues, answers] = await Promise.all([virtuesOf(db, [id]), listAnswers(db, id).then((a) => withAuthors(a))]);
+  const [virtues, answers] = await Promise.all([questionVirtues(db, [id]), listAnswers(db, id).then((a) => withAuthors(a))]);
   const voted = viewer
     ? await votedAnswerIds(
         db,

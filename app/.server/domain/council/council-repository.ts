@@ -27,7 +27,7 @@ function questionRows(db: Db) {
 }
 
 /** Virtues of many questions in one query. */
-export async function virtuesOf(db: Db, questionIds: number[]) {
+export async function questionVirtues(db: Db, questionIds: number[]) {
   const map = new Map<number, string[]>();
   if (questionIds.length === 0) return map;
   const rows = await db
@@ -183,13 +183,13 @@ export async function findVisibleQuestion(db: Db, id: number) {
     .executeTakeFirst();
 }
 
-export async function insertVirtues(db: Db, questionId: number, virtues: readonly string[]) {
+export async function insertQuestionVirtues(db: Db, questionId: number, virtues: readonly string[]) {
   await db.insertInto("question_virtue").values(virtues.map((virtue) => ({ question_id: questionId, virtue }))).execute();
 }
 
-export async function replaceVirtues(db: Db, questionId: number, virtues: readonly string[]) {
+export async function replaceQuestionVirtues(db: Db, questionId: number, virtues: readonly string[]) {
   await db.deleteFrom("question_virtue").where("question_id", "=", questionId).execute();
-  await insertVirtues(db, questionId, virtues);
+  await insertQuestionVirtues(db, questionId, virtues);
 }
 
 /**

@@ -23,9 +23,9 @@ import {
   findVotableAnswer,
   insertHelpfulVote,
   insertView,
-  insertVirtues,
+  insertQuestionVirtues,
   moveHelpfulCount,
-  replaceVirtues,
+  replaceQuestionVirtues,
   setAcceptedAnswer,
   upsertAdvisor,
 } from "./council-repository";
@@ -58,7 +58,7 @@ export async function askQuestion(
       submissionKey: input.submissionKey,
       // The same words under other virtues are another question (ADR 0052).
       alsoSubmitted: [input.virtues],
-      alsoWrite: (trx, id) => insertVirtues(trx, id, input.virtues),
+      alsoWrite: (trx, id) => insertQuestionVirtues(trx, id, input.virtues),
     },
     now,
   );
@@ -170,7 +170,7 @@ export async function editQuestion(
     questionId,
     {
       values: () => ({ title: input.title, body: input.body }),
-      alsoWrite: (trx) => replaceVirtues(trx, questionId, input.virtues),
+      alsoWrite: (trx) => replaceQuestionVirtues(trx, questionId, input.virtues),
     },
     now,
   );

@@ -4,7 +4,8 @@ import { storedRank, withAuthors } from "../progression/authors";
 import { readsFrom, tag } from "../../cache/page-tags";
 import { excerptOf } from "~/lib/text";
 import { formatInZone } from "~/lib/time-zones";
-import { eventsGoingTo, findEvent, findRsvp, listEvents, memberTimeZone, rsvpMembers, type EventRow } from "./event-repository";
+import { eventsGoingTo, findEvent, findRsvp, listEvents, rsvpMembers, type EventRow } from "./event-repository";
+import { memberTimeZone } from "../accounts/member-repository";
 
 /**
  * What the event pages show. Times are formatted here, on the server, in the viewer's zone (the

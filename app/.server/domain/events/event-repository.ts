@@ -181,12 +181,3 @@ export async function goingMembersOfEventsStarting(db: Db, from: string, until: 
     .execute();
 }
 
-export async function isAdvisor(db: Db, memberId: string): Promise<boolean> {
-  const row = await db.selectFrom("advisor").select("member_id").where("member_id", "=", memberId).executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function memberTimeZone(db: Db, memberId: string): Promise<string> {
-  const row = await db.selectFrom("member").select("time_zone").where("id", "=", memberId).executeTakeFirst();
-  return row?.time_zone ?? "UTC";
-}

@@ -33,9 +33,6 @@ import {
  * step is one function; the orchestrators at the end of this file put them in order.
  */
 
-// A step's `trx` is a Db: the transaction the orchestrator opened, which a kind's callbacks may lock in.
-type Executor = Db;
-
 const visible = (post: { deleted_at: unknown; hidden_at: unknown }) => post.deleted_at === null && post.hidden_at === null;
 
 // ---------------------------------------------------------------- steps
@@ -49,7 +46,7 @@ export function moderatorPolicy(viewer: Viewer): Outcome<null> {
  * load (own post): the author's post, present and not deleted; hidden posts only for a moderator
  * (who may be the author), so nobody else learns they exist.
  */
-export async function loadOwnPost(db: Executor, viewer: Viewer, kind: PostKind, id: number): Promise<Outcome<PostRow>> {
+export async function loadOwnPost(db: Db, viewer: Viewer, kind: PostKind, id: number): Promise<Outcome<PostRow>> {
   const post = await findPost(db, kind, id);
   if (!post || post.deleted_at !== null || (post.hidden_at !== null && !isModerator(viewer))) return fail(404, specOf(kind).missing);
   if (post.author_id !== viewer.id) return fail(403, "You can only change your own posts.");
@@ -61,20 +58,20 @@ export async function loadOwnPost(db: Executor, viewer: Viewer, kind: PostKind, 
  * `countedIn`) and the counts its kind keeps elsewhere (`alsoCounts`: a reply's hour, a creation's
  * category).
  */
-export async function countPost(trx: Executor, kind: PostKind, post: CountedPost, delta: number, activityAt?: string) {
+export async function countPost(trx: Db, kind: PostKind, post: CountedPost, delta: number, activityAt?: string) {
   if (delta === 0) return;
   await moveCounts(trx, await countTargets(trx, kind, post.parentId), delta, activityAt);
   await specOf(kind).alsoCounts?.(trx, post, delta);
 }
 
 /** XP: the author's award for a new post (once per post: the ledger's unique key). */
-export async function awardPostXp(trx: Executor, kind: PostKind, authorId: string, id: number, now: Date) {
+export async function awardPostXp(trx: Db, kind: PostKind, authorId: string, id: number, now: Date) {
   const { xp } = specOf(kind);
   if (xp) await awardXp(trx, authorId, xp, id, now);
 }
 
 /** XP: a deleted post's award goes back, with what others gave it (an acceptance, helpful votes). */
-export async function takeBackPostXp(trx: Executor, kind: PostKind, authorId: string, id: number) {
+export async function takeBackPostXp(trx: Db, kind: PostKind, authorId: string, id: number) {
   const { xp, earned } = specOf(kind);
   await takeBackXpOf(trx, authorId, [...(xp ? [xp] : []), ...earned.byId], id);
   await takeBackVoteXp(trx, authorId, earned.byVote, id);
@@ -85,7 +82,7 @@ export async function takeBackPostXp(trx: Executor, kind: PostKind, authorId: st
  * stays (as "[deleted]"), the member's image or recording does not. Hiding keeps them, since a
  * moderator may restore the post.
  */
-export async function deletePostMedia(services: AppServices, trx: Executor, kind: PostKind, id: number) {
+export async function deletePostMedia(services: AppServices, trx: Db, kind: PostKind, id: number) {
   const { media } = specOf(kind);
   if (media.length === 0) return;
   await services.media.delete(trx, await unlinkMedia(trx, kind, id, media));
@@ -93,7 +90,7 @@ export async function deletePostMedia(services: AppServices, trx: Executor, kind
 
 /** log: every moderation action on every kind of post is recorded. */
 export async function logModeration(
-  trx: Executor,
+  trx: Db,
   viewer: Viewer,
   action: "hide" | "restore" | "lock" | "unlock" | "feature" | "unfeature",
   kind: PostKind,
@@ -107,7 +104,7 @@ export async function logModeration(
  * tags: the pages a post of this kind shows on, for the anonymous page cache (issue 13), as its
  * kind describes them (`pageTags`). Only inside a request: a script has no page cache to tell.
  */
-export async function postPageTags(db: Executor, kind: PostKind, id: number, parentId: string | number | null): Promise<string[]> {
+export async function postPageTags(db: Db, kind: PostKind, id: number, parentId: string | number | null): Promise<string[]> {
   if (!currentPageTags()) return [];
   return specOf(kind).pageTags(db, { id, parentId });
 }
@@ -116,7 +113,7 @@ export async function postPageTags(db: Executor, kind: PostKind, id: number, par
  * A post written, edited, deleted, hidden or restored changes the pages it shows on and its
  * author's profile (the lists of their posts and their counts).
  */
-async function wrotePost(db: Executor, kind: PostKind, post: { id: number; parentId: string | number | null; authorId: string }) {
+async function wrotePost(db: Db, kind: PostKind, post: { id: number; parentId: string | number | null; authorId: string }) {
   wrote(...(await postPageTags(db, kind, post.id, post.parentId)), tag.profile(post.authorId));
 }
 
@@ -142,9 +139,9 @@ export interface NewPost {
   /** What else the form sent that is no typed column (a question's virtues, a creation's type and file). */
   alsoSubmitted?: readonly unknown[];
   /** The kind's rules read again inside the transaction (a discussion locked a moment ago). */
-  recheck?: (trx: Executor) => Promise<Outcome<null>>;
+  recheck?: (trx: Db) => Promise<Outcome<null>>;
   /** Rows that belong to the post (a question's virtues), written with it. */
-  alsoWrite?: (trx: Executor, id: number) => Promise<void>;
+  alsoWrite?: (trx: Db, id: number) => Promise<void>;
 }
 
 /**
@@ -213,7 +210,7 @@ export async function editOwnPost(
   viewer: Viewer,
   kind: PostKind,
   id: number,
-  change: { values: (post: PostRow) => Promise<Record<string, unknown>> | Record<string, unknown>; alsoWrite?: (trx: Executor) => Promise<void> },
+  change: { values: (post: PostRow) => Promise<Record<string, unknown>> | Record<string, unknown>; alsoWrite?: (trx: Db) => Promise<void> },
   now = new Date(),
 ): Promise<Outcome<PostRow>> {
   const own = await loadOwnPost(services.db, viewer, kind, id);
@@ -241,7 +238,7 @@ export async function deleteOwnPost(
   kind: PostKind,
   id: number,
   now = new Date(),
-  alsoWrite?: (trx: Executor) => Promise<void>,
+  alsoWrite?: (trx: Db) => Promise<void>,
 ): Promise<Outcome<PostRow>> {
   const own = await loadOwnPost(services.db, viewer, kind, id);
   if (!own.ok) return own;
