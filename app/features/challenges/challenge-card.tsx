@@ -8,6 +8,7 @@ import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import type { PathId } from "~/lib/domain-values";
 import { formatCount, plural } from "~/lib/utils";
+import { PATH_LABEL } from "~/lib/paths";
 
 export interface ChallengeSummary {
   id: number;
@@ -23,7 +24,6 @@ export interface ChallengeSummary {
   yours: "active" | "completed" | "failed" | null;
 }
 
-export const PATH_LABELS: Record<PathId, string> = { monk: "Monk path", warrior: "Warrior path" };
 
 const YOURS: Record<NonNullable<ChallengeSummary["yours"]>, string> = {
   active: "You're on this",
@@ -76,7 +76,7 @@ export function ChallengeCard({ challenge }: { challenge: ChallengeSummary }) {
   return (
     <Card className="flex flex-col gap-4 p-6" data-testid="challenge-card">
       <div className="flex flex-wrap items-center gap-2">
-        <Badge tone={challenge.path}>{PATH_LABELS[challenge.path]}</Badge>
+        <Badge tone={challenge.path}>{PATH_LABEL[challenge.path]}</Badge>
         {challenge.virtues.map((v) => (
           <VirtueBadge key={v} virtue={v} />
         ))}

@@ -7,6 +7,7 @@ import { Byline, type Author } from "~/components/community/byline";
 import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { plural } from "~/lib/utils";
+import { PATH_LABEL } from "~/lib/paths";
 
 export interface EventSummary {
   id: number;
@@ -29,7 +30,6 @@ export interface EventSummary {
   viewerGoing?: boolean;
 }
 
-export const PATH_LABEL = { monk: "Monk path", warrior: "Warrior path" } as const;
 
 /** Start and end in the viewer's zone, with the event's own zone beside them when it differs. */
 export function EventTimes({ event }: { event: Pick<EventSummary, "startsAt" | "start" | "end" | "own" | "timeZone" | "shownIn"> }) {

@@ -12,6 +12,7 @@ import { grantAdvisor, revokeAdvisor } from "~/.server/domain/council/council-se
 import { parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { advisorSchema } from "~/schemas/council";
+import { PATH_NAME, PATHS } from "~/lib/paths";
 
 export const meta: Route.MetaFunction = () => [{ title: "Advisors · Admin" }, { name: "robots", content: "noindex" }];
 
@@ -57,10 +58,10 @@ export default function Advisors({ loaderData, actionData }: Route.ComponentProp
             <fieldset className="flex flex-col gap-2">
               <legend className="text-sm font-medium">Path</legend>
               <div className="flex gap-4">
-                {(["monk", "warrior"] as const).map((p) => (
+                {PATHS.map((p) => (
                   <label key={p} className="flex items-center gap-2 text-sm">
                     <input type="radio" name="path" value={p} defaultChecked={p === "monk"} className="accent-monk" />
-                    {p === "monk" ? "Monk" : "Warrior"}
+                    {PATH_NAME[p]}
                   </label>
                 ))}
               </div>
@@ -89,7 +90,7 @@ export default function Advisors({ loaderData, actionData }: Route.ComponentProp
                     {a.name}
                   </p>
                   <p className="text-sm text-muted">
-                    {a.email} · {a.path === "monk" ? "Monk" : "Warrior"} · {a.specialty}
+                    {a.email} · {PATH_NAME[a.path]} · {a.specialty}
                   </p>
                 </div>
                 <IntentButton intent="revoke" fields={{ email: a.email }} label="Revoke" variant="outline" />

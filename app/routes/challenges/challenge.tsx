@@ -14,12 +14,13 @@ import { challengePage } from "~/.server/domain/challenges/challenge-read-model"
 import { checkIn, joinChallenge } from "~/.server/domain/challenges/challenge-service";
 import { requireViewer } from "~/.server/session";
 import { readForm } from "~/.server/forms";
-import { ChallengeFacts, PATH_LABELS } from "~/features/challenges/challenge-card";
+import { ChallengeFacts } from "~/features/challenges/challenge-card";
 import { CheckInCalendar } from "~/features/challenges/check-in-calendar";
 import { ProgressBar } from "~/features/challenges/progress-bar";
 import { formatDay } from "~/lib/calendar-days";
 import { parseId } from "~/lib/params";
 import { plural } from "~/lib/utils";
+import { PATH_LABEL } from "~/lib/paths";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
@@ -71,7 +72,7 @@ export default function Challenge({ loaderData, actionData }: Route.ComponentPro
         </Link>
       </p>
       <div className="mt-4 flex flex-wrap items-center gap-2">
-        <Badge tone={challenge.path}>{PATH_LABELS[challenge.path]}</Badge>
+        <Badge tone={challenge.path}>{PATH_LABEL[challenge.path]}</Badge>
         {challenge.virtues.map((v) => (
           <VirtueBadge key={v} virtue={v} />
         ))}

@@ -6,10 +6,10 @@ import { servicesContext, viewerContext } from "~/.server/context";
 import { publishedChallenges } from "~/.server/domain/challenges/challenge-read-model";
 import { mayPublish } from "~/.server/domain/challenges/challenge-service";
 import { memberRank } from "~/.server/domain/progression/progression-service";
-import { ChallengeCard, PATH_LABELS } from "~/features/challenges/challenge-card";
+import { ChallengeCard } from "~/features/challenges/challenge-card";
 import { CHALLENGE_RANK } from "~/lib/privileges";
 import { isRankAtLeast } from "~/lib/ranks";
-import type { PathId } from "~/lib/domain-values";
+import { PATH_LABEL, PATHS } from "~/lib/paths";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Challenges · Inner Peace. Outer Strength." },
@@ -31,8 +31,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     proposed: viewer !== null && new URL(request.url).searchParams.get("proposed") === "1",
   };
 }
-
-const PATHS: PathId[] = ["monk", "warrior"];
 
 export default function Challenges({ loaderData }: Route.ComponentProps) {
   const { challenges, publishes, proposes, proposed } = loaderData;
@@ -68,7 +66,7 @@ export default function Challenges({ loaderData }: Route.ComponentProps) {
         const list = challenges.filter((c) => c.path === path);
         return (
           <section key={path} aria-labelledby={`path-${path}`} className="mx-auto max-w-6xl px-4 pt-12 last:pb-12">
-            <SectionHeading id={`path-${path}`}>{PATH_LABELS[path]}</SectionHeading>
+            <SectionHeading id={`path-${path}`}>{PATH_LABEL[path]}</SectionHeading>
             {list.length === 0 ? (
               <p className="text-muted">No challenges on this path yet.</p>
             ) : (

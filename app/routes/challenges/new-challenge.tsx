@@ -15,6 +15,7 @@ import { isRankAtLeast } from "~/lib/ranks";
 import { VIRTUES, type Virtue } from "~/lib/virtues";
 import { challengeSchema } from "~/schemas/challenges";
 import { CHALLENGE_DESCRIPTION_MAX, CHALLENGE_LENGTH_MAX, CHALLENGE_LISTS, CHALLENGE_NUMBER_MIN, CHALLENGE_TITLE_MAX } from "~/schemas/fields";
+import { PATH_NAME, PATHS } from "~/lib/paths";
 
 export const meta: Route.MetaFunction = () => [{ title: "New challenge · Challenges" }, { name: "robots", content: "noindex" }];
 
@@ -83,11 +84,11 @@ export default function NewChallenge({ loaderData, actionData }: Route.Component
               <fieldset className="flex flex-col gap-2" aria-describedby={errors.path ? "path-error" : undefined}>
                 <legend className="mb-1 text-sm font-medium">Path</legend>
                 <div className="flex gap-6">
-                  {(["monk", "warrior"] as const).map((p) => (
+                  {PATHS.map((p) => (
                     <div key={p} className="flex items-center gap-2">
                       <input type="radio" id={`path-${p}`} name="path" value={p} className="size-4 accent-monk" />
                       <Label htmlFor={`path-${p}`} className="font-normal">
-                        {p === "monk" ? "Monk" : "Warrior"}
+                        {PATH_NAME[p]}
                       </Label>
                     </div>
                   ))}

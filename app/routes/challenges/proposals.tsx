@@ -11,9 +11,10 @@ import { proposedChallenges } from "~/.server/domain/challenges/challenge-read-m
 import { CHALLENGE_MESSAGES, mayPublish, reviewProposal } from "~/.server/domain/challenges/challenge-service";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
-import { ChallengeFacts, PATH_LABELS } from "~/features/challenges/challenge-card";
+import { ChallengeFacts } from "~/features/challenges/challenge-card";
 import { parseId } from "~/lib/params";
 import { reviewSchema } from "~/schemas/challenges";
+import { PATH_LABEL } from "~/lib/paths";
 
 export const meta: Route.MetaFunction = () => [{ title: "Proposed challenges · Challenges" }, { name: "robots", content: "noindex" }];
 
@@ -54,7 +55,7 @@ export default function Proposals({ loaderData, actionData }: Route.ComponentPro
             <li key={c.id}>
               <Card className="flex flex-col gap-4 p-6">
                 <div className="flex flex-wrap items-center gap-2">
-                  <Badge tone={c.path}>{PATH_LABELS[c.path]}</Badge>
+                  <Badge tone={c.path}>{PATH_LABEL[c.path]}</Badge>
                   {c.virtues.map((v) => (
                     <VirtueBadge key={v} virtue={v} />
                   ))}

@@ -41,6 +41,7 @@ import { QUESTION_LISTS } from "~/schemas/fields";
 import { MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { hydrateLater } from "~/components/layout/hydrate-later";
+import { PATH_NAME } from "~/lib/paths";
 
 // Only a signed-in member's page has these forms, and nothing else on it waits for them (ADR 0031).
 const EditQuestionForm = hydrateLater(() => import("~/features/council/question-forms").then((m) => m.EditQuestionForm));
@@ -239,7 +240,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                   {a.advisor ? (
                     <p className="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-stone-800">
                       <ShieldCheck aria-hidden="true" className={cn("size-4", a.advisor.path === "monk" ? "text-monk" : "text-warrior")} />
-                      Verified advisor · {a.advisor.path === "monk" ? "Monk" : "Warrior"} · {a.advisor.specialty}
+                      Verified advisor · {PATH_NAME[a.advisor.path]} · {a.advisor.specialty}
                     </p>
                   ) : null}
                   {editing === `answer-${a.id}` && a.mine && a.body !== null ? (

@@ -17,11 +17,12 @@ import { eventPage } from "~/.server/domain/events/event-read-model";
 import { manageRefusal, rsvp } from "~/.server/domain/events/event-service";
 import { requireViewer } from "~/.server/session";
 import { readForm } from "~/.server/forms";
-import { EventTimes, PATH_LABEL, placesText } from "~/features/events/event-card";
+import { EventTimes, placesText } from "~/features/events/event-card";
 import { parseId } from "~/lib/params";
 import { plural } from "~/lib/utils";
 import { MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
+import { PATH_LABEL } from "~/lib/paths";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData

@@ -9,6 +9,7 @@ import { cn, formatCount } from "~/lib/utils";
 import { challengesForLevel, MAX_VIRTUE_LEVEL, VIRTUES } from "~/lib/virtues";
 import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
 import { readsFrom, tag } from "~/.server/cache/page-tags";
+import { PATH_LABEL } from "~/lib/paths";
 
 // Every number on this page comes from the rules in app/lib (xp.ts, ranks.ts, privileges.ts,
 // virtues.ts); the page only words them.
@@ -109,7 +110,6 @@ const VIRTUE_LEVEL_STEPS = Array.from({ length: MAX_VIRTUE_LEVEL }, (_, i) => ({
 /** Completed challenges per virtue that the master rank asks for. */
 const masterChallenges = challengesForLevel(MASTER_VIRTUE_LEVEL);
 
-const PATH_LABEL = { monk: "Monk's path", warrior: "Warrior's path" } as const;
 
 
 export default function RanksPage() {
