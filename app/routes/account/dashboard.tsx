@@ -24,22 +24,9 @@ import { parseId } from "~/lib/params";
 import { nextRankNeeds, rankProgress } from "~/lib/ranks";
 import { VIRTUES } from "~/lib/virtues";
 import { formatCount, plural } from "~/lib/utils";
+import { activityOf } from "~/lib/xp";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard · Inner Peace. Outer Strength." }];
-
-/** What each ledger entry reads as in recent activity. */
-const ACTIVITY: Record<string, string> = {
-  "discussion.started": "Started a discussion",
-  "reply.posted": "Replied in a discussion",
-  "question.asked": "Asked a question",
-  "answer.posted": "Answered a question",
-  "answer.accepted": "Your answer was accepted",
-  "answer.helpful": "Your answer was marked helpful",
-  "creation.shared": "Shared a creation",
-  "creation.liked": "Your creation was liked",
-  "challenge.check-in": "Checked in to a challenge",
-  "challenge.completed": "Completed a challenge",
-};
 
 const RECENT_ACTIVITY = 10;
 
@@ -70,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     posts: lists.posts,
     recent: recent.map((e) => ({
       id: e.id,
-      what: ACTIVITY[e.kind] ?? "Earned XP",
+      what: activityOf(e.kind),
       points: Number(e.points),
       at: formatDate(e.created_at),
     })),

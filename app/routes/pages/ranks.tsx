@@ -7,7 +7,7 @@ import { CHALLENGE_RANK, HELPFUL_RANK, INITIATE_DAILY_POSTS, TOPIC_RANK, UNLIMIT
 import { MASTER_VIRTUE_LEVEL, RANKS, rankById, type RankId } from "~/lib/ranks";
 import { cn, formatCount } from "~/lib/utils";
 import { challengesForLevel, MAX_VIRTUE_LEVEL, VIRTUES } from "~/lib/virtues";
-import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
+import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, XP_WAY, type XpKind } from "~/lib/xp";
 import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { PATH_LABEL } from "~/lib/paths";
 
@@ -33,23 +33,9 @@ export const meta: Route.MetaFunction = () => [
   },
 ];
 
-/** How the page names each XP event; keyed by kind, so a new kind cannot go unlisted. */
-const XP_EVENT: Record<XpKind, string> = {
-  "discussion.started": "Start a discussion",
-  "reply.posted": "Reply in a discussion",
-  "question.asked": "Ask a question",
-  "answer.posted": "Answer a question",
-  "answer.accepted": "Your answer is accepted",
-  "answer.helpful": "Your answer is marked helpful",
-  "creation.shared": "Share a creation",
-  "creation.liked": "Your creation is liked",
-  "challenge.check-in": "Challenge check-in (once a day)",
-  "challenge.completed": "Complete a challenge",
-};
-
 /** XP per event, in the rules' order; `fromOthers` marks the kinds under the daily cap. */
 const XP_TABLE = (Object.keys(XP) as XpKind[]).map((kind) => ({
-  event: XP_EVENT[kind],
+  event: XP_WAY[kind],
   xp: XP[kind],
   fromOthers: CAPPED_KINDS.includes(kind),
 }));
