@@ -9,6 +9,9 @@ export const TITLE_MIN = 8;
 export const TITLE_MAX = 150;
 export const BODY_MAX = 20_000;
 
+/** Under every box that takes member Markdown: what the one renderer (app/.server/markdown.ts) formats. */
+export const MARKDOWN_HELP = "Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes.";
+
 // creation-comment.ts
 export const COMMENT_MAX = 2_000;
 

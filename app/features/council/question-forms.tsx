@@ -3,7 +3,7 @@ import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { VirtuePicker } from "~/features/council/virtue-picker";
-import { BODY_MAX, QUESTION_LISTS, TITLE_MAX } from "~/schemas/fields";
+import { BODY_MAX, MARKDOWN_HELP, QUESTION_LISTS, TITLE_MAX } from "~/schemas/fields";
 
 // A question's edit form and the answer forms. The question page loads them after hydration (ADR 0031).
 
@@ -63,7 +63,7 @@ export function AnswerTextForm({
         maxLength={BODY_MAX}
         defaultValue={body}
         error={errors.body}
-        help={intent === "answer" ? "Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." : undefined}
+        help={intent === "answer" ? MARKDOWN_HELP : undefined}
       />
       <div className="flex gap-2">
         <Button type="submit" variant="monk" disabled={busy}>

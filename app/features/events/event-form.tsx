@@ -3,7 +3,7 @@ import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
 import { FieldError, FormAlert, Label, TextAreaField, TextField } from "~/components/ui/form-controls";
-import { EVENT_CAPACITY_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_TITLE_MAX, EVENT_URL_MAX } from "~/schemas/fields";
+import { EVENT_CAPACITY_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_TITLE_MAX, EVENT_URL_MAX, MARKDOWN_HELP } from "~/schemas/fields";
 
 export interface EventFormDefaults {
   title: string;
@@ -75,7 +75,7 @@ export function EventForm({
             maxLength={EVENT_DESCRIPTION_MAX}
             defaultValue={defaults.description}
             error={errors.description}
-            help="What to expect and what to bring. Markdown works."
+            help={`What to expect and what to bring. ${MARKDOWN_HELP}`}
           />
           {select("path", "Path", [
             { value: "monk", label: "Monk (mind)" },

@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert, TextAreaField } from "~/components/ui/form-controls";
-import { COMMENT_MAX } from "~/schemas/fields";
+import { COMMENT_MAX, MARKDOWN_HELP } from "~/schemas/fields";
 
 /** A creation's comment form, and the form that edits a comment. The page loads it after hydration (ADR 0031). */
 export function CommentForm({
@@ -39,7 +39,7 @@ export function CommentForm({
         maxLength={COMMENT_MAX}
         defaultValue={body}
         error={errors.body}
-        help={intent === "comment" ? "Up to 2,000 characters. Markdown works: **bold**, *italic*, [links](https://example.org)." : undefined}
+        help={intent === "comment" ? `Up to ${COMMENT_MAX.toLocaleString("en-US")} characters. ${MARKDOWN_HELP}` : undefined}
       />
       <div className="flex gap-2">
         <Button type="submit" variant="monk" disabled={busy}>

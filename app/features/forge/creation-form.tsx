@@ -7,7 +7,7 @@ import { FieldError, FormAlert, Label, TextAreaField, TextField } from "~/compon
 import type { CreationType } from "~/lib/domain-values";
 import { mediaUrl } from "~/lib/media";
 import { firstErrors, formToObject, type FieldErrors } from "~/schemas/form-data";
-import { AUDIO_MAX_BYTES, CREATION_TITLE_MAX, DESCRIPTION_MAX, IMAGE_MAX_BYTES, LINK_MAX } from "~/schemas/fields";
+import { AUDIO_MAX_BYTES, CREATION_TITLE_MAX, DESCRIPTION_MAX, IMAGE_MAX_BYTES, LINK_MAX, MARKDOWN_HELP } from "~/schemas/fields";
 import { BODY_MAX } from "~/schemas/fields";
 import { ART_NEEDS_IMAGE, MUSIC_NEEDS_AUDIO } from "~/schemas/forge-messages";
 import { CREATION_LABELS } from "./creation-types";
@@ -166,7 +166,7 @@ export function CreationForm({
           </select>
           <FieldError id="type-error">{errors.type}</FieldError>
         </div>
-        <TextAreaField name="body" label="Your work" rows={10} maxLength={BODY_MAX} error={errors.body} defaultValue={defaults.body} help={`${WORK_HELP[hydrated ? type : "any"]} Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes.`} />
+        <TextAreaField name="body" label="Your work" rows={10} maxLength={BODY_MAX} error={errors.body} defaultValue={defaults.body} help={`${WORK_HELP[hydrated ? type : "any"]} ${MARKDOWN_HELP}`} />
         {shows("art") ? (
           <FileField
             id="image"

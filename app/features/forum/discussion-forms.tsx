@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
-import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
+import { BODY_MAX, MARKDOWN_HELP, TITLE_MAX } from "~/schemas/fields";
 
 // A discussion's reply form and the form that edits a post. The page loads them after hydration (ADR 0031).
 
@@ -67,7 +67,7 @@ export function ReplyForm({ submissionKey, errors: serverErrors }: { submissionK
       <input type="hidden" name="intent" value="reply" />
       <input type="hidden" name="submissionKey" value={submissionKey} />
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
-      <TextAreaField name="body" id="reply-body" label="Your reply" rows={5} maxLength={BODY_MAX} error={errors.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
+      <TextAreaField name="body" id="reply-body" label="Your reply" rows={5} maxLength={BODY_MAX} error={errors.body} help={MARKDOWN_HELP} />
       <div>
         <Button type="submit" variant="monk" disabled={busy}>
           {busy ? "Posting..." : "Post Reply"}

@@ -11,7 +11,7 @@ import { formKey, parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { VirtuePicker } from "~/features/council/virtue-picker";
 import { questionSchema } from "~/schemas/council";
-import { QUESTION_LISTS } from "~/schemas/fields";
+import { MARKDOWN_HELP, QUESTION_LISTS } from "~/schemas/fields";
 import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
 
 export const meta: Route.MetaFunction = () => [
@@ -52,7 +52,7 @@ export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
           <CardContent className="flex flex-col gap-5 pt-6">
             <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
             <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} />
-            <TextAreaField name="body" label="Your question" rows={10} maxLength={BODY_MAX} error={errors.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
+            <TextAreaField name="body" label="Your question" rows={10} maxLength={BODY_MAX} error={errors.body} help={MARKDOWN_HELP} />
             <VirtuePicker idPrefix="ask" error={errors.virtues ?? Object.entries(errors).find(([k]) => k.startsWith("virtues."))?.[1]} />
           </CardContent>
           <CardFooter>

@@ -13,7 +13,7 @@ import { formKey, parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { discussionSchema } from "~/schemas/forum";
-import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
+import { BODY_MAX, MARKDOWN_HELP, TITLE_MAX } from "~/schemas/fields";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `Start a Discussion · ${loaderData?.topic.title ?? ""}` },
@@ -65,7 +65,7 @@ export default function NewDiscussion({ loaderData, actionData }: Route.Componen
           <CardContent className="flex flex-col gap-5 pt-6">
             <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
             <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} />
-            <TextAreaField name="body" label="Your post" rows={10} maxLength={BODY_MAX} error={errors.body} help="Markdown works: **bold**, *italic*, [links](https://example.org), lists and quotes." />
+            <TextAreaField name="body" label="Your post" rows={10} maxLength={BODY_MAX} error={errors.body} help={MARKDOWN_HELP} />
           </CardContent>
           <CardFooter>
             <Button type="submit" variant={info.tone} disabled={busy}>
