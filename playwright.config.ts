@@ -10,9 +10,12 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "ipos-e2e-")));
 const databaseUrl = process.env.E2E_DATABASE_URL ?? "";
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// The server's page-cache audit (ADR 0051) writes what it finds here; the teardown fails the run on any.
+const auditFile = (process.env.PAGE_CACHE_AUDIT_FILE ??= path.join(dataDir, "page-cache-audit.jsonl"));
 
 export default defineConfig({
   testDir: "tests/e2e",
+  globalTeardown: "./tests/e2e/support/page-cache-audit-teardown.ts",
   // Tests are independent (each account has its own address), so two workers share the one server.
   fullyParallel: true,
   workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
@@ -73,6 +76,8 @@ export default defineConfig({
       BASE_URL: `http://localhost:${PORT}`,
       LOG_LEVEL: "warn",
       NODE_ENV: "production",
+      PAGE_CACHE_AUDIT: "on",
+      PAGE_CACHE_AUDIT_FILE: auditFile,
     },
   },
 });

@@ -21,7 +21,7 @@ import { matchedRoute, routeBodyLimit } from "./route-limits";
 import { bodyLimit, clientAddress, closeWhileDraining, MAX_BODY_BYTES, methods, refuseNulInUrl, requestLogging, sameOriginWrites, securityHeaders, trailingSlashRedirect } from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
 import { precompressedAssets } from "./static-assets";
-import { countWriteHandlers, isCacheCandidate, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
+import { CacheAudit, countWriteHandlers, isCacheCandidate, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
 import { DEFAULT_CHANNEL, localBus, postgresBus, type InvalidationBus } from "./invalidation-bus";
 import { migrateToLatest } from "../database/migrate";
 
@@ -36,9 +36,11 @@ export interface AppOptions {
   draining?: () => boolean;
   /** The anonymous page cache the front asks first (createSite makes it); none means no caching. */
   pageCache?: PageCache;
+  /** The page-cache audit (PAGE_CACHE_AUDIT, ADR 0051), when on. */
+  audit?: CacheAudit;
 }
 
-export function createApp({ env, logger, services, assets, build, draining = () => false, pageCache }: AppOptions): Express {
+export function createApp({ env, logger, services, assets, build, draining = () => false, pageCache, audit }: AppOptions): Express {
   const app = express();
   const security = { https: env.BASE_URL.startsWith("https://"), development: env.NODE_ENV === "development" };
   app.disable("x-powered-by");
@@ -46,7 +48,7 @@ export function createApp({ env, logger, services, assets, build, draining = () 
   app.use(closeWhileDraining(draining));
   app.use(requestLogging(logger));
   // What each request reads and writes (loaders and domain services record it), and the bump after a write.
-  app.use(pageTagsMiddleware(pageCache));
+  app.use(pageTagsMiddleware(pageCache, audit));
   app.use(securityHeaders(security));
   app.use(methods());
   app.use(refuseNulInUrl());
@@ -54,7 +56,7 @@ export function createApp({ env, logger, services, assets, build, draining = () 
   app.use(trailingSlashRedirect());
   app.use(compression());
   // After compression(), so it sees the identity bytes of the pages it stores.
-  app.use(pageCapture(pageCache, security));
+  app.use(pageCapture(pageCache, security, audit));
 
   app.get("/healthz", async (_req, res) => {
     res.set("Cache-Control", "no-store");
@@ -130,7 +132,7 @@ export function createApp({ env, logger, services, assets, build, draining = () 
   return app;
 }
 
-export interface SiteOptions extends Omit<AppOptions, "pageCache"> {
+export interface SiteOptions extends Omit<AppOptions, "pageCache" | "audit"> {
   /** Overrides for the invalidation bus on PostgreSQL (tests give each site a channel of its own). */
   invalidation?: { url?: string; channel?: string };
 }
@@ -139,8 +141,10 @@ export interface Site {
   /** The node:http handler: the page cache first, then the Express app. */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   pageCache: PageCache | undefined;
+  /** The page-cache audit and what it found (PAGE_CACHE_AUDIT); undefined when off. */
+  audit: CacheAudit | undefined;
   bus: InvalidationBus & { backendPid?: () => number | undefined; listening?: () => boolean };
-  /** Stops the invalidation bus (the database is the caller's). */
+  /** Stops the invalidation bus and judges what the audit still holds (the database is the caller's). */
   close(): Promise<void>;
 }
 
@@ -156,7 +160,16 @@ export function createSite(options: SiteOptions): Site {
   const pageCache = enabled
     ? new PageCache({ ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000, maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024 })
     : undefined;
-  const app = createApp({ ...options, pageCache });
+  // The audit sees the SQL through the services' query observers, installed only when it is on.
+  if (env.PAGE_CACHE_AUDIT && !services.queries) throw new Error("PAGE_CACHE_AUDIT is on but the database was opened without query observers");
+  const audit = env.PAGE_CACHE_AUDIT
+    ? new CacheAudit({
+        file: env.PAGE_CACHE_AUDIT_FILE,
+        onViolation: (violation) => logger.error({ violation }, "page cache audit: a tag is missing"),
+      })
+    : undefined;
+  const stopObserving = audit && services.queries!.observe(audit.observer);
+  const app = createApp({ ...options, pageCache, audit });
   const url = options.invalidation?.url ?? env.DATABASE_URL;
   const bus =
     pageCache && services.engine === "postgres" && url
@@ -182,8 +195,13 @@ export function createSite(options: SiteOptions): Site {
       onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect or session check failed"),
     }),
     pageCache,
+    audit,
     bus,
-    close: () => bus.stop(),
+    async close() {
+      await bus.stop();
+      await audit?.flush();
+      stopObserving?.();
+    },
   };
 }
 

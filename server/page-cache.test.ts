@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { createServer, request, type Server } from "node:http";
 import { brotliDecompressSync } from "node:zlib";
@@ -6,6 +9,8 @@ import { data, redirect, type ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { currentPageTags, readsFrom, tag, wrote, wroteNothingPublic } from "~/.server/cache/page-tags";
 import type { CachePolicy } from "~/.server/cache/route-policies";
+import { checkAuditFile } from "../tests/e2e/support/page-cache-audit-teardown";
+import { keptPageViolations, sqlTables, writeViolations } from "./page-cache/audit";
 import { DEVICE_COOKIE } from "~/.server/domain/accounts/trusted-devices";
 import { countWriteHandlers, eligibility, etagFor, inlineScriptHashes, memberKey, notModified, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware, pickEncoding } from "./page-cache";
 
@@ -480,5 +485,46 @@ describe("a write whose client went away before its head", () => {
     await postAndLeave();
     await end(() => Promise.reject(redirect("/named")));
     expect(kept()).toEqual({ named: false, unrelated: false });
+  });
+});
+
+describe("the cache audit's reading of SQL and its rules (ADR 0051)", () => {
+  it("finds the tables a statement reads and changes, quoted or not, and nothing else", () => {
+    expect(sqlTables('select "d"."id" from "discussion" as "d" inner join "member" on "member"."id" = "d"."author_id"')).toEqual({ read: ["discussion", "member"], wrote: [], inserted: [] });
+    expect(sqlTables("update reply set body = 'from topic' where id in (select id from reply_hour)")).toEqual({ read: ["reply_hour"], wrote: ["reply"], inserted: [] });
+    expect(sqlTables('delete from "session" where "member_id" = ?')).toEqual({ read: [], wrote: ["session"], inserted: [] });
+    // A function's `from`, a CTE's name and a string are no tables; an upsert may change a row.
+    expect(sqlTables("with recent as (select extract(epoch from created_at) as t from event) select t from recent").read).toEqual(["event"]);
+    expect(sqlTables('insert into "xp_event" ("a") values (?) on conflict ("a") do nothing')).toEqual({ read: [], wrote: [], inserted: ["xp_event"] });
+    expect(sqlTables('insert into "event_rsvp" ("a") values (?) on conflict ("a") do update set "a" = excluded."a"').wrote).toEqual(["event_rsvp"]);
+  });
+
+  it("fails a kept page of a route without a policy, and a static page that reads a table", () => {
+    const page = { method: "GET", path: "/x", read: [], reads: [tag.site] };
+    expect(keptPageViolations({ ...page, policy: undefined }).map((v) => v.rule)).toEqual(["kept page of a route without a policy"]);
+    expect(keptPageViolations({ ...page, policy: "static" })).toEqual([]);
+    // `site` covers no table for a reader: only a site-wide write would drop the page.
+    expect(keptPageViolations({ ...page, policy: "static", read: ["event", "session"] }).map((v) => v.tables)).toEqual([["event"]]);
+    expect(keptPageViolations({ ...page, policy: "tags", read: ["event", "session"], reads: [tag.events] })).toEqual([]);
+  });
+
+  it("takes a new member row as unseen, but not a change to one, and counts changedByRead for any method", () => {
+    const join = { method: "POST", path: "/join", wrote: [], inserted: ["member", "session"], writes: [tag.nothing] };
+    expect(writeViolations(join)).toEqual([]);
+    expect(writeViolations({ ...join, wrote: ["member"] }).map((v) => v.tables)).toEqual([["member"]]);
+    expect(writeViolations({ ...join, wrote: ["member"], changedByRead: [tag.viewer("m1")] })).toEqual([]);
+    expect(writeViolations({ ...join, inserted: ["reply"] }).map((v) => v.tables)).toEqual([["reply"]]);
+  });
+});
+
+describe("the browser suites' audit teardown", () => {
+  it("fails the run when the server wrote a violation, lists it, and passes on an empty or missing file", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ipos-audit-")), "audit.jsonl");
+    expect(() => checkAuditFile(file)).not.toThrow();
+    const violation = { rule: "write named no tag for a table", method: "POST", path: "/x", tables: ["reply"], tags: ["events"] };
+    fs.writeFileSync(file, JSON.stringify(violation) + "\n");
+    expect(() => checkAuditFile(file)).toThrow(/1 missing tag.*\n.*POST \/x tables \[reply\] tags \[events\]/);
+    // Read once: the next run starts clean.
+    expect(() => checkAuditFile(file)).not.toThrow();
   });
 });

@@ -1,7 +1,7 @@
 import { createContext } from "react-router";
 import type { Logger } from "pino";
 import type { Auth } from "./auth";
-import type { Db, Engine } from "./db/connect";
+import type { Db, Engine, QueryObservers } from "./db/connect";
 import type { MemberRole } from "~/lib/domain-values";
 import type { Env } from "./env";
 import type { Mailer } from "./mail/mailer";
@@ -17,6 +17,8 @@ export interface AppServices {
   mailer: Mailer;
   /** Uploaded files (ADR 0020). */
   media: MediaStore;
+  /** The database's statements as they run, for the page-cache audit (ADR 0051); only while it is on. */
+  queries?: QueryObservers;
 }
 
 /** What belongs to one request. */

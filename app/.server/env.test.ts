@@ -30,6 +30,13 @@ describe("loadEnv", () => {
     }
   });
 
+  it("leaves the page-cache audit off unless asked for, with no file of its own", () => {
+    const env = loadEnv({ DATA_DIR: dataDir() });
+    expect([env.PAGE_CACHE_AUDIT, env.PAGE_CACHE_AUDIT_FILE]).toEqual([false, undefined]);
+    expect(loadEnv({ DATA_DIR: dataDir(), PAGE_CACHE_AUDIT: "on", PAGE_CACHE_AUDIT_FILE: "/tmp/a.jsonl" })).toMatchObject({ PAGE_CACHE_AUDIT: true, PAGE_CACHE_AUDIT_FILE: "/tmp/a.jsonl" });
+    expect(() => loadEnv({ DATA_DIR: dataDir(), PAGE_CACHE_AUDIT: "sometimes" })).toThrow(/PAGE_CACHE_AUDIT: must be one of on\/off/);
+  });
+
   it("stops with a message naming each bad variable", () => {
     const bad = () => loadEnv({ DATA_DIR: dataDir(), PORT: "eighty", DATABASE_URL: "mysql://x", DEMO_CONTENT: "maybe", BASE_URL: "nope" });
     expect(bad).toThrow(EnvError);

@@ -60,6 +60,13 @@ const envSchema = z.object({
   PAGE_CACHE_TTL_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be a whole number").min(1, "must be at least 1").max(86400, "must be at most 86400").default(60),
   /** Memory the cache may hold (all encodings of all pages), least recently used dropped first. */
   PAGE_CACHE_MAX_MB: z.coerce.number({ error: "must be a number of megabytes" }).int("must be a whole number").min(1, "must be at least 1").max(4096, "must be at most 4096").default(64),
+  /**
+   * Checks the page cache's tags against the SQL each request ran (ADR 0051) and records every
+   * miss: on in the tests and the browser suites, off in production (nothing is wrapped then).
+   */
+  PAGE_CACHE_AUDIT: flag.default(false),
+  /** Where the audit appends its findings as JSON lines (the browser suites read it at the end). */
+  PAGE_CACHE_AUDIT_FILE: z.string().optional(),
   /** Express's "trust proxy": which hops may set X-Forwarded-For (client IPs for rate limits). */
   TRUST_PROXY: z
     .string()

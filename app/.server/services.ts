@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { createAuth } from "./auth";
 import type { AppServices } from "./context";
-import { createDatabase, type Db } from "./db/connect";
+import { createDatabase, queryObservers, type Db } from "./db/connect";
 import { insertDemoContent } from "./db/demo-content";
 import { describeDatabaseUrl, isDatabaseUnavailable, unavailableReason } from "./db/unavailable";
 import type { Env } from "./env";
@@ -19,14 +19,17 @@ export type Migrate = (db: Db) => Promise<string[]>;
 
 /** Opens the database, brings it to the latest migration, adds demo content on an empty one. */
 export async function createServices(env: Env, logger: Logger, migrateToLatest: Migrate): Promise<AppServices> {
+  // The page-cache audit's view of the SQL (ADR 0051): no wrapper at all unless it is on.
+  const queries = env.PAGE_CACHE_AUDIT ? queryObservers() : undefined;
   const db = createDatabase(
     env.DATABASE_ENGINE === "postgres"
       ? {
           engine: "postgres",
           url: env.DATABASE_URL,
+          queries,
           onConnectionError: (error) => logger.warn({ reason: unavailableReason(error) }, "database connection lost; the pool reconnects"),
         }
-      : { engine: "sqlite", sqlitePath: env.SQLITE_PATH },
+      : { engine: "sqlite", sqlitePath: env.SQLITE_PATH, queries },
   );
   const where = env.DATABASE_ENGINE === "postgres" ? describeDatabaseUrl(env.DATABASE_URL!) : env.SQLITE_PATH;
   const applied = await untilReachable(() => migrateToLatest(db), db, where, env.DATABASE_RETRY_SECONDS, logger);
@@ -43,7 +46,7 @@ export async function createServices(env: Env, logger: Logger, migrateToLatest: 
   });
   // The one MediaStore so far; an S3-compatible one would be chosen here by configuration.
   const media = databaseMediaStore(db);
-  return { db, engine: env.DATABASE_ENGINE, auth, env, logger, mailer, media };
+  return { db, engine: env.DATABASE_ENGINE, auth, env, logger, mailer, media, queries };
 }
 
 /** Raised when the database stayed unreachable for the whole retry bound; its message is the line to print. */

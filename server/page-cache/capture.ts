@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from "express";
 import { currentPageTags, tag, type PageTags } from "~/.server/cache/page-tags";
 import { contentSecurityPolicy, type SecurityOptions } from "../http";
 import { candidateOf, sendCached } from "./front";
+import type { CacheAudit } from "./audit";
 import type { PageCache } from "./store";
 
 /** Response types the cache keeps: documents and React Router's single-fetch data. */
@@ -30,7 +31,7 @@ const NOT_REPLAYED = new Set([
  * or lets it through unchanged (compression() then compresses it as usual). A marked request is
  * rendered with an empty nonce, so its CSP names its inline scripts by their hashes instead.
  */
-export function pageCapture(cache: PageCache | undefined, security: SecurityOptions) {
+export function pageCapture(cache: PageCache | undefined, security: SecurityOptions, audit?: CacheAudit) {
   return (req: Request, res: Response, next: NextFunction) => {
     const candidate = cache ? candidateOf(req) : undefined;
     if (!cache || !candidate) return next();
@@ -94,6 +95,7 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
           })
         : undefined;
       if (entry) {
+        audit?.pageKept(req, tags!, entry.reads);
         // compression() leaves a body alone that already says how it is encoded.
         sendCached(req, res, cache, entry, "miss");
         return res;

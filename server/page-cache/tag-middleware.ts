@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import type { ServerBuild } from "react-router";
 import { currentPageTags, tag, withPageTags, type PageTags } from "~/.server/cache/page-tags";
 import { mapRouteHandlers, type RouteHandler, type WrapRouteHandler } from "../route-handlers";
+import type { CacheAudit } from "./audit";
 import { PageCache } from "./store";
 
 /**
@@ -21,9 +22,10 @@ import { PageCache } from "./store";
  * was named; done, everything it wrote, or everything when it named nothing. Handlers that ended
  * before the close are judged at the close.
  */
-export function pageTagsMiddleware(cache: PageCache | undefined) {
+export function pageTagsMiddleware(cache: PageCache | undefined, audit?: CacheAudit) {
   return (req: Request, res: Response, next: NextFunction) => {
     const tags: PageTags = { reads: new Set(), writes: new Set(), invalidate: cache ? (list) => cache.bumpSoon(list) : undefined };
+    audit?.begin(req, res, tags);
     if (cache && req.method !== "GET" && req.method !== "HEAD") {
       const handlers: NonNullable<PageTags["handlers"]> = { running: 0, ran: false };
       tags.handlers = handlers;

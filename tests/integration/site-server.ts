@@ -5,6 +5,7 @@ import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll } from "vitest";
 import { insertDemoContent } from "~/.server/db/demo-content";
+import { describeViolations } from "../../server/page-cache/audit";
 import { createTestSite, type TestSite } from "./test-services";
 
 let vite: ViteDevServer | undefined;
@@ -60,9 +61,12 @@ export async function startSite(site: TestSite, options: { env?: Partial<TestSit
     },
     /** The page cache and its invalidation bus, for tests that look inside. */
     front,
+    /** Closes the site; throws when the page-cache audit found a missing tag (ADR 0051). */
     async close() {
-      await front.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await front.close();
+      const found = front.audit?.violations ?? [];
+      if (found.length > 0) throw new Error(`The page-cache audit found ${found.length} missing tag(s):\n${describeViolations(found)}`);
     },
   };
 }

@@ -7,7 +7,7 @@ import pino from "pino";
 import { migrateToLatest } from "../../database/migrate";
 import { createAuth } from "~/.server/auth";
 import type { AppServices } from "~/.server/context";
-import { createDatabase, type Db, type Engine } from "~/.server/db/connect";
+import { createDatabase, queryObservers, type Db, type Engine } from "~/.server/db/connect";
 import { loadEnv } from "~/.server/env";
 import { createMailer } from "~/.server/mail/mailer";
 import { databaseMediaStore } from "~/.server/media/media-store-database";
@@ -50,6 +50,8 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
     LOG_LEVEL: "silent",
     BASE_URL: "http://localhost:3000",
     AUTH_SECRET: "test-secret-that-is-long-enough-0123456789",
+    // Every test site checks the page cache's tags against the SQL its requests ran (ADR 0051).
+    PAGE_CACHE_AUDIT: "on",
   });
   if (ENGINE === "postgres") {
     const admin = createDatabase({ engine: "postgres", url: pgUrl, poolSize: 1 });
@@ -57,10 +59,11 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
     await admin.destroy();
   }
   const open = async (): Promise<TestSite> => {
+    const queries = queryObservers();
     const db =
       ENGINE === "postgres"
-        ? createDatabase({ engine: "postgres", url: pgUrl, schema: id, poolSize: 20, applicationName: id })
-        : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db") });
+        ? createDatabase({ engine: "postgres", url: pgUrl, schema: id, poolSize: 20, applicationName: id, queries })
+        : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db"), queries });
     await migrateToLatest(db, ENGINE === "postgres" ? { schema: id } : {});
     const logger = pino({ level: "silent" });
     const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: path.join(dir, "outbox"), logger });
@@ -72,7 +75,7 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
       // Queued, not sent: Better Auth's request succeeds whether or not SMTP is up (ADR 0025).
     sendResetPassword: async (to, token) => void (await enqueueMail(db, resetPasswordMail(env.BASE_URL, to, token))),
     });
-    const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger, mailer, media: databaseMediaStore(db) };
+    const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger, mailer, media: databaseMediaStore(db), queries };
     return {
       services,
       invalidation: ENGINE === "postgres" ? { url: pgUrl, channel: `ipos_page_cache_${id}` } : undefined,

@@ -41,9 +41,10 @@ export interface PageTags {
   route?: { id: string | undefined; policy: CachePolicy | undefined };
   /**
    * The cache audit's record (PAGE_CACHE_AUDIT, ADR 0051), set only while it is on: the tables the
-   * request's SQL read and wrote, and the tags a GET said its side effects changed (`changedByRead`).
+   * request's SQL read, changed (updated, deleted) and inserted into, and the tags a GET said its
+   * side effects changed (`changedByRead`).
    */
-  audit?: { read: Set<string>; wrote: Set<string>; changedByRead: Set<string> };
+  audit?: { read: Set<string>; wrote: Set<string>; inserted: Set<string>; changedByRead: Set<string> };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { DatabaseSync } from "node:sqlite";
 import fs from "node:fs";
 import path from "node:path";
-import { Kysely, PostgresAdapter, PostgresDialect } from "kysely";
+import { Kysely, PostgresAdapter, PostgresDialect, type CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from "kysely";
 import pg from "pg";
 import { NodeSqliteDialect } from "./node-sqlite-dialect";
 import type { Database } from "./schema";
@@ -22,6 +22,101 @@ export interface DatabaseOptions {
   applicationName?: string;
   /** Told about a pooled PostgreSQL connection that broke; the pool drops it and opens a new one. */
   onConnectionError?: (error: Error) => void;
+  /** Told about every statement the database runs (the page-cache audit); none means no wrapper at all. */
+  queries?: QueryObservers;
+}
+
+/**
+ * Told of a statement when it is sent, in the caller's async context (so a request's own), and
+ * returns what to call once it ran: with its result, or undefined when it failed.
+ */
+export type QueryObserver = (query: CompiledQuery) => ((result: QueryResult<unknown> | undefined) => void) | void;
+
+/**
+ * The observers of one database's statements (the page-cache audit, ADR 0051). Handed around on
+ * the services object, not held by a module: the HTTP tests load the server from a bundle whose
+ * modules are other instances than the tests' own.
+ */
+export interface QueryObservers {
+  /** Adds an observer; returns its removal. */
+  observe(observer: QueryObserver): () => void;
+  /** @internal the wrapped connections' side */
+  sent(query: CompiledQuery): Array<(result: QueryResult<unknown> | undefined) => void> | undefined;
+}
+
+export function queryObservers(): QueryObservers {
+  let observers: QueryObserver[] = [];
+  return {
+    observe(observer) {
+      observers = [...observers, observer];
+      return () => void (observers = observers.filter((o) => o !== observer));
+    },
+    sent(query) {
+      let done: Array<(result: QueryResult<unknown> | undefined) => void> | undefined;
+      for (const observer of observers) {
+        const after = observer(query);
+        if (after) (done ??= []).push(after);
+      }
+      return done;
+    },
+  };
+}
+
+/**
+ * The dialect with every connection it hands out reporting its statements, transactions' included
+ * (Kysely runs those on one connection it acquired). Only `executeQuery` and `streamQuery` are
+ * intercepted; everything else (the PostgreSQL driver's private release hook) reaches the connection.
+ */
+function observedDialect(dialect: Dialect, queries: QueryObservers): Dialect {
+  const wrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  const observed = (connection: DatabaseConnection): DatabaseConnection => {
+    let proxy = wrapped.get(connection);
+    if (!proxy) {
+      proxy = new Proxy(connection, {
+        get(target, property) {
+          if (property === "executeQuery") {
+            return async (query: CompiledQuery, ...rest: unknown[]) => {
+              const done = queries.sent(query);
+              let result: QueryResult<unknown> | undefined;
+              try {
+                result = await (target.executeQuery as (q: CompiledQuery, ...r: unknown[]) => Promise<QueryResult<unknown>>).call(target, query, ...rest);
+                return result;
+              } finally {
+                if (done) for (const after of done) after(result);
+              }
+            };
+          }
+          if (property === "streamQuery") {
+            return (query: CompiledQuery, ...rest: unknown[]) => {
+              queries.sent(query);
+              return (target.streamQuery as (q: CompiledQuery, ...r: unknown[]) => AsyncIterableIterator<unknown>).call(target, query, ...rest);
+            };
+          }
+          const value = Reflect.get(target, property, target) as unknown;
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      wrapped.set(connection, proxy);
+    }
+    return proxy;
+  };
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createDriver(): Driver {
+      const driver = dialect.createDriver();
+      return new Proxy(driver, {
+        get(target, property) {
+          if (property === "acquireConnection") {
+            return async (...args: unknown[]) => observed(await (target.acquireConnection as (...a: unknown[]) => Promise<DatabaseConnection>).apply(target, args));
+          }
+          const value = Reflect.get(target, property, target) as unknown;
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    },
+  };
 }
 
 /** How long a request waits for a PostgreSQL connection before it fails (and gets a 503). */
@@ -57,10 +152,14 @@ export function createDatabase(options: DatabaseOptions): Db {
     const report = (error: Error) => options.onConnectionError?.(error);
     pool.on("error", report);
     pool.on("connect", (client) => client.on("error", report));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: withObservers(new PostgresDialect({ pool }), options.queries) });
   }
   const file = options.sqlitePath ?? "./data/site.db";
-  return new Kysely<Database>({ dialect: new NodeSqliteDialect(() => openSqlite(file)) });
+  return new Kysely<Database>({ dialect: withObservers(new NodeSqliteDialect(() => openSqlite(file)), options.queries) });
+}
+
+function withObservers(dialect: Dialect, queries: QueryObservers | undefined) {
+  return queries ? observedDialect(dialect, queries) : dialect;
 }
 
 export function engineOf(db: Pick<Kysely<any>, "getExecutor">): Engine {

@@ -1,6 +1,7 @@
 import type { ViewerRank } from "../../context";
 import type { Db } from "../../db/connect";
 import { RANKS, rankById, type Rank } from "~/lib/ranks";
+import { changedByRead, tag } from "../../cache/page-tags";
 import { storedRank } from "./authors";
 
 const indexOf = (id: string | null) => RANKS.findIndex((r) => r.id === id);
@@ -28,5 +29,8 @@ export async function noticeRankUp(db: Db, memberId: string, known: ViewerRank |
     .where((eb) => (row.seen_rank === null ? eb("seen_rank", "is", null) : eb("seen_rank", "=", row.seen_rank)))
     .executeTakeFirst();
   const won = Number(moved.numUpdatedRows) > 0;
+  // Only the member's own pages show the rank last seen (their kept pages' fingerprint holds it,
+  // ADR 0040); most often a page load (a GET), whose `wrote` drops nothing.
+  if (won) changedByRead(tag.viewer(memberId));
   return won && row.seen_rank !== null && indexOf(rank.id) > indexOf(row.seen_rank) ? rank : null;
 }
