@@ -1,52 +1,15 @@
-import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { sql, type Kysely } from "kysely";
-import { Migrator } from "kysely/migration";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrations } from "../../database/migrations/index";
-import { createDatabase } from "~/.server/db/connect";
+import { describe, expect, it } from "vitest";
 import { excerptOf } from "~/lib/text";
-import { ENGINE, PG_URL } from "./test-services";
+import { databaseBefore } from "./database-before";
+import { ENGINE } from "./test-services";
 
 // A database as it stood before the excerpt columns, so the migration meets rows it must fill.
 const BEFORE = "2026-11-21-0005-council";
-const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-excerpts-"));
-let db: Kysely<any>;
-let migrator: Migrator;
-
-beforeAll(async () => {
-  if (ENGINE === "postgres") {
-    const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
-    await sql`create schema ${sql.id(schema)}`.execute(admin);
-    await admin.destroy();
-  }
-  db =
-    ENGINE === "postgres"
-      ? createDatabase({ engine: "postgres", url: PG_URL, schema, poolSize: 2 })
-      : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db") });
-  migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    ...(ENGINE === "postgres" ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateTo(BEFORE);
-  if (error) throw error;
-});
-afterAll(async () => {
-  await db.destroy();
-  if (ENGINE === "postgres") {
-    const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
-    await admin.destroy();
-  }
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const old = databaseBefore(BEFORE);
 
 describe(`the post-excerpts migration on ${ENGINE}`, () => {
   it("fills the excerpt of every existing discussion and question, as the app makes them", async () => {
+    const { db, migrator } = old;
     const at = new Date().toISOString();
     await db
       .insertInto("member")

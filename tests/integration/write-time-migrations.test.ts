@@ -1,52 +1,15 @@
-import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { sql, type Kysely } from "kysely";
-import { Migrator } from "kysely/migration";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrations } from "../../database/migrations/index";
-import { createDatabase } from "~/.server/db/connect";
+import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "~/.server/markdown";
-import { ENGINE, PG_URL } from "./test-services";
+import { databaseBefore } from "./database-before";
+import { ENGINE } from "./test-services";
 
 // A database as it stood before the reply buckets, the rendered-everywhere backfill and the Forge's category counts.
 const BEFORE = "2026-11-22-0100-member-standing";
-const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-write-time-"));
-let db: Kysely<any>;
-let migrator: Migrator;
-
-beforeAll(async () => {
-  if (ENGINE === "postgres") {
-    const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
-    await sql`create schema ${sql.id(schema)}`.execute(admin);
-    await admin.destroy();
-  }
-  db =
-    ENGINE === "postgres"
-      ? createDatabase({ engine: "postgres", url: PG_URL, schema, poolSize: 2 })
-      : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db") });
-  migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    ...(ENGINE === "postgres" ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateTo(BEFORE);
-  if (error) throw error;
-});
-afterAll(async () => {
-  await db.destroy();
-  if (ENGINE === "postgres") {
-    const admin = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(admin);
-    await admin.destroy();
-  }
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const old = databaseBefore(BEFORE);
 
 describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
   it("render every body and event description not yet rendered, and count visible replies per discussion and hour and visible creations per category", async () => {
+    const { db, migrator } = old;
     const at = "2026-11-01T10:15:00.000Z";
     await db
       .insertInto("member")
