@@ -1,32 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { grantXp, memberIdByEmail } from "../factories";
-import { cookieHeader, ENGINE } from "./test-services";
+import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp, postFields } from "./site-join";
 
 const web = siteOverHttp();
+const joinAs = (name: string, xp = 0) => joinOverHttp(web, name, { xp });
+const postForm = (path: string, fields: [string, string][], cookie: string) => postFields(web, path, fields, cookie);
 
-let n = 0;
-async function joinAs(name: string, xp = 0) {
-  n += 1;
-  const email = `council${n}-${Date.now()}@example.org`;
-  // Each member joins from an address of their own (5 joins an hour per IP).
-  const res = await web.http.post("/join", { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }, { "x-forwarded-for": `198.51.100.${n}` });
-  expect(res.status).toBe(200);
-  const id = await memberIdByEmail(web.site.services.db, email);
-  if (xp) await grantXp(web.site.services.db, id, xp);
-  return { cookie: cookieHeader(res.headers), email, id };
-}
-/** A form post with repeated fields (checkbox groups). */
-function postForm(path: string, fields: [string, string][], cookie: string) {
-  const body = new URLSearchParams();
-  for (const [k, v] of fields) body.append(k, v);
-  return fetch(web.http.base + path, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: web.http.base, "content-type": "application/x-www-form-urlencoded", cookie },
-    body: body.toString(),
-  });
-}
 const key = () => crypto.randomUUID();
 
 describe(`the Council over HTTP on ${ENGINE}`, () => {

@@ -1,22 +1,12 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { memberIdByEmail } from "../factories";
-import { cookieHeader, ENGINE } from "./test-services";
+import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 const web = siteOverHttp();
+const joinAs = (name: string) => joinOverHttp(web, name);
 
-let n = 0;
-async function joinAs(name: string) {
-  n += 1;
-  const email = `events${n}-${Date.now()}@example.org`;
-  // Each member joins from an address of their own (5 joins an hour per IP).
-  const ip = `10.${Math.floor(n / 250)}.${n % 250}.7`;
-  const res = await web.http.post("/join", { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }, { "x-forwarded-for": ip });
-  expect(res.status).toBe(200);
-  const id = await memberIdByEmail(web.site.services.db, email);
-  return { cookie: cookieHeader(res.headers), email, id, name };
-}
 
 async function makeAdvisor(memberId: string) {
   await web.site.services.db.insertInto("advisor").values({ member_id: memberId, path: "warrior", specialty: "Running", granted_at: new Date().toISOString() }).execute();

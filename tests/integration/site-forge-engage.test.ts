@@ -5,27 +5,17 @@ import { moveCreationCount } from "~/.server/domain/forge/forge-repository";
 import { recordXpEvent } from "~/.server/domain/progression/progression-service";
 import { ledgerXp } from "./ledger-xp";
 import { DAILY_VOTE_XP_CAP, XP } from "~/lib/xp";
-import { creation, grantXp, memberIdByEmail } from "../factories";
-import { cookieHeader, ENGINE } from "./test-services";
+import { creation } from "../factories";
+import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 const web = siteOverHttp();
 
-let n = 0;
 async function joinAs(name: string, xp = 0) {
-  n += 1;
-  const email = `forge${n}-${Date.now()}@example.org`;
-  // Each member joins from an address of their own (5 joins an hour per IP).
-  const res = await web.http.post(
-    "/join",
-    { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-    { "x-forwarded-for": `198.51.${Math.floor(n / 250)}.${(n % 250) + 1}` },
-  );
-  expect(res.status).toBe(200);
-  const id = await memberIdByEmail(web.site.services.db, email);
-  if (xp) await grantXp(web.site.services.db, id, xp);
+  const { cookie, email, id } = await joinOverHttp(web, name, { xp });
   const viewer: Viewer = { id, name, email, handle: id, role: "member" };
-  return { cookie: cookieHeader(res.headers), viewer, id };
+  return { cookie, viewer, id };
 }
 const key = () => crypto.randomUUID();
 const xpOf = async (id: string) => ledgerXp(web.site.services.db, id);

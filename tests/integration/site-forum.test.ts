@@ -1,23 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { grantXp } from "../factories";
-import { cookieHeader, ENGINE } from "./test-services";
+import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 const web = siteOverHttp();
+const joinAs = async (name: string) => (await joinOverHttp(web, name)).cookie;
 
-let n = 0;
-async function joinAs(name: string) {
-  n += 1;
-  const res = await web.http.post("/join", {
-    fullName: name,
-    email: `forum${n}-${Date.now()}@example.org`,
-    password: "Secret123",
-    confirmPassword: "Secret123",
-    termsAccepted: "on",
-  }, { "x-forwarded-for": `198.51.100.${n}` }); // each member joins from an address of their own (5 joins an hour per IP)
-  expect(res.status).toBe(200);
-  return cookieHeader(res.headers);
-}
 const key = () => crypto.randomUUID();
 /** The form's one-time key as the page rendered it. */
 async function formKey(path: string, cookie: string) {
