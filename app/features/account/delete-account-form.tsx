@@ -1,5 +1,4 @@
-import { TextField } from "~/components/ui/form-controls";
-import { SettingsForm, type SettingsResult } from "./settings-form";
+import { CurrentPasswordField, SettingsForm, type SettingsResult } from "./settings-form";
 
 /** Deleting the account, confirmed by the current password (ADR 0023); success redirects home. */
 export function DeleteAccountForm({ result }: { result?: SettingsResult }) {
@@ -21,14 +20,7 @@ export function DeleteAccountForm({ result }: { result?: SettingsResult }) {
       className="border-warrior"
     >
       {(errors) => (
-        <TextField
-          name="currentPassword"
-          id="delete-current-password"
-          label="Current password"
-          type="password"
-          autoComplete="current-password"
-          error={errors.currentPassword}
-        />
+        <CurrentPasswordField id="delete-current-password" error={errors.currentPassword} />
       )}
     </SettingsForm>
   );

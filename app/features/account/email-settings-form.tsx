@@ -1,5 +1,5 @@
 import { TextField } from "~/components/ui/form-controls";
-import { SettingsForm, type SettingsResult } from "./settings-form";
+import { CurrentPasswordField, SettingsForm, type SettingsResult } from "./settings-form";
 
 /** A new sign-in address, which changes only when the member follows the link mailed to it. */
 export function EmailSettingsForm({ email, result }: { email: string; result?: SettingsResult }) {
@@ -21,14 +21,7 @@ export function EmailSettingsForm({ email, result }: { email: string; result?: S
       {(errors) => (
         <>
           <TextField name="email" id="new-email" label="New email" type="email" autoComplete="email" error={errors.email} />
-          <TextField
-            name="currentPassword"
-            id="email-current-password"
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            error={errors.currentPassword}
-          />
+          <CurrentPasswordField id="email-current-password" error={errors.currentPassword} />
         </>
       )}
     </SettingsForm>

@@ -1,5 +1,5 @@
 import { TextField } from "~/components/ui/form-controls";
-import { SettingsForm, type SettingsResult } from "./settings-form";
+import { CurrentPasswordField, SettingsForm, type SettingsResult } from "./settings-form";
 
 /** A new password, given with the current one; the change signs out every other session. */
 export function PasswordSettingsForm({ result }: { result?: SettingsResult }) {
@@ -15,14 +15,7 @@ export function PasswordSettingsForm({ result }: { result?: SettingsResult }) {
     >
       {(errors) => (
         <>
-          <TextField
-            name="currentPassword"
-            id="password-current-password"
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            error={errors.currentPassword}
-          />
+          <CurrentPasswordField id="password-current-password" error={errors.currentPassword} />
           <div className="grid gap-5 sm:grid-cols-2">
             <TextField name="password" id="new-password" label="New password" type="password" autoComplete="new-password" error={errors.password} />
             <TextField

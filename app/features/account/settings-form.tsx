@@ -3,7 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { useValidatedForm, type SchemaLoader } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
-import { FormAlert } from "~/components/ui/form-controls";
+import { FormAlert, TextField } from "~/components/ui/form-controls";
 import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
 import type { FieldErrors } from "~/schemas/form-data";
 
@@ -82,4 +82,9 @@ export function SettingsForm({
       </Form>
     </Card>
   );
+}
+
+/** The current password, which every sign-in change asks for; `id` tells the three forms' fields apart. */
+export function CurrentPasswordField({ id, error }: { id: string; error?: string }) {
+  return <TextField name="currentPassword" id={id} label="Current password" type="password" autoComplete="current-password" error={error} />;
 }
