@@ -506,6 +506,9 @@ describe("the cache audit's reading of SQL and its rules (ADR 0051)", () => {
     // `site` covers no table for a reader: only a site-wide write would drop the page.
     expect(keptPageViolations({ ...page, policy: "static", read: ["event", "session"] }).map((v) => v.tables)).toEqual([["event"]]);
     expect(keptPageViolations({ ...page, policy: "tags", read: ["event", "session"], reads: [tag.events] })).toEqual([]);
+    // A topic's title never changes: a discussion's breadcrumb needs no topic tag, its replies do.
+    expect(keptPageViolations({ ...page, policy: "tags", read: ["topic", "reply"], reads: [tag.discussion(1)] })).toEqual([]);
+    expect(keptPageViolations({ ...page, policy: "tags", read: ["topic", "reply"], reads: [tag.member("m1")] }).map((v) => v.tables)).toEqual([["reply"]]);
   });
 
   it("takes a new member row as unseen, but not a change to one, and counts changedByRead for any method", () => {

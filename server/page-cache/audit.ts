@@ -3,7 +3,7 @@ import type { Request, Response } from "express";
 import type { QueryObserver } from "~/.server/db/connect";
 import { currentPageTags, tag, type PageTags } from "~/.server/cache/page-tags";
 import type { CachePolicy } from "~/.server/cache/route-policies";
-import { isShownInsert, isShownTable, TABLES, tagCovers } from "~/.server/cache/tag-coverage";
+import { isShownInsert, isShownTable, needsReadTag, TABLES, tagCovers } from "~/.server/cache/tag-coverage";
 
 /**
  * The page cache's audit (issue 27, ADR 0051): checks the tags a request declared against the SQL
@@ -51,7 +51,7 @@ export function keptPageViolations(page: Kept): AuditViolation[] {
   const found: AuditViolation[] = [];
   const reads = [...page.reads];
   if (page.policy === undefined) found.push({ rule: "kept page of a route without a policy", method: page.method, path: page.path, tables: [], tags: reads });
-  const uncovered = [...new Set(page.read)].filter((table) => isShownTable(table) && !reads.some((t) => tagCovers(t, table)));
+  const uncovered = [...new Set(page.read)].filter((table) => needsReadTag(table) && !reads.some((t) => tagCovers(t, table)));
   if (uncovered.length > 0) found.push({ rule: "kept page read an uncovered table", method: page.method, path: page.path, tables: uncovered.sort(), tags: reads });
   return found;
 }
@@ -170,11 +170,16 @@ export class CacheAudit {
     const record = tags?.audit;
     if (!record) return;
     const { read, wrote, inserted } = sqlTables(query.sql);
-    for (const table of read) record.read.add(table);
-    if (wrote.length === 0 && inserted.length === 0) return;
+    if (read.length === 0 && wrote.length === 0 && inserted.length === 0) return;
     this.inflight++;
     return (result) => {
       this.inflight--;
+      // A read that found no row showed nothing of a table whose new rows no page can show (a
+      // list with no discussion read no author); of any other table it showed an absence, which
+      // an insert would change.
+      const found = result !== undefined && result.rows.length > 0;
+      for (const table of read) if (found || isShownInsert(table)) record.read.add(table);
+      if (wrote.length === 0 && inserted.length === 0) return;
       // A statement that changed no row (a conflict left alone, a failure) changed nothing shown.
       const changed = result ? (result.numAffectedRows ?? BigInt(result.rows.length)) > 0n : false;
       if (!changed) return;

@@ -78,8 +78,9 @@ export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
   challenge: CHALLENGES,
   // A member as an author anywhere: name, rank (standing), advisor badge.
   member: ["member", "advisor"],
-  // Their profile page: exact XP and virtues, and their latest posts (every post names it).
-  profile: ["member", "xp_event", ...FORUM_POSTS, "question", "answer", "creation"],
+  // Their profile page: exact XP, their latest posts (every post names it) and their virtue levels,
+  // counted from completed challenge attempts (a completion awards XP, which names it).
+  profile: ["member", "xp_event", ...FORUM_POSTS, "question", "answer", "creation", "challenge_attempt"],
   // What a member's own kept pages show of them alone: each of their writes names it (ADR 0040).
   viewer: ["member", "topic_member", "event_rsvp", "creation_like", "helpful_vote", "challenge_attempt", "challenge_check_in", "advisor"],
 };
@@ -107,6 +108,15 @@ export const NEW_ROWS_UNSEEN: Readonly<Partial<Record<Table, string>>> = {
   member: "a member shows only as an author (through posts, which name their pages) and on their own profile, a 404 before they join, which is never kept; no page lists or counts members",
 };
 
+/**
+ * Tables whose rows, once written, never change in what other pages read of them: a page may read
+ * these without their tag (writes of them still need one, for the pages that show what does change).
+ */
+export const STABLE_READS: Readonly<Partial<Record<Table, string>>> = {
+  topic: "its id, section and title, in a discussion's breadcrumb and a post's address: a topic is never renamed (its counts change, and the pages showing them read its tag)",
+  challenge_virtue: "the virtues a challenge trains are fixed when it is proposed; a profile's virtue levels count completed attempts through them",
+};
+
 const covering = new Map<TagKind, ReadonlySet<string>>(Object.entries(TAG_COVERAGE).map(([kind, tables]) => [kind as TagKind, new Set(tables)]));
 
 /** The kind of a tag as the helpers build it: `discussion:7` is a `discussion` tag. */
@@ -118,6 +128,11 @@ export function tagKind(tag: string): string {
 /** Whether a page or a write shows this table: a schema table not in HIDDEN_TABLES. */
 export function isShownTable(table: string) {
   return Object.hasOwn(TABLES, table) && !Object.hasOwn(HIDDEN_TABLES, table);
+}
+
+/** Whether a page reading this table needs a tag covering it (shown, and not stable once written). */
+export function needsReadTag(table: string) {
+  return isShownTable(table) && !Object.hasOwn(STABLE_READS, table);
 }
 
 /** Whether adding rows to this table (not changing them) can change what a kept page shows. */

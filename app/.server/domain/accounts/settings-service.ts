@@ -202,6 +202,9 @@ export async function confirmEmailChange(
       const before = await findSettings(trx, change.memberId);
       if (!before) return fail(404, EMAIL_LINK_INVALID);
       await updateEmail(trx, change.memberId, change.email, now.toISOString());
+      // Shown on no public page, but on the member's own kept pages (ADR 0040), whichever browser
+      // follows the link.
+      wrote(tag.viewer(change.memberId));
       await deleteEmailChanges(trx, change.memberId);
       await deleteResetTokens(trx, change.memberId);
       await deleteSessions(trx, change.memberId, session?.memberId === change.memberId ? session.token : undefined);
