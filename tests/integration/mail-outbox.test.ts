@@ -10,7 +10,7 @@ import { backoffMs, createOutboxWorker, OUTBOX_DEFAULTS, outboxPruningJob, start
 import { passwordResetMail } from "~/.server/mail/templates/password-reset";
 import { emailChangeMail } from "~/.server/mail/templates/email-change";
 import { cancelledMail, changedMail, promotedMail, reminderMail } from "~/.server/domain/events/event-mails";
-import { readable, startSite, stopVite } from "./site-server";
+import { readable, startSite } from "./site-server";
 import { mailText, startSmtpServer, type ReceivedMail } from "./smtp";
 import { createTestSite, deliverQueuedMail, ENGINE, type TestSite } from "./test-services";
 
@@ -322,7 +322,6 @@ describe(`an SMTP outage over HTTP on ${ENGINE}`, () => {
   }, 60_000);
   afterAll(async () => {
     await http.close();
-    await stopVite();
     await site.destroy();
   });
 

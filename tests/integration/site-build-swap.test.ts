@@ -4,7 +4,7 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
-import { loadApp, stopVite } from "./site-server";
+import { loadApp } from "./site-server";
 
 /*
  * server/app.ts keeps one React Router handler per build object (deriving it per request was ~10% of
@@ -41,7 +41,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await stopVite();
   await site.destroy();
 });
 

@@ -7,7 +7,7 @@ import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { cookieHeader, createTestSite, ENGINE, PG_URL, type TestSite } from "./test-services";
-import { startSite, stopVite } from "./site-server";
+import { startSite } from "./site-server";
 
 /**
  * The site over HTTP while its database fails under it. On PostgreSQL the site gets a database of
@@ -61,7 +61,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await web?.close();
-  await stopVite();
   await site?.destroy();
   if (admin) {
     await admin.query(`drop database if exists ${databaseName} with (force)`);

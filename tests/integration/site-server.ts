@@ -1,27 +1,28 @@
 import type { AddressInfo } from "node:net";
 import { createServer as createHttpServer, type Server } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import express from "express";
-import type { ServerBuild } from "react-router";
-import { createServer, type ViteDevServer } from "vite";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { insertDemoContent } from "~/.server/db/demo-content";
 import { describeViolations } from "../../server/page-cache/audit";
 import { createTestSite, type TestSite } from "./test-services";
 
-let vite: ViteDevServer | undefined;
+type AppModule = typeof import("../../server/app");
+let bundle: Promise<AppModule> | undefined;
 
-/** The app's real route modules, compiled by Vite in production mode (no dev-only error details). */
+/**
+ * The app as `npm start` serves it: this run's production build of server/app.ts (made once by
+ * site-build.ts, ADR 0055), so the route modules are not compiled again in each file. The bundle
+ * holds its own copies of the app's modules: the services the tests pass in are shared, the
+ * module-level state of the tests' own imports of app code (page tags, contexts) is not.
+ */
 export async function loadApp() {
-  vite ??= await createServer({
-    configFile: "vite.config.ts",
-    mode: "production",
-    logLevel: "error",
-    server: { middlewareMode: true, hmr: false, watch: null },
-    appType: "custom",
-  });
-  const { createApp, createSite } = (await vite.ssrLoadModule("./server/app.ts")) as typeof import("../../server/app");
-  const build = () => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
-  return { createApp, createSite, build };
+  const dir = inject("siteBuild");
+  if (!dir) throw new Error("No build of the site: the integration project's global setup (site-build.ts) makes one");
+  bundle ??= import(pathToFileURL(path.join(dir, "server/index.js")).href) as Promise<AppModule>;
+  const { createApp, createSite, productionBuild } = await bundle;
+  return { createApp, createSite, build: productionBuild() };
 }
 
 /**
@@ -71,11 +72,6 @@ export async function startSite(site: TestSite, options: { env?: Partial<TestSit
   };
 }
 
-export async function stopVite() {
-  await vite?.close();
-  vite = undefined;
-}
-
 /** Page text as a reader sees it: React's separators between text nodes removed. */
 export const readable = async (res: Response) => (await res.text()).replaceAll("<!-- -->", "");
 
@@ -92,7 +88,6 @@ export function siteOverHttp(options: { demo?: boolean } = {}) {
   }, 60_000);
   afterAll(async () => {
     await handle.http.close();
-    await stopVite();
     await handle.site.destroy();
   });
   return handle;
