@@ -3,6 +3,7 @@ import { UNSAFE_decodeViaTurboStream as decodeTurboStream } from "react-router";
 import { describe, expect, it } from "vitest";
 import { cookieHeader, ENGINE } from "./test-services";
 import { loadApp, readable, siteOverHttp } from "./site-server";
+import { siteRouteIds } from "../route-ids";
 
 const web = siteOverHttp();
 
@@ -30,6 +31,8 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
   it("every route module that renders a page exports an ErrorBoundary; resource routes stay resource routes", async () => {
     const build = await (await loadApp()).build();
     const routes = Object.entries(build.routes).map(([id, route]) => ({ id, module: route!.module }));
+    // The ids the route-policy test derives from app/routes.ts without a build are the build's.
+    expect(routes.map((r) => r.id).sort()).toEqual(siteRouteIds().sort());
     const pages = routes.filter((r) => r.module.default);
     expect(pages.length).toBeGreaterThan(25);
     expect(pages.filter((r) => typeof r.module.ErrorBoundary !== "function").map((r) => r.id)).toEqual([]);
