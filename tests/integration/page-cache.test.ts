@@ -172,7 +172,7 @@ describe(`the anonymous page cache on ${ENGINE}`, () => {
     const cookie = await joinAs(web.http, "Policy Pam");
     const state = async (path: string) => (await web.http.get(path)).headers.get("x-page-cache");
     // The home page's client-side navigation data (`/_.data`) is the home route's, kept by its tags.
-    for (const path of ["/ranks", "/terms", "/_.data"]) {
+    for (const path of ["/ranks", "/terms", "/join", "/signin", "/signin/email-link", "/forgot-password", "/_.data"]) {
       await web.http.get(path);
       expect(await state(path), path).toBe("hit");
     }
@@ -181,6 +181,7 @@ describe(`the anonymous page cache on ${ENGINE}`, () => {
     // Kept under `site` alone, whatever their loaders named: a tagged write leaves them.
     expect(await state("/ranks")).toBe("hit");
     expect(await state("/terms")).toBe("hit");
+    expect(await state("/signin")).toBe("hit");
   });
 
   it("counts a visitor's view of a question served from memory, once per address and day, and the visitor sees it", async () => {

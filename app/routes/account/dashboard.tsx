@@ -9,10 +9,9 @@ import { NextRankNeeds } from "~/components/community/next-rank-needs";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
-import { dashboardLists } from "~/.server/domain/accounts/dashboard-read-model";
+import { dashboardLists, recentActivity } from "~/.server/domain/accounts/dashboard-read-model";
 import { checkIn } from "~/.server/domain/challenges/challenge-service";
 import { standingsOf } from "~/.server/domain/progression/progression-service";
-import { recentXpEvents } from "~/.server/domain/progression/xp-repository";
 import { requireViewer } from "~/.server/session";
 import { readForm } from "~/.server/forms";
 import { ProgressBar } from "~/features/challenges/progress-bar";
@@ -37,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [standings, lists, recent] = await Promise.all([
     standingsOf(db, [viewer.id]),
     dashboardLists(db, viewer.id),
-    recentXpEvents(db, viewer.id, RECENT_ACTIVITY),
+    recentActivity(db, viewer.id, RECENT_ACTIVITY),
   ]);
   const { xp, virtueLevels } = standings.get(viewer.id)!;
   const progress = rankProgress(xp, virtueLevels);

@@ -3,7 +3,6 @@ import type { Route } from "./+types/forgot-password";
 import { MailLinkRequest } from "~/features/account/mail-link-request";
 import { requestContext, servicesContext } from "~/.server/context";
 import { requestPasswordReset } from "~/.server/domain/accounts/password-reset";
-import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { parseForm } from "~/.server/forms";
 import { forgotPasswordSchema } from "~/schemas/account";
 
@@ -11,12 +10,6 @@ export const meta: Route.MetaFunction = () => [
   { title: "Forgot password · Inner Peace. Outer Strength." },
   { name: "description", content: "Forgot your password? Enter your email and we will send you a link to choose a new one." },
 ];
-
-/** Nothing here comes from the database: the page changes only with the site itself (the page cache's `site`). */
-export function loader() {
-  readsFrom(tag.site);
-  return null;
-}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = await parseForm(request, forgotPasswordSchema);

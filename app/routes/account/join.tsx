@@ -9,7 +9,6 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Checkbox, FieldError, FormAlert, Label, TextField, Textarea } from "~/components/ui/form-controls";
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
 import { refuseJoin, registerMember } from "~/.server/domain/accounts/account-service";
-import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { parseFormOrRefusal } from "~/.server/forms";
 import { useNonce } from "~/components/layout/nonce";
 import { DEFAULT_TIME_ZONE } from "~/lib/time-zones";
@@ -24,8 +23,6 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export function loader({ context }: Route.LoaderArgs) {
-  // Signed out, the form is the same for everyone.
-  readsFrom(tag.site);
   return { signedIn: context.get(viewerContext) !== null };
 }
 

@@ -3,7 +3,6 @@ import type { Route } from "./+types/sign-in-link-request";
 import { MailLinkRequest } from "~/features/account/mail-link-request";
 import { requestContext, servicesContext } from "~/.server/context";
 import { requestSignInLink } from "~/.server/domain/accounts/sign-in-link";
-import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { parseForm } from "~/.server/forms";
 import { forgotPasswordSchema } from "~/schemas/account";
 
@@ -11,12 +10,6 @@ export const meta: Route.MetaFunction = () => [
   { title: "Email me a sign-in link · Inner Peace. Outer Strength." },
   { name: "description", content: "Sign in without your password: enter your email and we will send you a link that signs you in once." },
 ];
-
-/** Nothing here comes from the database: the page changes only with the site itself (the page cache's `site`). */
-export function loader() {
-  readsFrom(tag.site);
-  return null;
-}
 
 /** A locked sign-in offers this (ADR 0042); the form is the forgot-password one: an address. */
 export async function action({ request, context }: Route.ActionArgs) {

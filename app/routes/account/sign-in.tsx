@@ -7,7 +7,6 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Checkbox, FormAlert, Label, TextField } from "~/components/ui/form-controls";
 import { requestContext, servicesContext } from "~/.server/context";
 import { signInMember } from "~/.server/domain/accounts/account-service";
-import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { flashCookie } from "~/.server/flash";
 import { parseForm } from "~/.server/forms";
 import { safeRedirectTarget } from "~/.server/session";
@@ -18,12 +17,6 @@ export const meta: Route.MetaFunction = () => [
   { title: "Sign In · Inner Peace. Outer Strength." },
   { name: "description", content: "Sign in to continue your journey." },
 ];
-
-/** Nothing here comes from the database: the page changes only with the site itself (the page cache's `site`). */
-export function loader() {
-  readsFrom(tag.site);
-  return null;
-}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);

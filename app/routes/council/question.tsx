@@ -12,19 +12,17 @@ import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
-import { changedByRead, onCachedHit, readsFrom, tag } from "~/.server/cache/page-tags";
 import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
 import {
   acceptAnswer,
   answerQuestion,
+  countQuestionView,
   deleteAnswer,
   deleteQuestion,
   editAnswer,
   editQuestion,
   HELPFUL_RANK,
-  recordView,
   setHelpful,
-  viewerKey,
   type Outcome,
 } from "~/.server/domain/council/council-service";
 import { progressOf } from "~/.server/domain/progression/progression-service";
@@ -61,29 +59,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const shown = id ? await questionWithAnswers(services.db, id, viewer) : null;
   if (!shown || !id) throw data("Not found", { status: 404 });
-  readsFrom(tag.question(id));
-  // Counted once per viewer and day; not awaited, so the page never waits on the count.
-  const key = viewerKey(services.env.AUTH_SECRET, viewer, context.get(requestContext).clientIp);
-  const logger = context.get(requestContext).logger;
-  // A counted view changes the count on this page (ADR 0026): the page cache drops it, at most once
-  // per short window, so the visitor sees their view on reload. The cards' counts elsewhere catch up
-  // with their next change or the cache's TTL, as list counts do on Stack Exchange.
-  const counted = (added: boolean) => added && [tag.question(id)];
-  recordView(services.db, id, key)
-    .then((added) => {
-      const tags = counted(added);
-      if (tags) changedByRead(...tags);
-    })
-    .catch((error) => logger.warn({ err: error }, "view not recorded"));
-  // A visitor served this page from the anonymous page cache is a view too (ADR 0010, 0026).
-  onCachedHit(({ clientIp, invalidate }) => {
-    recordView(services.db, id, viewerKey(services.env.AUTH_SECRET, null, clientIp))
-      .then((added) => {
-        const tags = counted(added);
-        if (tags) invalidate?.(tags);
-      })
-      .catch((error) => logger.warn({ err: error }, "view not recorded"));
-  });
+  countQuestionView(services, id, viewer, context.get(requestContext).clientIp, context.get(requestContext).logger);
   const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
   const helpfulRank = rankById(HELPFUL_RANK);

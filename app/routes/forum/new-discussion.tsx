@@ -6,9 +6,8 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
 import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
-import { discussionPath } from "~/.server/domain/forum/section-read-model";
+import { discussionPath, topicHeading } from "~/.server/domain/forum/section-read-model";
 import { startDiscussion } from "~/.server/domain/forum/forum-service";
-import { findTopic } from "~/.server/domain/forum/section-repository";
 import { formKey, parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
@@ -23,7 +22,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const section = sectionOrNotFound(params.section);
   requireViewer(context, request);
-  const topic = await findTopic(context.get(servicesContext).db, section, params.topicId);
+  const topic = await topicHeading(context.get(servicesContext).db, section, params.topicId);
   if (!topic) throw data("Not found", { status: 404 });
   return { section, topic: { id: topic.id, title: topic.title }, submissionKey: formKey() };
 }

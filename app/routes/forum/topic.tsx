@@ -15,7 +15,7 @@ import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
 import { topicWithDiscussions } from "~/.server/domain/forum/forum-read-model";
 import { setTopicMembership } from "~/.server/domain/forum/forum-service";
-import { findTopic } from "~/.server/domain/forum/section-repository";
+import { topicHeading } from "~/.server/domain/forum/section-read-model";
 import { requireViewer } from "~/.server/session";
 import { readForm } from "~/.server/forms";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
@@ -50,7 +50,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = requireViewer(context, request);
   const services = context.get(servicesContext);
-  const topic = await findTopic(services.db, sectionOrNotFound(params.section), params.topicId);
+  const topic = await topicHeading(services.db, sectionOrNotFound(params.section), params.topicId);
   if (!topic) throw data("Not found", { status: 404 });
   const intent = (await readForm(request)).get("intent");
   if (intent !== "join" && intent !== "leave") throw data("Unknown action", { status: 400 });

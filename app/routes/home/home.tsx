@@ -10,10 +10,7 @@ import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { useViewer } from "~/components/layout/use-viewer";
 import { servicesContext } from "~/.server/context";
-import { readsFrom, tag } from "~/.server/cache/page-tags";
-import { questionSummaries } from "~/.server/domain/council/council-read-model";
-import { creationSummaries } from "~/.server/domain/forge/forge-read-model";
-import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/forum/section-read-model";
+import { homePage } from "~/.server/domain/home-read-model";
 import { CreationCard } from "~/features/forge/creation-card";
 import { QuestionCard } from "~/features/council/question-card";
 import { DiscussionCard } from "~/features/forum/discussion-card";
@@ -31,17 +28,7 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = context.get(servicesContext);
-  // The page cache keeps `/` until one of these changes (ADR 0026); the read models add finer tags.
-  readsFrom(tag.section("monastery"), tag.section("battlefield"), tag.forge, tag.council);
-  const [monastery, battlefield, featured, creations, questions] = await Promise.all([
-    sectionTopics(db, "monastery", 3),
-    sectionTopics(db, "battlefield", 3),
-    featuredDiscussionSummaries(db, { limit: 2 }),
-    creationSummaries(db, { limit: 3 }),
-    questionSummaries(db, 3),
-  ]);
-  return { monastery, battlefield, featured, creations, questions };
+  return homePage(context.get(servicesContext).db);
 }
 
 const VALUES = [

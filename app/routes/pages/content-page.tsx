@@ -6,7 +6,6 @@ import { ProsePage, ProseSection } from "~/components/layout/prose-page";
 import { useViewer } from "~/components/layout/use-viewer";
 import { ButtonLink } from "~/components/ui/button";
 import { contentPage, type Block, type HtmlBlock } from "~/.server/content/content-pages";
-import { readsFrom, tag } from "~/.server/cache/page-tags";
 
 /*
  * Every page written in content/*.md (manifesto, FAQ, terms, privacy, code of conduct): routes.ts
@@ -20,8 +19,6 @@ export function loader({ pattern }: Route.LoaderArgs) {
   const slug = pattern.replace(/^\/+|\/+$/g, "");
   const page = contentPage(slug);
   if (!page) throw data("Not found", { status: 404 });
-  // Rendered from files at start: only a new version of the site changes it.
-  readsFrom(tag.site);
   return page;
 }
 

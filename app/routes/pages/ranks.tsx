@@ -8,7 +8,6 @@ import { MASTER_VIRTUE_LEVEL, RANKS, rankById, type RankId } from "~/lib/ranks";
 import { cn, formatCount } from "~/lib/utils";
 import { challengesForLevel, MAX_VIRTUE_LEVEL, VIRTUES } from "~/lib/virtues";
 import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, XP_WAY, type XpKind } from "~/lib/xp";
-import { readsFrom, tag } from "~/.server/cache/page-tags";
 import { PATH_LABEL } from "~/lib/paths";
 
 // Every number on this page comes from the rules in app/lib (xp.ts, ranks.ts, privileges.ts,
@@ -17,12 +16,6 @@ import { PATH_LABEL } from "~/lib/paths";
 /** Small counts as words ("seven ranks"), the way the page has always said them. */
 const COUNT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 const countWord = (n: number) => COUNT_WORDS[n] ?? formatCount(n);
-
-/** The rules never come from the database: only a new version of the site changes this page (`site`). */
-export function loader() {
-  readsFrom(tag.site);
-  return null;
-}
 
 export const meta: Route.MetaFunction = () => [
   { title: "Rank System · Inner Peace. Outer Strength." },

@@ -2,8 +2,7 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/newsletter";
 import { requestContext, servicesContext } from "~/.server/context";
 import { hit, tryAgainMessage } from "~/.server/rate-limit";
-import { subscribe } from "~/.server/domain/newsletter/newsletter-service";
-import { wroteNothingPublic } from "~/.server/cache/page-tags";
+import { refuseSubscription, subscribe } from "~/.server/domain/newsletter/newsletter-service";
 import { flashCookie, type FlashKey } from "~/.server/flash";
 import { parseForm } from "~/.server/forms";
 import { safeRedirectTarget } from "~/.server/session";
@@ -28,9 +27,6 @@ function wantsPage(request: Request) {
  * with the answer as a one-shot flash: post, redirect, get, as every other form without JavaScript.
  */
 function backToForm(target: FormDataEntryValue | null, flash: FlashKey, secure: boolean) {
-  // A refusal answered with a redirect is still a success to the page cache, which would otherwise
-  // drop every page; nothing an anonymous page shows changed, whatever the answer.
-  wroteNothingPublic();
   const path = safeRedirectTarget(target, "/").split("#")[0];
   return redirect(`${path}#newsletter`, { status: 303, headers: { "Set-Cookie": flashCookie(flash, secure) } });
 }
@@ -42,6 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = await parseForm(request, newsletterSchema);
   const target = parsed.formData.get("redirectTo");
   if (!parsed.ok) {
+    refuseSubscription();
     if (page) return backToForm(target, "newsletter-invalid-email", secure);
     return data({ error: parsed.errors.email ?? "Please enter a valid email address" }, { status: 400 });
   }
@@ -49,6 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     { key: `newsletter:ip:${context.get(requestContext).clientIp}`, max: 10, windowMs: 60 * 60 * 1000 },
   ]);
   if (!limited.ok) {
+    refuseSubscription();
     if (page) return backToForm(target, "newsletter-limited", secure);
     return data({ error: tryAgainMessage(limited.retryMinutes) }, { status: 429 });
   }

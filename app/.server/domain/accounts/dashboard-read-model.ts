@@ -7,6 +7,7 @@ import { formatDate, toIso } from "~/lib/dates";
 import { formatInZone } from "~/lib/time-zones";
 import { recentAnswersBy, recentCreationsBy, recentDiscussionsBy, recentQuestionsBy, recentRepliesBy } from "./profile-repository";
 import { firstStepFacts, upcomingEventsGoing } from "./dashboard-repository";
+import { recentXpEvents } from "../progression/xp-repository";
 
 /**
  * What the dashboard adds below its cards for a member finding their way (issue 26 item 4): the
@@ -133,4 +134,9 @@ export async function dashboardLists(db: Db, memberId: string, now = new Date())
  */
 function replyPage(replyId: number) {
   return replyId > 1 ? `?after=${replyId - 1}` : "";
+}
+
+/** The member's latest XP awards, newest first: the dashboard's recent activity. */
+export function recentActivity(db: Db, memberId: string, limit: number) {
+  return recentXpEvents(db, memberId, limit);
 }

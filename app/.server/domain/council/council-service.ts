@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import type { Logger } from "pino";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { PathId } from "~/lib/domain-values";
@@ -7,7 +8,7 @@ import { HELPFUL_RANK } from "~/lib/privileges";
 export { HELPFUL_RANK };
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { findMemberIdByEmail } from "../accounts/member-repository";
-import { tag, wrote } from "../../cache/page-tags";
+import { changedByRead, onCachedHit, tag, wrote } from "../../cache/page-tags";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
 import { createPost, deleteOwnPost, editOwnPost } from "../posts/pipeline";
 import { fail, type Outcome } from "../outcome";
@@ -224,6 +225,30 @@ export async function recordView(db: Db, questionId: number, key: string, at = n
     if (!(await insertView(trx, questionId, key, day))) return false;
     await countView(trx, questionId);
     return true;
+  });
+}
+
+/**
+ * Counts a view of a question's page (ADR 0010): this request's, once per viewer and day, not
+ * awaited so the page never waits on the count; and each visitor's the anonymous page cache serves
+ * the page to later (ADR 0026). A counted view changes the count on the page: the page cache drops
+ * it, at most once per short window, so the visitor sees their view on reload. The cards' counts
+ * elsewhere catch up with their next change or the cache's TTL, as list counts do on Stack Exchange.
+ */
+export function countQuestionView(services: AppServices, questionId: number, viewer: Viewer | null, clientIp: string, logger: Logger) {
+  const secret = services.env.AUTH_SECRET;
+  const changed = [tag.question(questionId)];
+  recordView(services.db, questionId, viewerKey(secret, viewer, clientIp))
+    .then((added) => {
+      if (added) changedByRead(...changed);
+    })
+    .catch((error) => logger.warn({ err: error }, "view not recorded"));
+  onCachedHit(({ clientIp: visitorIp, invalidate }) => {
+    recordView(services.db, questionId, viewerKey(secret, null, visitorIp))
+      .then((added) => {
+        if (added) invalidate?.(changed);
+      })
+      .catch((error) => logger.warn({ err: error }, "view not recorded"));
   });
 }
 

@@ -83,6 +83,13 @@ export async function feedEvents(db: Db, now = new Date()) {
   return events;
 }
 
+/** One event for its calendar file, past and cancelled ones too; it names its host. */
+export async function calendarEvent(db: Db, id: number) {
+  const event = await findEvent(db, id);
+  if (event) readsFrom(tag.event(id), tag.member(event.host_id));
+  return event;
+}
+
 /** One event with its host, who is going, the waitlist's length and the viewer's own answer. */
 export async function eventPage(db: Db, id: number, viewer: Viewer | null, now = new Date()) {
   const event = await findEvent(db, id);

@@ -2,11 +2,19 @@ import type { Db } from "../../db/connect";
 import type { SectionId } from "~/lib/domain-values";
 import { readsFrom, tag } from "../../cache/page-tags";
 import { withAuthors } from "../progression/authors";
-import { featuredDiscussions, listTopics } from "./section-repository";
+import { featuredDiscussions, findTopic, listTopics } from "./section-repository";
 
 /** A discussion's one canonical address; the page redirects any other slug here. */
 export function discussionPath(section: SectionId, topicId: string, discussion: { id: number; slug: string }) {
   return `/${section}/${topicId}/${discussion.id}-${discussion.slug}`;
+}
+
+/** A topic's id, section and title, for a form that posts in it; undefined when the section has no such topic. */
+export async function topicHeading(db: Db, section: SectionId, topicId: string) {
+  const topic = await findTopic(db, section, topicId);
+  if (!topic) return undefined;
+  readsFrom(tag.topic(topic.id));
+  return { id: topic.id, section: topic.section, title: topic.title };
 }
 
 type TopicRow = Awaited<ReturnType<typeof listTopics>>[number];

@@ -67,6 +67,15 @@ export async function subscribe(services: AppServices, rawEmail: string, now = n
   return { ok: true as const, message: SUBSCRIBE_MESSAGE };
 }
 
+/**
+ * A subscription refused before `subscribe` (a bad address, past the hourly limit) changed nothing
+ * an anonymous page shows. Said for the page cache: a refusal answered with a redirect back to the
+ * form is a success to it, and a success that names nothing drops every page.
+ */
+export function refuseSubscription() {
+  wroteNothingPublic();
+}
+
 export async function findSubscription(services: AppServices, token: string) {
   if (!token || token.length > 100) return undefined;
   return findSubscriptionByToken(services.db, token);
