@@ -10,6 +10,9 @@ const features = readdirSync(new URL("./app/features", import.meta.url), { withF
 // Server-only code: everything under app/.server and every *.server.ts(x) module.
 const SERVER_ONLY = ["app/.server/**", "app/**/*.server.ts", "app/**/*.server.tsx"];
 
+// The route modules React Router loads: app/routes and the root route.
+const ROUTE_MODULES = ["./app/routes", "./app/root.tsx"];
+
 /** import-x/no-restricted-paths zones: `target` files may not import from `from`. */
 const zones = [
   // The browser never receives server code: only route modules (React Router strips loader- and
@@ -39,6 +42,21 @@ const zones = [
     target: "./app/.server/db",
     from: ["./app/.server/domain", "./app/.server/services.ts"],
     message: "The database layer sits below the domain; it does not import domain code.",
+  },
+  // Thin routes (issue 27): a route module asks the domain, never a repository (queries without the
+  // rules, tags or transactions of a service or read model) ...
+  {
+    target: ROUTE_MODULES,
+    from: "./app/.server/**/*-repository.ts",
+    message: "A route module does not import a repository: go through the domain's read model or service, which also names the page-cache tags.",
+  },
+  // ... and never says what a page read or a request wrote: the read models and services that run the
+  // queries do (ADR 0051), so a route cannot forget a tag its query needs. (Features, components and
+  // lib cannot import server code at all.)
+  {
+    target: ROUTE_MODULES,
+    from: "./app/.server/cache/page-tags.ts",
+    message: "Page-cache tags (readsFrom, wrote, changedByRead, …) are named by read models and services in app/.server, not by route modules.",
   },
   // No feature imports another feature: what two features share moves to components or lib.
   ...features.map((name) => ({

@@ -47,10 +47,30 @@ describe("layer boundaries", () => {
   });
 
   it("app/ and database/ do not import each other", async () => {
-    const fromApp = await boundaryMessages("app/.server/lint-probe.ts", 'import { migrateToLatest } from "../../database/migrate";\nexport const probe = migrateToLatest;\n');
+    const fromApp = await boundaryMessages(
+      "app/.server/lint-probe.ts",
+      'import { migrateToLatest } from "../../database/migrate";\nexport const probe = migrateToLatest;\n',
+    );
     const fromDatabase = await boundaryMessages("database/lint-probe.ts", 'import { slugify } from "../app/lib/slug";\nexport const probe = slugify;\n');
     expect(fromApp).toEqual([expect.stringContaining("app/ does not import database/")]);
     expect(fromDatabase).toEqual([expect.stringContaining("database/ does not import app/")]);
+  });
+
+  it("a route module naming page-cache tags fails lint; a read model may (issue 27)", async () => {
+    const tags = 'import { readsFrom, tag } from "~/.server/cache/page-tags";\nexport function loader() {\n  readsFrom(tag.site);\n}\n';
+    expect(await boundaryMessages("app/routes/pages/lint-probe.tsx", tags)).toEqual([
+      expect.stringContaining("Page-cache tags (readsFrom, wrote, changedByRead, …) are named by read models and services"),
+    ]);
+    expect(await boundaryMessages("app/root.tsx", tags)).toEqual([expect.stringContaining("Page-cache tags")]);
+    expect(await boundaryMessages("app/.server/domain/forum/lint-probe.ts", tags.replace("~/.server/cache/page-tags", "../../cache/page-tags"))).toEqual([]);
+  });
+
+  it("a route module importing a repository fails lint; a read model may (issue 27)", async () => {
+    const repository = 'import { findTopic } from "~/.server/domain/forum/section-repository";\nexport const probe = findTopic;\n';
+    expect(await boundaryMessages("app/routes/forum/lint-probe.tsx", repository)).toEqual([
+      expect.stringContaining("A route module does not import a repository"),
+    ]);
+    expect(await boundaryMessages("app/.server/domain/forum/lint-probe.ts", repository.replace("~/.server/domain/forum/", "./"))).toEqual([]);
   });
 
   it("legal imports pass: a route module imports server code and features, a feature imports components", async () => {
@@ -62,7 +82,10 @@ describe("layer boundaries", () => {
       "app/features/forge/lint-probe.tsx",
       'import { Button } from "~/components/ui/button";\nimport { slugify } from "~/lib/slug";\nimport { CREATION_LABELS } from "./creation-types";\nexport const probe = [Button, slugify, CREATION_LABELS];\n',
     );
-    const server = await boundaryMessages("server/lint-probe.ts", 'import { migrateToLatest } from "../database/migrate";\nimport { createServices } from "~/.server/services";\nexport const probe = [migrateToLatest, createServices];\n');
+    const server = await boundaryMessages(
+      "server/lint-probe.ts",
+      'import { migrateToLatest } from "../database/migrate";\nimport { createServices } from "~/.server/services";\nexport const probe = [migrateToLatest, createServices];\n',
+    );
     expect(route).toEqual([]);
     expect(feature).toEqual([]);
     expect(server).toEqual([]);
