@@ -2,6 +2,7 @@
 // (installed by `npm install` through the postinstall script; see ADR 0016 for why apart).
 import { readdirSync } from "node:fs";
 import { createTypeScriptImportResolver, defineConfig, globals, importX, js, reactHooks, tseslint } from "./tools/lint/plugins.js";
+import { kebabCaseFileNames } from "./tools/lint/file-names.js";
 
 const features = readdirSync(new URL("./app/features", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -77,12 +78,18 @@ export default defineConfig(
   reactHooks.configs.flat["recommended-latest"],
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
-    plugins: { "import-x": importX },
+    plugins: { "import-x": importX, ipos: { rules: { "kebab-case-file-names": kebabCaseFileNames } } },
     settings: {
       "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
+      // no-cycle reads the modules an import leads to with this parser; without it a TypeScript
+      // module cannot be read and no cycle through it is ever found.
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
     },
     rules: {
       "import-x/no-restricted-paths": ["error", { zones }],
+      // An import cycle makes a module's value undefined while the cycle loads, and ties two layers.
+      "import-x/no-cycle": "error",
+      "ipos/kebab-case-file-names": "error",
       // A leading underscore marks a parameter or binding kept on purpose (an interface's shape).
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
     },
