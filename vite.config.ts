@@ -35,9 +35,7 @@ function pureForwardRefs(): Plugin {
     applyToEnvironment: (environment) => environment.name === "client",
     transform(code, id) {
       if (!routerDist.test(id) || !code.includes("React$1.forwardRef(")) return null;
-      const pure = code
-        .replaceAll("= React$1.forwardRef(", "= /* @__PURE__ */ React$1.forwardRef(")
-        .replace(/^(Link|NavLink)\.displayName = "\w+";$/gm, "");
+      const pure = code.replaceAll("= React$1.forwardRef(", "= /* @__PURE__ */ React$1.forwardRef(").replace(/^(Link|NavLink)\.displayName = "\w+";$/gm, "");
       return { code: pure, map: null };
     },
   };

@@ -74,9 +74,7 @@ export default function handleRequest(
             // Pages carry the member's own state (navigation, forms): never a shared cache.
             if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
             pipe(body);
-            resolve(
-              new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
-            );
+            resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           },
           onShellError(error: unknown) {
             reject(error);

@@ -17,7 +17,10 @@ const usage = [
 ].join("\n");
 const args = process.argv.slice(2);
 
-type Command = { kind: "role"; email: string; role: "member" | "moderator" | "admin" } | { kind: "advisor-grant"; email: string; path: "monk" | "warrior"; specialty: string } | { kind: "advisor-revoke"; email: string };
+type Command =
+  | { kind: "role"; email: string; role: "member" | "moderator" | "admin" }
+  | { kind: "advisor-grant"; email: string; path: "monk" | "warrior"; specialty: string }
+  | { kind: "advisor-revoke"; email: string };
 
 function parse(): Command | null {
   const [a, b, c, ...rest] = args;

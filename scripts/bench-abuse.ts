@@ -81,7 +81,10 @@ async function formKey(url: string, cookie: string) {
 function tally(statuses: number[]) {
   const counts = new Map<number, number>();
   for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${n} × ${s}`).join(", ");
+  return [...counts]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${n} × ${s}`)
+    .join(", ");
 }
 
 function row(label: string, value: string) {

@@ -52,7 +52,15 @@ const trees = [
   { label: "this build", cwd: here },
   { label: `baseline ${COMMIT}`, cwd: baselineDir },
 ];
-type Site = Awaited<ReturnType<typeof startBuiltSite>> & { label: string; cwd: string; dataDir: string; url: string; cookie: string; bytes: number; rates: number[] };
+type Site = Awaited<ReturnType<typeof startBuiltSite>> & {
+  label: string;
+  cwd: string;
+  dataDir: string;
+  url: string;
+  cookie: string;
+  bytes: number;
+  rates: number[];
+};
 const sites: Site[] = [];
 for (const tree of trees) {
   const { dataDir, discussionPath } = prepare(tree.cwd);
@@ -74,7 +82,12 @@ async function rate(site: Site, seconds = SECONDS) {
 
 try {
   for (const site of sites) await rate(site, 2); // warm-up, not counted
-  console.log(`signed-in 50-reply discussion, req/s, ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, ABBA order (load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}):`);
+  console.log(
+    `signed-in 50-reply discussion, req/s, ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, ABBA order (load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}):`,
+  );
   const multiples: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? sites : [...sites].reverse();
@@ -88,7 +101,10 @@ try {
   const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
   console.log(
     `this build ${mean(sites[0]!.rates).toFixed(0)} req/s (${(sites[0]!.bytes / 1024).toFixed(1)} KB), baseline ${mean(sites[1]!.rates).toFixed(0)} req/s ` +
-      `(${(sites[1]!.bytes / 1024).toFixed(1)} KB): median ${median.toFixed(2)}× the baseline, rounds ${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}× (goal 3×); load average after ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
+      `(${(sites[1]!.bytes / 1024).toFixed(1)} KB): median ${median.toFixed(2)}× the baseline, rounds ${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}× (goal 3×); load average after ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
   );
 } finally {
   for (const site of sites) {

@@ -22,11 +22,33 @@ const t0 = Date.now() - DISCUSSIONS * 60_000;
 await db.transaction().execute(async (trx) => {
   await trx
     .insertInto("member")
-    .values({ id: "bench", name: "Bench Member", email: "bench@example.org", email_verified: false, image: null, created_at: new Date(t0).toISOString(), updated_at: new Date(t0).toISOString(), handle: "bench", bio: null, interests: "[]", role: "member" })
+    .values({
+      id: "bench",
+      name: "Bench Member",
+      email: "bench@example.org",
+      email_verified: false,
+      image: null,
+      created_at: new Date(t0).toISOString(),
+      updated_at: new Date(t0).toISOString(),
+      handle: "bench",
+      bio: null,
+      interests: "[]",
+      role: "member",
+    })
     .execute();
   await trx
     .insertInto("topic")
-    .values({ id: "bench-topic", section: "monastery", title: "Bench Topic", description: "Ten thousand discussions.", created_by: "bench", created_at: new Date(t0).toISOString(), last_activity_at: new Date().toISOString(), discussion_count: DISCUSSIONS, reply_count: REPLIES })
+    .values({
+      id: "bench-topic",
+      section: "monastery",
+      title: "Bench Topic",
+      description: "Ten thousand discussions.",
+      created_by: "bench",
+      created_at: new Date(t0).toISOString(),
+      last_activity_at: new Date().toISOString(),
+      discussion_count: DISCUSSIONS,
+      reply_count: REPLIES,
+    })
     .execute();
   for (let start = 0; start < DISCUSSIONS; start += 500) {
     await trx
@@ -35,7 +57,17 @@ await db.transaction().execute(async (trx) => {
         Array.from({ length: Math.min(500, DISCUSSIONS - start) }, (_, j) => {
           const i = start + j;
           const at = new Date(t0 + i * 60_000).toISOString();
-          return { topic_id: "bench-topic", author_id: "bench", title: `Bench discussion number ${i}`, slug: `bench-discussion-number-${i}`, body: `Body of discussion ${i} with **Markdown**.`, body_html: renderMarkdown(`Body of discussion ${i} with **Markdown**.`), excerpt: `Body of discussion ${i} with Markdown.`, created_at: at, last_activity_at: at };
+          return {
+            topic_id: "bench-topic",
+            author_id: "bench",
+            title: `Bench discussion number ${i}`,
+            slug: `bench-discussion-number-${i}`,
+            body: `Body of discussion ${i} with **Markdown**.`,
+            body_html: renderMarkdown(`Body of discussion ${i} with **Markdown**.`),
+            excerpt: `Body of discussion ${i} with Markdown.`,
+            created_at: at,
+            last_activity_at: at,
+          };
         }),
       )
       .execute();

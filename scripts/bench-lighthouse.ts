@@ -48,49 +48,68 @@ const chrome = await chromeLauncher.launch({
   chromePath,
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
-type Row = { page: string; url: string; performance: number; accessibility: number; "best-practices": number; seo: number; lcpMs: number; cls: number; tbtMs: number; failing: string[] };
+type Row = {
+  page: string;
+  url: string;
+  performance: number;
+  accessibility: number;
+  "best-practices": number;
+  seo: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  failing: string[];
+};
 const rows: Row[] = [];
 const retried: string[] = [];
 const loadBefore = os.loadavg();
 try {
-  for (let run = 1; run <= runs; run++) for (const page of pages) {
-    // A run Lighthouse itself could not finish (a runtime error such as NO_NAVSTART, seen on a busy
-    // machine) has no figures: it is run again, up to twice, and counted, never folded into the medians.
-    let result;
-    for (let attempt = 1; ; attempt++) {
-      result = await lighthouse(base + page.url, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+  for (let run = 1; run <= runs; run++)
+    for (const page of pages) {
+      // A run Lighthouse itself could not finish (a runtime error such as NO_NAVSTART, seen on a busy
+      // machine) has no figures: it is run again, up to twice, and counted, never folded into the medians.
+      let result;
+      for (let attempt = 1; ; attempt++) {
+        result = await lighthouse(base + page.url, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+        });
+        if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`);
+        if (!result.lhr.runtimeError) break;
+        if (attempt === 3) throw new Error(`Lighthouse failed ${attempt} times on ${page.url}: ${result.lhr.runtimeError.code}`);
+        retried.push(`${page.name} (${result.lhr.runtimeError.code})`);
+      }
+      if (jsonDir) {
+        fs.mkdirSync(jsonDir, { recursive: true });
+        fs.writeFileSync(path.join(jsonDir, `${page.name}${run > 1 ? `-${run}` : ""}.json`), JSON.stringify(result.lhr, null, 1));
+      }
+      const { categories, audits } = result.lhr;
+      const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+      const failing = Object.values(audits)
+        .filter(
+          (a) =>
+            a.score !== null &&
+            a.score < 1 &&
+            a.scoreDisplayMode !== "informative" &&
+            a.scoreDisplayMode !== "manual" &&
+            a.scoreDisplayMode !== "notApplicable",
+        )
+        .map((a) => a.id);
+      rows.push({
+        page: page.name,
+        url: page.url,
+        performance: score("performance"),
+        accessibility: score("accessibility"),
+        "best-practices": score("best-practices"),
+        seo: score("seo"),
+        lcpMs: audits["largest-contentful-paint"]?.numericValue ?? NaN,
+        cls: audits["cumulative-layout-shift"]?.numericValue ?? NaN,
+        tbtMs: audits["total-blocking-time"]?.numericValue ?? NaN,
+        failing,
       });
-      if (!result) throw new Error(`Lighthouse returned nothing for ${page.url}`);
-      if (!result.lhr.runtimeError) break;
-      if (attempt === 3) throw new Error(`Lighthouse failed ${attempt} times on ${page.url}: ${result.lhr.runtimeError.code}`);
-      retried.push(`${page.name} (${result.lhr.runtimeError.code})`);
     }
-    if (jsonDir) {
-      fs.mkdirSync(jsonDir, { recursive: true });
-      fs.writeFileSync(path.join(jsonDir, `${page.name}${run > 1 ? `-${run}` : ""}.json`), JSON.stringify(result.lhr, null, 1));
-    }
-    const { categories, audits } = result.lhr;
-    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
-    const failing = Object.values(audits)
-      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual" && a.scoreDisplayMode !== "notApplicable")
-      .map((a) => a.id);
-    rows.push({
-      page: page.name,
-      url: page.url,
-      performance: score("performance"),
-      accessibility: score("accessibility"),
-      "best-practices": score("best-practices"),
-      seo: score("seo"),
-      lcpMs: audits["largest-contentful-paint"]?.numericValue ?? NaN,
-      cls: audits["cumulative-layout-shift"]?.numericValue ?? NaN,
-      tbtMs: audits["total-blocking-time"]?.numericValue ?? NaN,
-      failing,
-    });
-  }
 } finally {
   await chrome.kill();
   await stop();

@@ -32,7 +32,12 @@ const SHAPES: [string, string][] = [
   ["< repeated", fill("<")],
   ["``` fences", fill("```a\n")],
   ["link reference chain", fill("[a]: /b\n[a]\n")],
-  ["nested lists", Array.from({ length: 400 }, (_, i) => `${" ".repeat(i * 2)}- a`).join("\n").slice(0, LENGTH)],
+  [
+    "nested lists",
+    Array.from({ length: 400 }, (_, i) => `${" ".repeat(i * 2)}- a`)
+      .join("\n")
+      .slice(0, LENGTH),
+  ],
   ["http://a_ linkify", `http://${fill("a_")}`.slice(0, LENGTH)],
   ["ordinary post", fill("Sit **ten minutes** a day. See [my notes](https://example.org/n) and `code`.\n\n")],
 ];
@@ -67,15 +72,49 @@ await migrateToLatest(db);
 const at = new Date().toISOString();
 await db
   .insertInto("member")
-  .values({ id: "bench", name: "Bench Member", email: "bench@example.org", email_verified: false, image: null, created_at: at, updated_at: at, handle: "bench", bio: null, interests: "[]", role: "member" })
+  .values({
+    id: "bench",
+    name: "Bench Member",
+    email: "bench@example.org",
+    email_verified: false,
+    image: null,
+    created_at: at,
+    updated_at: at,
+    handle: "bench",
+    bio: null,
+    interests: "[]",
+    role: "member",
+  })
   .execute();
-await db.insertInto("topic").values({ id: "hostile", section: "monastery", title: "Hostile Markdown", description: "Three hostile posts.", created_by: "bench", created_at: at, last_activity_at: at, discussion_count: 3 }).execute();
+await db
+  .insertInto("topic")
+  .values({
+    id: "hostile",
+    section: "monastery",
+    title: "Hostile Markdown",
+    description: "Three hostile posts.",
+    created_by: "bench",
+    created_at: at,
+    last_activity_at: at,
+    discussion_count: 3,
+  })
+  .execute();
 const hostile = [fill("!["), fill("["), fill("[a](")];
 for (const [i, body] of hostile.entries()) {
   // As the forum service writes a discussion: the excerpt made once, here.
   await db
     .insertInto("discussion")
-    .values({ topic_id: "hostile", author_id: "bench", title: `Hostile post ${i}`, slug: `hostile-post-${i}`, body, body_html: renderMarkdown(body), excerpt: excerptOf(body), created_at: at, last_activity_at: at })
+    .values({
+      topic_id: "hostile",
+      author_id: "bench",
+      title: `Hostile post ${i}`,
+      slug: `hostile-post-${i}`,
+      body,
+      body_html: renderMarkdown(body),
+      excerpt: excerptOf(body),
+      created_at: at,
+      last_activity_at: at,
+    })
     .execute();
 }
 const first = await db.selectFrom("discussion").select(["id", "slug"]).orderBy("id").executeTakeFirstOrThrow();

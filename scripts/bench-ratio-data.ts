@@ -34,7 +34,10 @@ export async function prepareRatioData(dataDir: string) {
         services,
         repliers[i % repliers.length]!,
         started.id,
-        { body: `Reply ${i + 1}: I sit for *ten minutes* after coffee, and [this guide](https://example.org/guide) helped.\n\nSome days it is only three breaths.`, submissionKey: crypto.randomUUID() },
+        {
+          body: `Reply ${i + 1}: I sit for *ten minutes* after coffee, and [this guide](https://example.org/guide) helped.\n\nSome days it is only three breaths.`,
+          submissionKey: crypto.randomUUID(),
+        },
         new Date(t0 + i * 15 * 60_000),
       );
       if (!posted.ok) throw new Error(`reply ${i + 1}: ${JSON.stringify(posted)}`);

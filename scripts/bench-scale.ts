@@ -77,7 +77,9 @@ async function cleanUp() {
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void cleanUp().then(() => process.exit(130)));
 
 if (pgEngine) await admin(`create database "${pgName}"`);
-const db: Db = pgEngine ? createDatabase({ engine, url: databaseUrl.toString(), poolSize: 2 }) : createDatabase({ engine, sqlitePath: path.join(dataDir, "site.db") });
+const db: Db = pgEngine
+  ? createDatabase({ engine, url: databaseUrl.toString(), poolSize: 2 })
+  : createDatabase({ engine, sqlitePath: path.join(dataDir, "site.db") });
 
 try {
   await migrateToLatest(db);
@@ -133,14 +135,41 @@ async function build(db: Db): Promise<Built> {
     const ids = ["prolific", ...Array.from({ length: AUTHORS }, (_, i) => `author-${i + 1}`)];
     await db
       .insertInto("member")
-      .values(ids.map((id) => ({ id, name: id === "prolific" ? "Prolific Member" : `Author ${id.slice(7)}`, email: `${id}@example.org`, email_verified: false, image: null, created_at: at, updated_at: at, handle: id, bio: null, interests: "[]", role: "member" })))
+      .values(
+        ids.map((id) => ({
+          id,
+          name: id === "prolific" ? "Prolific Member" : `Author ${id.slice(7)}`,
+          email: `${id}@example.org`,
+          email_verified: false,
+          image: null,
+          created_at: at,
+          updated_at: at,
+          handle: id,
+          bio: null,
+          interests: "[]",
+          role: "member",
+        })),
+      )
       .execute();
   });
-  const topics = Array.from({ length: TOPICS }, (_, i) => ({ id: i === 0 ? "big-topic" : `topic-${i}`, section: i < TOPICS / 2 ? ("monastery" as const) : ("battlefield" as const) }));
+  const topics = Array.from({ length: TOPICS }, (_, i) => ({
+    id: i === 0 ? "big-topic" : `topic-${i}`,
+    section: i < TOPICS / 2 ? ("monastery" as const) : ("battlefield" as const),
+  }));
   await step(`${TOPICS} topics`, () =>
     db
       .insertInto("topic")
-      .values(topics.map((t, i) => ({ id: t.id, section: t.section, title: i === 0 ? "The Big Topic" : `Topic ${i}`, description: "A topic of the scale benchmark.", created_by: "prolific", created_at: new Date(now - 3 * 365 * 86_400_000).toISOString(), last_activity_at: new Date(now).toISOString() })))
+      .values(
+        topics.map((t, i) => ({
+          id: t.id,
+          section: t.section,
+          title: i === 0 ? "The Big Topic" : `Topic ${i}`,
+          description: "A topic of the scale benchmark.",
+          created_by: "prolific",
+          created_at: new Date(now - 3 * 365 * 86_400_000).toISOString(),
+          last_activity_at: new Date(now).toISOString(),
+        })),
+      )
       .execute(),
   );
   // Discussion g: the first BIG_TOPIC_DISCUSSIONS in the big topic, the rest over the others;
@@ -165,7 +194,11 @@ async function build(db: Db): Promise<Built> {
     ),
   );
   await step("discussion and topic counts", async () => {
-    await db.updateTable("discussion").set({ reply_count: REPLIES, last_activity_at: new Date(now - 60_000).toISOString() }).where("id", "=", big.id).execute();
+    await db
+      .updateTable("discussion")
+      .set({ reply_count: REPLIES, last_activity_at: new Date(now - 60_000).toISOString() })
+      .where("id", "=", big.id)
+      .execute();
     await sql`update topic set discussion_count = (select count(*) from discussion where discussion.topic_id = topic.id),
       reply_count = (select coalesce(sum(reply_count), 0) from discussion where discussion.topic_id = topic.id),
       last_activity_at = (select max(last_activity_at) from discussion where discussion.topic_id = topic.id)`.execute(db);
@@ -180,7 +213,12 @@ async function build(db: Db): Promise<Built> {
       QUESTIONS,
     );
     await bulk("question_virtue", "question_id, virtue", `g, case g % 3 when 0 then 'wisdom' when 1 then 'courage' else 'discipline' end`, QUESTIONS);
-    await bulk("answer", "question_id, author_id, body, body_html, created_at", `${QUESTIONS}, ${author("g + 1")}, ${text}, ${html}, ${ago(`(${ANSWERS} - g) * 60`)}`, ANSWERS);
+    await bulk(
+      "answer",
+      "question_id, author_id, body, body_html, created_at",
+      `${QUESTIONS}, ${author("g + 1")}, ${text}, ${html}, ${ago(`(${ANSWERS} - g) * 60`)}`,
+      ANSWERS,
+    );
     await db.updateTable("question").set({ answer_count: ANSWERS }).where("id", "=", QUESTIONS).execute();
   });
   await step(`${CREATIONS.toLocaleString("en")} creations`, () =>
@@ -203,13 +241,19 @@ async function build(db: Db): Promise<Built> {
       ["creation", "creation.shared"],
     ] as const) {
       const id = pgEngine ? "id::text" : "cast(id as text)";
-      await sql.raw(`insert into xp_event (member_id, kind, subject_id, points, created_at) select author_id, '${kind}', ${id}, ${XP[kind]}, created_at from ${table}`).execute(db);
+      await sql
+        .raw(`insert into xp_event (member_id, kind, subject_id, points, created_at) select author_id, '${kind}', ${id}, ${XP[kind]}, created_at from ${table}`)
+        .execute(db);
     }
   });
   await step("member.xp and member.rank from the ledger", async () => {
     await sql`update member set xp = coalesce((select sum(points) from xp_event where xp_event.member_id = member.id), 0)`.execute(db);
     for (const m of await db.selectFrom("member").select(["id", "xp"]).execute()) {
-      await db.updateTable("member").set({ rank: rankFor(Number(m.xp)).id }).where("id", "=", m.id).execute();
+      await db
+        .updateTable("member")
+        .set({ rank: rankFor(Number(m.xp)).id })
+        .where("id", "=", m.id)
+        .execute();
     }
   });
   // What autovacuum does to a PostgreSQL database that has lived a while (statistics, visibility).
@@ -224,8 +268,18 @@ async function build(db: Db): Promise<Built> {
     .offset(BIG_TOPIC_DISCUSSIONS / 2)
     .limit(1)
     .executeTakeFirstOrThrow();
-  const replyMiddle = await db.selectFrom("reply").select("id").where("discussion_id", "=", big.id).orderBy("id").offset(REPLIES / 2).limit(1).executeTakeFirstOrThrow();
-  const counts = await db.selectFrom("xp_event").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const replyMiddle = await db
+    .selectFrom("reply")
+    .select("id")
+    .where("discussion_id", "=", big.id)
+    .orderBy("id")
+    .offset(REPLIES / 2)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const counts = await db
+    .selectFrom("xp_event")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   console.log(`  built in ${((Date.now() - started) / 1000).toFixed(1)} s (${Number(counts.n).toLocaleString("en")} XP rows)`);
   return {
     bigTopic: "big-topic",
@@ -253,7 +307,14 @@ async function measureQueries(db: Db, built: Built) {
     return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
   };
   const topicCursor = decodeActivityCursor(built.topicMiddle)!;
-  const newest = await db.selectFrom("question").select(["created_at", "id"]).orderBy("created_at", "desc").orderBy("id", "desc").offset(QUESTIONS / 2).limit(1).executeTakeFirstOrThrow();
+  const newest = await db
+    .selectFrom("question")
+    .select(["created_at", "id"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .offset(QUESTIONS / 2)
+    .limit(1)
+    .executeTakeFirstOrThrow();
   const questionCursor = { at: toIso(newest.created_at), id: Number(newest.id) };
   const queries: [string, () => Promise<unknown>][] = [
     ["topic page query, first", () => discussionPage(db, built.bigTopic, { kind: "first" })],
@@ -318,7 +379,9 @@ async function measure(built: Built) {
     console.log(`  ${label.padEnd(44)} ${median.toFixed(1).padStart(6)} ms ${p95.toFixed(1).padStart(6)} ms${flag}`);
   }
   const spread = (first: string, last: string) => (((medians.get(last)! - medians.get(first)!) / medians.get(first)!) * 100).toFixed(0);
-  console.log(`\n  last page against first: topic ${spread(topic, `${topic}?page=last`)}%, discussion ${spread(discussion, `${discussion}?page=last`)}% (goal within ±20%)`);
+  console.log(
+    `\n  last page against first: topic ${spread(topic, `${topic}?page=last`)}%, discussion ${spread(discussion, `${discussion}?page=last`)}% (goal within ±20%)`,
+  );
   const over = [...medians.values()].filter((m) => m > GOAL_MS).length;
   console.log(`  ${over} of ${pages.length} pages over ${GOAL_MS} ms`);
   await stop();

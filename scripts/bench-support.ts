@@ -55,7 +55,10 @@ async function startSiteProcess(args: string[], dataDir: string, env: Record<str
   const base = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries++) {
     if (child.exitCode !== null) throw new Error(`the site exited with ${child.exitCode} before it answered`);
-    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (tries > 600) throw new Error("the site did not answer /healthz within 60 s");
     await new Promise((r) => setTimeout(r, 100));
@@ -80,7 +83,13 @@ export async function signedInCookie(base: string, name = "Bench Reader") {
     method: "POST",
     redirect: "manual",
     headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ fullName: name, email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }),
+    body: new URLSearchParams({
+      fullName: name,
+      email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`,
+      password: "Secret123",
+      confirmPassword: "Secret123",
+      termsAccepted: "on",
+    }),
   });
   const cookie = joined.headers
     .getSetCookie()

@@ -23,7 +23,9 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-uploads-"));
 // MALLOC_ARENA_MAX=2 (say) is passed on to the server: glibc's allocator keeps an arena per thread.
 const site = await (process.env.BUILT ? startBuiltSite : startSourceSite)(dataDir, {}, { cwd: process.env.TREE ?? process.cwd() });
 const base = site.base;
-console.log(`hostile uploads against ${base} (${process.env.BUILT ? "build" : "source"}${process.env.DATABASE_URL ? ", PostgreSQL" : ", SQLite"}), ${os.availableParallelism()} cores\n`);
+console.log(
+  `hostile uploads against ${base} (${process.env.BUILT ? "build" : "source"}${process.env.DATABASE_URL ? ", PostgreSQL" : ", SQLite"}), ${os.availableParallelism()} cores\n`,
+);
 
 // ---------------------------------------------------------------- the server's memory
 
@@ -60,7 +62,11 @@ let joined = 0;
 async function join() {
   joined += 1;
   const email = `uploads${joined}-${Date.now()}@example.org`;
-  const res = await postForm("/join", { fullName: `Upload Tester ${joined}`, email, password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: "on" }, { "x-forwarded-for": freshIp() });
+  const res = await postForm(
+    "/join",
+    { fullName: `Upload Tester ${joined}`, email, password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: "on" },
+    { "x-forwarded-for": freshIp() },
+  );
   await res.arrayBuffer();
   const cookie = cookieOf(res);
   if (res.status !== 200 || !cookie.includes("session_token")) throw new Error(`join answered ${res.status}`);
@@ -69,7 +75,13 @@ async function join() {
 
 function share(cookie: string, type: string, image?: Buffer) {
   const body = new FormData();
-  for (const [name, value] of Object.entries({ title: `A ${type} piece`, description: "Made this week.", type, body: "Some words.", submissionKey: crypto.randomUUID() })) {
+  for (const [name, value] of Object.entries({
+    title: `A ${type} piece`,
+    description: "Made this week.",
+    type,
+    body: "Some words.",
+    submissionKey: crypto.randomUUID(),
+  })) {
     body.append(name, value);
   }
   if (image) body.append("image", new Blob([new Uint8Array(image)], { type: "image/png" }), "large.png");
@@ -105,7 +117,9 @@ function row(label: string, value: string) {
 
 try {
   // 128 KB on the wire, 39.7 megapixels decoded: just under the site's 40-megapixel ceiling.
-  const hostile = await sharp({ create: { width: 6300, height: 6300, channels: 3, background: "#b4532a" } }).png({ compressionLevel: 9 }).toBuffer();
+  const hostile = await sharp({ create: { width: 6300, height: 6300, channels: 3, background: "#b4532a" } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
   console.log(`hostile image: 6300 × 6300 PNG, ${(hostile.length / 1024).toFixed(0)} KB`);
 
   const signer = await join();
@@ -132,7 +146,11 @@ try {
 
   /** 16 uploads at once: `perMember` from each of `members`. */
   const attack = (members: { cookie: string }[], perMember: number) =>
-    Promise.all(members.flatMap((member) => Array.from({ length: perMember }, () => share(member.cookie, "art", hostile).then(async (r) => (await r.arrayBuffer(), r.status)))));
+    Promise.all(
+      members.flatMap((member) =>
+        Array.from({ length: perMember }, () => share(member.cookie, "art", hostile).then(async (r) => (await r.arrayBuffer(), r.status))),
+      ),
+    );
 
   /**
    * Runs rounds of 16 uploads (each round when the one before has been answered) for at least
@@ -160,7 +178,10 @@ try {
     const seconds = (performance.now() - started) / 1000;
     console.log(`\n${label}`);
     row("uploads answered", `${tally(statuses)} in ${seconds.toFixed(1)} s`);
-    row(`sign-ins meanwhile: ${during.length}, p50 / p99 / slowest`, `${ms(percentile(during, 0.5))} / ${ms(percentile(during, 0.99))} / ${ms(summarise(during).max)}`);
+    row(
+      `sign-ins meanwhile: ${during.length}, p50 / p99 / slowest`,
+      `${ms(percentile(during, 0.5))} / ${ms(percentile(during, 0.99))} / ${ms(summarise(during).max)}`,
+    );
     // At 0 s it is the burst of requests itself (forms read, refusal pages rendered), not image work.
     row("the slowest sign-in began", `${(slowestAt / 1000).toFixed(1)} s into the uploads`);
     row("server RSS peak (sampled every 50 ms)", mb(sampledPeak));
@@ -169,8 +190,9 @@ try {
 
   // The attack of issue 25, twice (fresh members under their limit each time: does memory keep growing?).
   for (const [i, members] of under.entries()) {
-    await scenario(`${HOSTILE} uploads from 4 members over their daily limit (4 each) and ${HOSTILE} from ${HOSTILE} members under it (1 each), all at once (round ${i + 1})`, async () =>
-      (await Promise.all([attack(over, 4), attack(members, 1)])).flat(),
+    await scenario(
+      `${HOSTILE} uploads from 4 members over their daily limit (4 each) and ${HOSTILE} from ${HOSTILE} members under it (1 each), all at once (round ${i + 1})`,
+      async () => (await Promise.all([attack(over, 4), attack(members, 1)])).flat(),
     );
   }
   // Harsher than the issue: the 16 over the limit send again as soon as they are answered.

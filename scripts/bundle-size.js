@@ -60,7 +60,9 @@ rows.sort((a, b) => b.kb - a.kb);
 const width = Math.max(...rows.map((r) => r.path.length));
 console.log(`JavaScript loaded before interactive, gzip level 9 (budget ${BUDGET_KB} KB), and as sent (the build's brotli copies):`);
 for (const r of rows) {
-  console.log(`  ${r.path.padEnd(width)}  ${r.kb.toFixed(1).padStart(6)} KB  (sent ${r.sent.toFixed(1).padStart(5)} KB)${r.kb > BUDGET_KB ? "  OVER BUDGET" : ""}`);
+  console.log(
+    `  ${r.path.padEnd(width)}  ${r.kb.toFixed(1).padStart(6)} KB  (sent ${r.sent.toFixed(1).padStart(5)} KB)${r.kb > BUDGET_KB ? "  OVER BUDGET" : ""}`,
+  );
 }
 const over = rows.filter((r) => r.kb > BUDGET_KB);
 if (over.length > 0) {

@@ -79,7 +79,8 @@ try {
   });
   for (const m of await runCodeSniffer(browser, pages)) note(m.file, `HTML_CodeSniffer: ${m.text}`);
 
-  if (process.env.CHECK_HTML_KEEP === "1") fs.writeFileSync(path.join(pagesDir, "index.txt"), pages.map((p) => `${path.basename(p.file)} ${p.visitor}: ${p.url}\n`).join(""));
+  if (process.env.CHECK_HTML_KEEP === "1")
+    fs.writeFileSync(path.join(pagesDir, "index.txt"), pages.map((p) => `${path.basename(p.file)} ${p.visitor}: ${p.url}\n`).join(""));
   const byVisitor = new Map();
   for (const p of pages) byVisitor.set(p.visitor, (byVisitor.get(p.visitor) ?? 0) + 1);
   console.log(`\nChecked ${pages.length} pages (${[...byVisitor].map(([v, n]) => `${n} ${v}`).join(", ")}) in ${Math.round((Date.now() - started) / 1000)} s.`);
@@ -206,11 +207,16 @@ function runVnu(files) {
 function parseVnu(output) {
   if (!output.trim()) return [];
   const report = JSON.parse(output);
-  return report.messages
-    // Its CSS checker predates Tailwind 4's CSS (@property, @layer, color-mix()): style sheets are not
-    // what this check is about, and the browsers that run them are.
-    .filter((m) => (m.type === "error" || m.subType === "fatal") && !m.message.startsWith("CSS:"))
-    .map((m) => ({ file: m.url ? new URL(m.url).pathname : "", text: `line ${m.lastLine ?? "?"}: ${m.message}${m.extract ? ` [${m.extract.trim().slice(0, 120)}]` : ""}` }));
+  return (
+    report.messages
+      // Its CSS checker predates Tailwind 4's CSS (@property, @layer, color-mix()): style sheets are not
+      // what this check is about, and the browsers that run them are.
+      .filter((m) => (m.type === "error" || m.subType === "fatal") && !m.message.startsWith("CSS:"))
+      .map((m) => ({
+        file: m.url ? new URL(m.url).pathname : "",
+        text: `line ${m.lastLine ?? "?"}: ${m.message}${m.extract ? ` [${m.extract.trim().slice(0, 120)}]` : ""}`,
+      }))
+  );
 }
 
 /** Each page in Chromium with its styles (contrast is checked), HTML_CodeSniffer's WCAG2AA errors only. */

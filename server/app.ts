@@ -18,7 +18,18 @@ import { sql } from "kysely";
 import { currentPageTags } from "~/.server/cache/page-tags";
 import { cachePolicyOf } from "~/.server/cache/route-policies";
 import { matchedRoute, routeBodyLimit } from "./route-limits";
-import { bodyLimit, clientAddress, closeWhileDraining, MAX_BODY_BYTES, methods, refuseNulInUrl, requestLogging, sameOriginWrites, securityHeaders, trailingSlashRedirect } from "./http";
+import {
+  bodyLimit,
+  clientAddress,
+  closeWhileDraining,
+  MAX_BODY_BYTES,
+  methods,
+  refuseNulInUrl,
+  requestLogging,
+  sameOriginWrites,
+  securityHeaders,
+  trailingSlashRedirect,
+} from "./http";
 import { guardDatabaseUnavailable } from "./unavailable";
 import { precompressedAssets } from "./static-assets";
 import { CacheAudit, countWriteHandlers, isCacheCandidate, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
@@ -157,9 +168,7 @@ export function createSite(options: SiteOptions): Site {
   const { env, services, logger } = options;
   // Vite's development pages carry its own inline scripts and change on every edit: never cached.
   const enabled = env.PAGE_CACHE && env.NODE_ENV !== "development";
-  const pageCache = enabled
-    ? new PageCache({ ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000, maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024 })
-    : undefined;
+  const pageCache = enabled ? new PageCache({ ttlMs: env.PAGE_CACHE_TTL_SECONDS * 1000, maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024 }) : undefined;
   // The audit sees the SQL through the services' query observers, installed only when it is on.
   if (env.PAGE_CACHE_AUDIT && !services.queries) throw new Error("PAGE_CACHE_AUDIT is on but the database was opened without query observers");
   const audit = env.PAGE_CACHE_AUDIT
@@ -249,16 +258,23 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
       // Hashed file names never change content, so browsers may keep them for a year. No directory
       // redirect: "/assets" to "/assets/" and the trailing-slash redirect back would loop (ADR 0046).
       // Their brotli and gzip copies were made at build time (ADR 0038); anything else is a plain file.
-      app.use("/assets", precompressedAssets(`${clientDir}/assets`), express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false, redirect: false }));
+      app.use(
+        "/assets",
+        precompressedAssets(`${clientDir}/assets`),
+        express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y", index: false, redirect: false }),
+      );
       // The build's other public files (favicon.svg) by name: a static middleware in front of every
       // page would stat the disk for each request's path first (about 1% of a page's time, issue 13).
-      const files = new Set(fs.readdirSync(clientDir, { withFileTypes: true }).filter((f) => f.isFile()).map((f) => `/${f.name}`));
+      const files = new Set(
+        fs
+          .readdirSync(clientDir, { withFileTypes: true })
+          .filter((f) => f.isFile())
+          .map((f) => `/${f.name}`),
+      );
       const serveFile = express.static(clientDir, { maxAge: "1h", index: false });
       app.use((req, res, next) => (files.has(req.path) ? serveFile(req, res, next) : next()));
     },
-    build: vite
-      ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-      : productionBuild(),
+    build: vite ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> : productionBuild(),
   });
 
   await site.bus.start();

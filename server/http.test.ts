@@ -3,7 +3,17 @@ import type { Server } from "node:http";
 import express, { type Request } from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyLimit, clientAddress, closeWhileDraining, freshNonce, MAX_BODY_BYTES, requestLogging, sameOriginWrites, securityHeaders, withoutTrailingSlash } from "./http";
+import {
+  bodyLimit,
+  clientAddress,
+  closeWhileDraining,
+  freshNonce,
+  MAX_BODY_BYTES,
+  requestLogging,
+  sameOriginWrites,
+  securityHeaders,
+  withoutTrailingSlash,
+} from "./http";
 
 let server: Server;
 let base: string;

@@ -31,10 +31,7 @@ export function requestLogging(logger: Logger) {
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (req.path === "/healthz" && res.statusCode === 200) return;
-      res.locals.logger.info(
-        { method: req.method, path: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
-        "request",
-      );
+      res.locals.logger.info({ method: req.method, path: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
     });
     next();
   };

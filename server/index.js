@@ -16,7 +16,11 @@ try {
   }
 } catch (error) {
   // A bad configuration or an unreachable database is a message for a person, not a stack trace.
-  if (error?.name === "EnvError" || error?.name === "DatabaseUnreachableError" || error instanceof Error && error.message.startsWith("Invalid configuration")) {
+  if (
+    error?.name === "EnvError" ||
+    error?.name === "DatabaseUnreachableError" ||
+    (error instanceof Error && error.message.startsWith("Invalid configuration"))
+  ) {
     console.error(error.message);
   } else {
     console.error(error);

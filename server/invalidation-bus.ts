@@ -37,7 +37,14 @@ export interface PostgresBusOptions {
   backoffMs?: { first: number; max: number };
 }
 
-export function postgresBus({ cache, url, notify, channel = DEFAULT_CHANNEL, logger, backoffMs = { first: 200, max: 10_000 } }: PostgresBusOptions): InvalidationBus & {
+export function postgresBus({
+  cache,
+  url,
+  notify,
+  channel = DEFAULT_CHANNEL,
+  logger,
+  backoffMs = { first: 200, max: 10_000 },
+}: PostgresBusOptions): InvalidationBus & {
   /** Test hook: the listening backend's process id, to cut it. */
   backendPid(): number | undefined;
   listening(): boolean;

@@ -12,7 +12,19 @@ import type { CachePolicy } from "~/.server/cache/route-policies";
 import { checkAuditFile } from "../tests/e2e/support/page-cache-audit-teardown";
 import { keptPageViolations, sqlTables, writeViolations } from "./page-cache/audit";
 import { DEVICE_COOKIE } from "~/.server/domain/accounts/trusted-devices";
-import { countWriteHandlers, eligibility, etagFor, inlineScriptHashes, memberKey, notModified, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware, pickEncoding } from "./page-cache";
+import {
+  countWriteHandlers,
+  eligibility,
+  etagFor,
+  inlineScriptHashes,
+  memberKey,
+  notModified,
+  PageCache,
+  pageCacheFront,
+  pageCapture,
+  pageTagsMiddleware,
+  pickEncoding,
+} from "./page-cache";
 
 const html = (text: string) => Buffer.from(`<!doctype html><p>${text}</p>`);
 
@@ -490,8 +502,16 @@ describe("a write whose client went away before its head", () => {
 
 describe("the cache audit's reading of SQL and its rules (ADR 0051)", () => {
   it("finds the tables a statement reads and changes, quoted or not, and nothing else", () => {
-    expect(sqlTables('select "d"."id" from "discussion" as "d" inner join "member" on "member"."id" = "d"."author_id"')).toEqual({ read: ["discussion", "member"], wrote: [], inserted: [] });
-    expect(sqlTables("update reply set body = 'from topic' where id in (select id from reply_hour)")).toEqual({ read: ["reply_hour"], wrote: ["reply"], inserted: [] });
+    expect(sqlTables('select "d"."id" from "discussion" as "d" inner join "member" on "member"."id" = "d"."author_id"')).toEqual({
+      read: ["discussion", "member"],
+      wrote: [],
+      inserted: [],
+    });
+    expect(sqlTables("update reply set body = 'from topic' where id in (select id from reply_hour)")).toEqual({
+      read: ["reply_hour"],
+      wrote: ["reply"],
+      inserted: [],
+    });
     expect(sqlTables('delete from "session" where "member_id" = ?')).toEqual({ read: [], wrote: ["session"], inserted: [] });
     // A function's `from`, a CTE's name and a string are no tables; an upsert may change a row.
     expect(sqlTables("with recent as (select extract(epoch from created_at) as t from event) select t from recent").read).toEqual(["event"]);

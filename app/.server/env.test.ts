@@ -25,7 +25,14 @@ describe("loadEnv", () => {
     for (const from of ["hello@example.org", '"Inner Peace" <hello@example.org>', "Inner Peace <hello@mail.example.org>"]) {
       expect(loadEnv({ DATA_DIR: dataDir(), MAIL_FROM: from }).MAIL_FROM).toBe(from);
     }
-    for (const from of ["hello", "a@example.org, b@example.org", "hello@example.org\r\nBcc: x@evil.example", "<>", "Name <not-an-address>", "x <a@example.org> y"]) {
+    for (const from of [
+      "hello",
+      "a@example.org, b@example.org",
+      "hello@example.org\r\nBcc: x@evil.example",
+      "<>",
+      "Name <not-an-address>",
+      "x <a@example.org> y",
+    ]) {
       expect(() => loadEnv({ DATA_DIR: dataDir(), MAIL_FROM: from }), from).toThrow(/MAIL_FROM: must be one address/);
     }
   });
@@ -33,7 +40,10 @@ describe("loadEnv", () => {
   it("leaves the page-cache audit off unless asked for, with no file of its own", () => {
     const env = loadEnv({ DATA_DIR: dataDir() });
     expect([env.PAGE_CACHE_AUDIT, env.PAGE_CACHE_AUDIT_FILE]).toEqual([false, undefined]);
-    expect(loadEnv({ DATA_DIR: dataDir(), PAGE_CACHE_AUDIT: "on", PAGE_CACHE_AUDIT_FILE: "/tmp/a.jsonl" })).toMatchObject({ PAGE_CACHE_AUDIT: true, PAGE_CACHE_AUDIT_FILE: "/tmp/a.jsonl" });
+    expect(loadEnv({ DATA_DIR: dataDir(), PAGE_CACHE_AUDIT: "on", PAGE_CACHE_AUDIT_FILE: "/tmp/a.jsonl" })).toMatchObject({
+      PAGE_CACHE_AUDIT: true,
+      PAGE_CACHE_AUDIT_FILE: "/tmp/a.jsonl",
+    });
     expect(() => loadEnv({ DATA_DIR: dataDir(), PAGE_CACHE_AUDIT: "sometimes" })).toThrow(/PAGE_CACHE_AUDIT: must be one of on\/off/);
   });
 

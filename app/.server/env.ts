@@ -57,9 +57,19 @@ const envSchema = z.object({
   /** The anonymous page cache in front of the app (ADR 0026); off serves every request through React Router. */
   PAGE_CACHE: flag.default(true),
   /** The cache's safety net: no page is served from memory older than this, whatever the invalidation says. */
-  PAGE_CACHE_TTL_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be a whole number").min(1, "must be at least 1").max(86400, "must be at most 86400").default(60),
+  PAGE_CACHE_TTL_SECONDS: z.coerce
+    .number({ error: "must be a number of seconds" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(86400, "must be at most 86400")
+    .default(60),
   /** Memory the cache may hold (all encodings of all pages), least recently used dropped first. */
-  PAGE_CACHE_MAX_MB: z.coerce.number({ error: "must be a number of megabytes" }).int("must be a whole number").min(1, "must be at least 1").max(4096, "must be at most 4096").default(64),
+  PAGE_CACHE_MAX_MB: z.coerce
+    .number({ error: "must be a number of megabytes" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(4096, "must be at most 4096")
+    .default(64),
   /**
    * Checks the page cache's tags against the SQL each request ran (ADR 0051) and records every
    * miss: on in the tests and the browser suites, off in production (nothing is wrapped then).
@@ -103,9 +113,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   fs.mkdirSync(dataDir, { recursive: true });
   const engine = env.DATABASE_URL?.startsWith("postgres") ? "postgres" : "sqlite";
   const sqlitePath =
-    env.DATABASE_URL && engine === "sqlite"
-      ? path.resolve(env.DATABASE_URL.replace(/^(file:|sqlite:)(\/\/)?/, ""))
-      : path.join(dataDir, "site.db");
+    env.DATABASE_URL && engine === "sqlite" ? path.resolve(env.DATABASE_URL.replace(/^(file:|sqlite:)(\/\/)?/, "")) : path.join(dataDir, "site.db");
   return {
     ...env,
     DATA_DIR: dataDir,

@@ -12,14 +12,25 @@ import * as newsletter from "~/schemas/newsletter";
 import * as settings from "~/schemas/settings";
 import { FORM_FIELDS_MAX, formKey, knownFields, parseForm, parseFormOrRefusal, readForm, UNREADABLE } from "./forms";
 
-const post = (body: string) =>
-  new Request("http://localhost/join", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+const post = (body: string) => new Request("http://localhost/join", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
 const joinBody = "fullName=Ada+Lovelace&email=ada%40example.org&password=Secret123&confirmPassword=Secret123&termsAccepted=on";
 
 describe("form bounds and known fields (issue 25, item 2)", () => {
   it("knows the join form's names, nested ones dotted", () => {
     expect([...knownFields(account.joinSchema)].sort()).toEqual(
-      ["bio", "confirmPassword", "email", "fullName", "interests.creativity", "interests.fitness", "interests.meditation", "interests.philosophy", "password", "termsAccepted", "timeZone"].sort(),
+      [
+        "bio",
+        "confirmPassword",
+        "email",
+        "fullName",
+        "interests.creativity",
+        "interests.fitness",
+        "interests.meditation",
+        "interests.philosophy",
+        "password",
+        "termsAccepted",
+        "timeZone",
+      ].sort(),
     );
   });
 
@@ -40,7 +51,12 @@ describe("form bounds and known fields (issue 25, item 2)", () => {
   });
 
   it("refuses deep names, long names and too many fields before building anything", async () => {
-    for (const extra of [`interests${".a".repeat(500_000)}=on`, "a.b.c.d=1", `${"n".repeat(101)}=1`, Array.from({ length: FORM_FIELDS_MAX }, (_, i) => `f${i}=1`).join("&")]) {
+    for (const extra of [
+      `interests${".a".repeat(500_000)}=on`,
+      "a.b.c.d=1",
+      `${"n".repeat(101)}=1`,
+      Array.from({ length: FORM_FIELDS_MAX }, (_, i) => `f${i}=1`).join("&"),
+    ]) {
       const refused = await parseFormOrRefusal(post(`${joinBody}&${extra}`), account.joinSchema, account.JOIN_CHECKBOXES);
       expect(refused).toMatchObject({ ok: false, unreadable: true, errors: { form: UNREADABLE }, raw: {} });
       await expect(readForm(post(`${joinBody}&${extra}`))).rejects.toMatchObject({ init: { status: 400 } });

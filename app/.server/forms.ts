@@ -80,12 +80,7 @@ export function withoutNul(form: FormData): FormData {
  * anything else a post carried); `formData` is the whole form, for the rare field a schema does not
  * name (sign-in's redirect target).
  */
-export async function parseForm<S extends FormSchema>(
-  request: Request,
-  schema: S,
-  checkboxes: readonly string[] = [],
-  lists: readonly string[] = [],
-) {
+export async function parseForm<S extends FormSchema>(request: Request, schema: S, checkboxes: readonly string[] = [], lists: readonly string[] = []) {
   const result = await parseFormOrRefusal(request, schema, checkboxes, lists);
   if (result.unreadable) throw unreadable();
   return result;
@@ -95,12 +90,7 @@ export async function parseForm<S extends FormSchema>(
  * parseForm for an action that must count every attempt, an unreadable form too (the join, issue
  * 25): the unreadable form comes back as a failed parse with the form's message, not as a throw.
  */
-export async function parseFormOrRefusal<S extends FormSchema>(
-  request: Request,
-  schema: S,
-  checkboxes: readonly string[] = [],
-  lists: readonly string[] = [],
-) {
+export async function parseFormOrRefusal<S extends FormSchema>(request: Request, schema: S, checkboxes: readonly string[] = [], lists: readonly string[] = []) {
   const formData = await readBoundedForm(request);
   if (!formData) {
     const raw: Record<string, unknown> = {};

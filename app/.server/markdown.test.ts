@@ -51,10 +51,10 @@ describe("renderMarkdown", () => {
   it("renders ordinary posts exactly as markdown-it's default nesting does", () => {
     const reference = new MarkdownIt({ html: false, linkify: true, typographer: true, breaks: false });
     const posts = [
-      "I sit **ten minutes** a day. Some days my *mind* races. See [my notes](https://example.org/n \"Notes\").",
+      'I sit **ten minutes** a day. Some days my *mind* races. See [my notes](https://example.org/n "Notes").',
       "# A heading\n\n> A quote\n> > nested once\n\n- one\n  - two\n    - three\n\n1. first\n2. second\n\n```\ncode\n```",
       "![an image](/a.png) and [a [bracketed] label](https://example.org) and [ref][r] and https://example.org/linkified\n\n[r]: https://example.org/ref",
-      "***bold italic*** ~~struck~~ `code` \"quotes\" -- dashes... (c)",
+      '***bold italic*** ~~struck~~ `code` "quotes" -- dashes... (c)',
       `${"> ".repeat(12)}twelve quotes deep`,
       // A list level takes two nesting levels (list, item): eight render in full under a bound of 20.
       `${Array.from({ length: 8 }, (_, i) => `${"  ".repeat(i)}- level ${i}`).join("\n")}`,

@@ -20,8 +20,7 @@ const md = new MarkdownIt({
 /** The configured parser itself, for tests that count its steps; render with renderMarkdown. */
 export const markdownParser = md;
 
-const defaultLinkOpen =
-  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   // Member links earn no ranking and learn nothing about the page they came from.
   tokens[idx].attrSet("rel", "nofollow ugc noopener noreferrer");

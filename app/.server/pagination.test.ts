@@ -11,7 +11,14 @@ describe("cursors", () => {
     expect(decodeActivityCursor(encodeActivityCursor(cursor))).toEqual(cursor);
   });
   it("refuses a tampered cursor with 400", () => {
-    for (const raw of ["x", "!!!", Buffer.from('["not a date",1]').toString("base64url"), Buffer.from('["2026-11-21T10:00:00.000Z",-1]').toString("base64url"), Buffer.from("{}").toString("base64url"), "a".repeat(300)]) {
+    for (const raw of [
+      "x",
+      "!!!",
+      Buffer.from('["not a date",1]').toString("base64url"),
+      Buffer.from('["2026-11-21T10:00:00.000Z",-1]').toString("base64url"),
+      Buffer.from("{}").toString("base64url"),
+      "a".repeat(300),
+    ]) {
       expect(decodeActivityCursor(raw), raw).toBeNull();
       expect(after(raw, decodeActivityCursor), raw).toEqual(refused);
     }
@@ -23,7 +30,15 @@ describe("cursors", () => {
     expect(decodeIdCursor("2147483647")).toBe(2147483647);
     const at = "2026-11-21T10:00:00.000Z";
     expect(after(encodeActivityCursor({ at, id: 2147483648 }), decodeActivityCursor)).toEqual(refused);
-    for (const bad of ["2026-02-30T10:00:00.000Z", "2026-02-29T10:00:00Z", "2026-04-31T10:00:00Z", "2026-13-01T10:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T23:60:00Z", "2026-11-21T23:59:60Z"]) {
+    for (const bad of [
+      "2026-02-30T10:00:00.000Z",
+      "2026-02-29T10:00:00Z",
+      "2026-04-31T10:00:00Z",
+      "2026-13-01T10:00:00Z",
+      "2026-11-21T24:00:00Z",
+      "2026-11-21T23:60:00Z",
+      "2026-11-21T23:59:60Z",
+    ]) {
       expect(after(encodeActivityCursor({ at: bad, id: 1 }), decodeActivityCursor), bad).toEqual(refused);
     }
     for (const good of ["2024-02-29T23:59:59Z", "2026-11-21T10:00:00.123456Z"]) {

@@ -121,11 +121,19 @@ function runModuleScript(text: string, { paint = "paint timing" as Paint } = {})
     createElement: (tag: string) => ({ tag }),
     head: { append: (el: { tag: string; rel: string; href: string }) => done.push(`${el.tag} ${el.rel} ${el.href}`) },
   };
-  const body = text
-    .replaceAll("import(", "__import(")
-    .replace(/^import \* as (\w+) from ("[^"]+");$/gm, "const $1 = await __import($2);");
+  const body = text.replaceAll("import(", "__import(").replace(/^import \* as (\w+) from ("[^"]+");$/gm, "const $1 = await __import($2);");
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
-  const run = new AsyncFunction("window", "document", "globalThis", "PerformanceObserver", "addEventListener", "setTimeout", "requestAnimationFrame", "__import", body);
+  const run = new AsyncFunction(
+    "window",
+    "document",
+    "globalThis",
+    "PerformanceObserver",
+    "addEventListener",
+    "setTimeout",
+    "requestAnimationFrame",
+    "__import",
+    body,
+  );
   const finished = run(
     window,
     document,
@@ -153,7 +161,15 @@ function runModuleScript(text: string, { paint = "paint timing" as Paint } = {})
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe("ServerScripts (ADR 0037, ADR 0041)", () => {
-  const pages = ["/", "/council", "/council/12-why-sit", "/monastery", "/monastery/morning-meditation", "/monastery/morning-meditation/9-fifty-replies", "/no/such/page/here"];
+  const pages = [
+    "/",
+    "/council",
+    "/council/12-why-sit",
+    "/monastery",
+    "/monastery/morning-meditation",
+    "/monastery/morning-meditation/9-fifty-replies",
+    "/no/such/page/here",
+  ];
 
   it.each(pages)("does on %s what React Router's <Scripts> does, after the first paint", async (url) => {
     const theirs = await render(url, createElement(RouterScripts, { nonce: "n0nce" }));

@@ -11,7 +11,9 @@ describe("canonicalUrl", () => {
   it("keeps only the parameters that choose the page, in a fixed order", () => {
     expect(canonicalUrl("https://ipos.example", "/monastery/stoic", "?page=last&utm_source=x")).toBe("https://ipos.example/monastery/stoic?page=last");
     expect(canonicalUrl("https://ipos.example", "/forge", "?after=abc&type=music")).toBe("https://ipos.example/forge?type=music&after=abc");
-    expect(canonicalUrl("https://ipos.example", "/council", "?view=unanswered&virtue=wisdom")).toBe("https://ipos.example/council?virtue=wisdom&view=unanswered");
+    expect(canonicalUrl("https://ipos.example", "/council", "?view=unanswered&virtue=wisdom")).toBe(
+      "https://ipos.example/council?virtue=wisdom&view=unanswered",
+    );
     expect(canonicalUrl("https://ipos.example", "/monastery/a/b", "?edit=5&redirectTo=/x")).toBe("https://ipos.example/monastery/a/b");
     expect(canonicalUrl("https://ipos.example", "/forge", "?page=first")).toBe("https://ipos.example/forge");
   });

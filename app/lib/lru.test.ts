@@ -22,7 +22,12 @@ class FirstInFirstOut<K, V> {
 
 /** The case every cache here relies on: a key read often survives keys written once since. */
 function keepsWhatIsRead(cache: { get(key: string): unknown; set(key: string, value: number): unknown; has(key: string): boolean }) {
-  for (const [key, value] of [["a", 1], ["b", 2], ["c", 3]] as const) cache.set(key, value);
+  for (const [key, value] of [
+    ["a", 1],
+    ["b", 2],
+    ["c", 3],
+  ] as const)
+    cache.set(key, value);
   cache.get("a");
   cache.set("d", 4);
   return cache.has("a") && !cache.has("b");

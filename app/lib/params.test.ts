@@ -8,7 +8,23 @@ describe("parseId", () => {
     expect(parseId("2147483647")).toBe(MAX_ID);
   });
   it("refuses anything else, including numbers past 2^31 - 1", () => {
-    for (const value of ["2147483648", "9999999999", "99999999999999999999", "0", "-1", "007", "1e3", "12abc", " 1", "1.0", "", undefined, null, 7, new File([], "x")]) {
+    for (const value of [
+      "2147483648",
+      "9999999999",
+      "99999999999999999999",
+      "0",
+      "-1",
+      "007",
+      "1e3",
+      "12abc",
+      " 1",
+      "1.0",
+      "",
+      undefined,
+      null,
+      7,
+      new File([], "x"),
+    ]) {
       expect(parseId(value), String(value)).toBeNull();
     }
   });

@@ -37,19 +37,13 @@ describe("join schema, seed §5 message by message", () => {
     expect(errorsOf({ ...valid, email: "" }).email).toBe("Please enter a valid email address");
   });
   it("a password under 8 characters", () => {
-    expect(errorsOf({ ...valid, password: "Ab1", confirmPassword: "Ab1" }).password).toBe(
-      "Password must be at least 8 characters",
-    );
+    expect(errorsOf({ ...valid, password: "Ab1", confirmPassword: "Ab1" }).password).toBe("Password must be at least 8 characters");
   });
   it("a password without an uppercase letter", () => {
-    expect(errorsOf({ ...valid, password: "secret123", confirmPassword: "secret123" }).password).toBe(
-      "Password must contain at least one uppercase letter",
-    );
+    expect(errorsOf({ ...valid, password: "secret123", confirmPassword: "secret123" }).password).toBe("Password must contain at least one uppercase letter");
   });
   it("a password without a digit", () => {
-    expect(errorsOf({ ...valid, password: "SecretWord", confirmPassword: "SecretWord" }).password).toBe(
-      "Password must contain at least one number",
-    );
+    expect(errorsOf({ ...valid, password: "SecretWord", confirmPassword: "SecretWord" }).password).toBe("Password must contain at least one number");
   });
   it("a password failing several rules lists every one, in the rules' order (issue 26, item 9)", () => {
     expect(errorsOf({ ...valid, password: "short", confirmPassword: "short" }).password?.split(MESSAGE_SEPARATOR)).toEqual([

@@ -15,10 +15,7 @@ const required = (what = "string") => ({
 
 const INVALID_EMAIL = "Please enter a valid email address";
 
-export const emailSchema = z.pipe(
-  z.string(required()).check(z.trim(), z.maxLength(254, INVALID_EMAIL)),
-  z.email(INVALID_EMAIL),
-);
+export const emailSchema = z.pipe(z.string(required()).check(z.trim(), z.maxLength(254, INVALID_EMAIL)), z.email(INVALID_EMAIL));
 
 /** The rules in order, each with the seed's message for a password that fails it. */
 const PASSWORD_RULES: readonly (readonly [(password: string) => boolean, string])[] = [
@@ -41,36 +38,26 @@ export const passwordRulesSchema = z.string(required()).check(
 );
 
 /** 'Passwords do not match' on confirmPassword, as soon as both are typed, even while another field is wrong. */
-export const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>(
-  (values) => values.password === values.confirmPassword,
-  {
-    message: "Passwords do not match",
-    path: ["confirmPassword"],
-    when: (payload) => {
-      const v = payload.value as { password?: unknown; confirmPassword?: unknown };
-      return typeof v?.password === "string" && typeof v?.confirmPassword === "string";
-    },
+export const passwordsMatch = z.refine<{ password: string; confirmPassword: string }>((values) => values.password === values.confirmPassword, {
+  message: "Passwords do not match",
+  path: ["confirmPassword"],
+  when: (payload) => {
+    const v = payload.value as { password?: unknown; confirmPassword?: unknown };
+    return typeof v?.password === "string" && typeof v?.confirmPassword === "string";
   },
-);
+});
 
 const checkbox = z.optional(z.boolean(required("boolean")));
 
-export const fullNameSchema = z
-  .string(required())
-  .check(
-    z.trim(),
-    z.minLength(2, "Full name must be at least 2 characters"),
-    z.maxLength(100, "Full name cannot exceed 100 characters"),
-    // A name reaches mail bodies and bylines: one line, as titles are (issue 25, item 11).
-    z.refine((value) => !NOT_ONE_LINE.test(value), "Full name must be on one line"),
-  );
-export const bioSchema = z.optional(
-  z.string(required()).check(z.trim(), z.maxLength(250, "Bio cannot exceed 250 characters")),
+export const fullNameSchema = z.string(required()).check(
+  z.trim(),
+  z.minLength(2, "Full name must be at least 2 characters"),
+  z.maxLength(100, "Full name cannot exceed 100 characters"),
+  // A name reaches mail bodies and bylines: one line, as titles are (issue 25, item 11).
+  z.refine((value) => !NOT_ONE_LINE.test(value), "Full name must be on one line"),
 );
-export const interestsSchema = z._default(
-  z.object({ meditation: checkbox, fitness: checkbox, philosophy: checkbox, creativity: checkbox }),
-  {},
-);
+export const bioSchema = z.optional(z.string(required()).check(z.trim(), z.maxLength(250, "Bio cannot exceed 250 characters")));
+export const interestsSchema = z._default(z.object({ meditation: checkbox, fitness: checkbox, philosophy: checkbox, creativity: checkbox }), {});
 
 /** The browser's zone, filled in by a script on the join page; without JavaScript it is absent. */
 const joinTimeZone = z.optional(z.string(required()).check(z.maxLength(64, "Expected string")));
@@ -84,9 +71,7 @@ export const joinSchema = z
     bio: bioSchema,
     interests: interestsSchema,
     timeZone: joinTimeZone,
-    termsAccepted: z
-      .boolean(required("boolean"))
-      .check(z.refine((v) => v === true, "You must accept the terms and conditions")),
+    termsAccepted: z.boolean(required("boolean")).check(z.refine((v) => v === true, "You must accept the terms and conditions")),
   })
   .check(passwordsMatch);
 
@@ -94,9 +79,7 @@ export type JoinValues = z.infer<typeof joinSchema>;
 
 export const signInSchema = z.object({
   email: emailSchema,
-  password: z
-    .string(required())
-    .check(z.minLength(1, "Password is required"), z.maxLength(128, "Invalid email or password")),
+  password: z.string(required()).check(z.minLength(1, "Password is required"), z.maxLength(128, "Invalid email or password")),
   rememberMe: z._default(z.optional(z.boolean(required("boolean"))), false),
 });
 export type SignInValues = z.infer<typeof signInSchema>;

@@ -31,47 +31,50 @@ function isWebLink(value: string): boolean {
 }
 
 const eventFields = {
-    title: eventTitleSchema,
-    description: text.check(
-      z.trim(),
-      z.minLength(1, "Describe the event"),
-      z.maxLength(EVENT_DESCRIPTION_MAX, `Description cannot exceed ${formatCount(EVENT_DESCRIPTION_MAX)} characters`),
+  title: eventTitleSchema,
+  description: text.check(
+    z.trim(),
+    z.minLength(1, "Describe the event"),
+    z.maxLength(EVENT_DESCRIPTION_MAX, `Description cannot exceed ${formatCount(EVENT_DESCRIPTION_MAX)} characters`),
+  ),
+  path: z.enum(["monk", "warrior"], "Choose a path"),
+  startsAt: text.check(z.trim(), z.minLength(1, "Choose a start")),
+  endsAt: text.check(z.trim(), z.minLength(1, "Choose an end")),
+  timeZone: text.check(
+    z.trim(),
+    z.refine<string>((value) => canonicalTimeZone(value) !== null, "Choose a time zone that exists"),
+  ),
+  onlineUrl: text.check(
+    z.trim(),
+    z.maxLength(EVENT_URL_MAX, `Link cannot exceed ${EVENT_URL_MAX} characters`),
+    z.refine<string>((value) => value === "" || isWebLink(value), "Enter a link starting with http:// or https://"),
+  ),
+  place: text.check(z.trim(), z.maxLength(EVENT_PLACE_MAX, `Place cannot exceed ${EVENT_PLACE_MAX} characters`), oneLine("Place")),
+  capacity: text.check(
+    z.trim(),
+    z.refine<string>(
+      (value) => /^[0-9]{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= EVENT_CAPACITY_MAX,
+      `Capacity must be a whole number from 1 to ${EVENT_CAPACITY_MAX}`,
     ),
-    path: z.enum(["monk", "warrior"], "Choose a path"),
-    startsAt: text.check(z.trim(), z.minLength(1, "Choose a start")),
-    endsAt: text.check(z.trim(), z.minLength(1, "Choose an end")),
-    timeZone: text.check(
-      z.trim(),
-      z.refine<string>((value) => canonicalTimeZone(value) !== null, "Choose a time zone that exists"),
-    ),
-    onlineUrl: text.check(
-      z.trim(),
-      z.maxLength(EVENT_URL_MAX, `Link cannot exceed ${EVENT_URL_MAX} characters`),
-      z.refine<string>((value) => value === "" || isWebLink(value), "Enter a link starting with http:// or https://"),
-    ),
-    place: text.check(z.trim(), z.maxLength(EVENT_PLACE_MAX, `Place cannot exceed ${EVENT_PLACE_MAX} characters`), oneLine("Place")),
-    capacity: text.check(
-      z.trim(),
-      z.refine<string>((value) => /^[0-9]{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= EVENT_CAPACITY_MAX, `Capacity must be a whole number from 1 to ${EVENT_CAPACITY_MAX}`),
-    ),
+  ),
 };
 
 type EventFields = { startsAt: string; endsAt: string; timeZone: string; onlineUrl: string; place: string };
 
 /** Checks across fields, shared by the new and the edit form. */
 const eventChecks = <T extends EventFields>() => [
-    z.refine<T>((v) => zonedToUtc(v.startsAt, canonicalTimeZone(v.timeZone) ?? "UTC") !== null, { message: "Choose a valid start", path: ["startsAt"] }),
-    z.refine<T>((v) => zonedToUtc(v.endsAt, canonicalTimeZone(v.timeZone) ?? "UTC") !== null, { message: "Choose a valid end", path: ["endsAt"] }),
-    z.refine<T>(
-      (v) => {
-        const zone = canonicalTimeZone(v.timeZone) ?? "UTC";
-        const start = zonedToUtc(v.startsAt, zone);
-        const end = zonedToUtc(v.endsAt, zone);
-        return !start || !end || end.getTime() > start.getTime();
-      },
-      { message: "The end must be after the start", path: ["endsAt"] },
-    ),
-    z.refine<T>((v) => v.onlineUrl !== "" || v.place !== "", { message: "Give an online link or a place", path: ["place"] }),
+  z.refine<T>((v) => zonedToUtc(v.startsAt, canonicalTimeZone(v.timeZone) ?? "UTC") !== null, { message: "Choose a valid start", path: ["startsAt"] }),
+  z.refine<T>((v) => zonedToUtc(v.endsAt, canonicalTimeZone(v.timeZone) ?? "UTC") !== null, { message: "Choose a valid end", path: ["endsAt"] }),
+  z.refine<T>(
+    (v) => {
+      const zone = canonicalTimeZone(v.timeZone) ?? "UTC";
+      const start = zonedToUtc(v.startsAt, zone);
+      const end = zonedToUtc(v.endsAt, zone);
+      return !start || !end || end.getTime() > start.getTime();
+    },
+    { message: "The end must be after the start", path: ["endsAt"] },
+  ),
+  z.refine<T>((v) => v.onlineUrl !== "" || v.place !== "", { message: "Give an online link or a place", path: ["place"] }),
 ];
 
 export const eventSchema = z.object(eventFields).check(...eventChecks<z.infer<z.ZodMiniObject<typeof eventFields>>>());

@@ -12,11 +12,7 @@ export const titleSchema = text.check(
   z.maxLength(TITLE_MAX, `Title cannot exceed ${TITLE_MAX} characters`),
 );
 
-export const bodySchema = text.check(
-  z.trim(),
-  z.minLength(1, "Write something before posting"),
-  z.maxLength(BODY_MAX, "Post cannot exceed 20,000 characters"),
-);
+export const bodySchema = text.check(z.trim(), z.minLength(1, "Write something before posting"), z.maxLength(BODY_MAX, "Post cannot exceed 20,000 characters"));
 
 /** A random key rendered into each form, so a double submit makes one post. */
 export const submissionKeySchema = text.check(z.regex(/^[A-Za-z0-9-]{16,64}$/, "The form is out of date. Please reload the page."));
@@ -27,11 +23,7 @@ export const editDiscussionSchema = z.object({ title: titleSchema, body: bodySch
 export const editReplySchema = z.object({ body: bodySchema });
 
 export const topicSchema = z.object({
-  title: text.check(
-    z.trim(),
-    z.minLength(3, "Title must be at least 3 characters"),
-    z.maxLength(80, "Title cannot exceed 80 characters"),
-  ),
+  title: text.check(z.trim(), z.minLength(3, "Title must be at least 3 characters"), z.maxLength(80, "Title cannot exceed 80 characters")),
   description: text.check(
     z.trim(),
     z.minLength(10, "Description must be at least 10 characters"),

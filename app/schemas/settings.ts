@@ -12,9 +12,7 @@ const required = (what = "string") => ({
 export const TIME_ZONE_UNKNOWN = "Choose a time zone from the list";
 
 /** The password asked for before a change that matters; its wrongness is the service's to say. */
-const currentPassword = z
-  .string(required())
-  .check(z.minLength(1, "Password is required"), z.maxLength(128, "The password is not correct"));
+const currentPassword = z.string(required()).check(z.minLength(1, "Password is required"), z.maxLength(128, "The password is not correct"));
 
 export const profileSettingsSchema = z.object({
   fullName: fullNameSchema,

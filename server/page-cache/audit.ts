@@ -52,7 +52,8 @@ export function keptPageViolations(page: Kept): AuditViolation[] {
   const reads = [...page.reads];
   if (page.policy === undefined) found.push({ rule: "kept page of a route without a policy", method: page.method, path: page.path, tables: [], tags: reads });
   const uncovered = [...new Set(page.read)].filter((table) => needsReadTag(table) && !reads.some((t) => tagCovers(t, table)));
-  if (uncovered.length > 0) found.push({ rule: "kept page read an uncovered table", method: page.method, path: page.path, tables: uncovered.sort(), tags: reads });
+  if (uncovered.length > 0)
+    found.push({ rule: "kept page read an uncovered table", method: page.method, path: page.path, tables: uncovered.sort(), tags: reads });
   return found;
 }
 

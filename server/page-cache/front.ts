@@ -194,4 +194,3 @@ export function isCacheCandidate(req: IncomingMessage) {
 export function candidateOf(req: IncomingMessage): Candidate | undefined {
   return (req as WithCandidate)[CANDIDATE];
 }
-

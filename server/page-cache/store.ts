@@ -26,7 +26,6 @@ export interface PageCacheOptions {
   now?: () => number;
 }
 
-
 export interface CachedPage {
   key: string;
   status: number;
@@ -172,10 +171,13 @@ export class PageCache {
         due.push(t);
       } else if (!last.trailing) {
         last.trailing = true;
-        const timer = setTimeout(() => {
-          this.soon.set(t, { at: this.now(), trailing: false });
-          this.bump([t]);
-        }, windowMs - (now - last.at));
+        const timer = setTimeout(
+          () => {
+            this.soon.set(t, { at: this.now(), trailing: false });
+            this.bump([t]);
+          },
+          windowMs - (now - last.at),
+        );
         timer.unref();
       }
     }

@@ -7,7 +7,6 @@ import { CONTENT_PAGES } from "./support/site";
  * or "critical" fails the test; its rule id, help text and the offending elements are listed.
  */
 
-
 const STATIC_PAGES = [
   "/",
   "/monastery",
@@ -34,7 +33,10 @@ test.describe("axe, signed out", () => {
 
   test("a creation page (/forge/{id})", async ({ page }) => {
     await page.goto("/forge");
-    const href = await page.getByRole("link", { name: /^View Creation: / }).first().getAttribute("href");
+    const href = await page
+      .getByRole("link", { name: /^View Creation: / })
+      .first()
+      .getAttribute("href");
     expect((await page.goto(href!))?.status()).toBe(200);
     await expectNoSeriousViolations(page);
   });
@@ -157,7 +159,10 @@ test.describe("axe, the Forge", () => {
     const member = await createMember(page.request, newMember("Axe Liker"));
     await grantXp(member.email, 60);
     await page.goto("/forge");
-    const href = await page.getByRole("link", { name: /^View Creation: / }).first().getAttribute("href");
+    const href = await page
+      .getByRole("link", { name: /^View Creation: / })
+      .first()
+      .getAttribute("href");
     await gotoHydrated(page, href!);
     await expect(page.getByRole("main").getByRole("button", { name: /^(Like|Unlike)$/ })).toBeVisible();
     await page.getByRole("main").getByRole("button", { name: "Post Comment", exact: true }).click();
@@ -228,7 +233,11 @@ test.describe("focus after actions, by keyboard", () => {
       ["/council", "Settings", /./],
     ] as const) {
       await gotoHydrated(page, from);
-      await page.getByRole("button", { name: `Account menu for ${member.name}` }).or(page.getByLabel(`Account menu for ${member.name}`)).first().focus();
+      await page
+        .getByRole("button", { name: `Account menu for ${member.name}` })
+        .or(page.getByLabel(`Account menu for ${member.name}`))
+        .first()
+        .focus();
       await page.keyboard.press("Enter");
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: item, exact: true }).focus();
       await page.keyboard.press("Enter");

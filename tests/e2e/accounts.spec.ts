@@ -368,9 +368,7 @@ test.describe("sign in", () => {
     const member = await createMember(request);
     await gotoHydrated(page, "/signin");
     await submitSignIn(page, member.email, `${member.password}-wrong`);
-    await expect(page.getByRole("alert").filter({ hasText: "Invalid email or password" })).toHaveText(
-      "Invalid email or password",
-    );
+    await expect(page.getByRole("alert").filter({ hasText: "Invalid email or password" })).toHaveText("Invalid email or password");
     await expect(page).toHaveURL("/signin");
     await expect(page.getByRole("main").getByLabel("Email", { exact: true })).toHaveValue(member.email);
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign In", exact: true })).toBeVisible();
@@ -379,9 +377,7 @@ test.describe("sign in", () => {
   test("an unknown email gets the same message", async ({ page }) => {
     await gotoHydrated(page, "/signin");
     await submitSignIn(page, uniqueEmail("nobody"), PASSWORD);
-    await expect(page.getByRole("alert").filter({ hasText: "Invalid email or password" })).toHaveText(
-      "Invalid email or password",
-    );
+    await expect(page.getByRole("alert").filter({ hasText: "Invalid email or password" })).toHaveText("Invalid email or password");
   });
 
   test("Signing in... while busy, then the dashboard and the 'Welcome back!' toast", async ({ page, request }) => {

@@ -1,5 +1,18 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { actAs, countPosts, createMember, expect, expectNoSeriousViolations, gotoHydrated, joinAs, newMember, oldestQuestionLink, submitSignIn, test, waitForHydration } from "./support/fixtures";
+import {
+  actAs,
+  countPosts,
+  createMember,
+  expect,
+  expectNoSeriousViolations,
+  gotoHydrated,
+  joinAs,
+  newMember,
+  oldestQuestionLink,
+  submitSignIn,
+  test,
+  waitForHydration,
+} from "./support/fixtures";
 import { grantXp, makeAdmin } from "./support/database";
 
 /*
@@ -245,10 +258,13 @@ test("a question's view count rises once per visitor, not on reload", async ({ p
   await gotoHydrated(page, `/council/${id}`);
   await expect(views).toHaveText("0 views");
   await expect
-    .poll(async () => {
-      await page.reload();
-      return (await views.textContent())?.trim();
-    }, { message: "the visitor's view is counted" })
+    .poll(
+      async () => {
+        await page.reload();
+        return (await views.textContent())?.trim();
+      },
+      { message: "the visitor's view is counted" },
+    )
     .toBe("1 view");
   // The same visitor again: no new view (each reload would show one that a previous load added).
   await page.reload();
@@ -259,10 +275,13 @@ test("a question's view count rises once per visitor, not on reload", async ({ p
   // Another visitor, a member this time, adds exactly one more.
   await createMember(page.request, newMember("Nia Newcomer"));
   await expect
-    .poll(async () => {
-      await page.reload();
-      return (await views.textContent())?.trim();
-    }, { message: "the member's view is counted" })
+    .poll(
+      async () => {
+        await page.reload();
+        return (await views.textContent())?.trim();
+      },
+      { message: "the member's view is counted" },
+    )
     .toBe("2 views");
   await page.reload();
   await expect(views).toHaveText("2 views");
@@ -347,7 +366,6 @@ test("only admins manage advisors: a member gets 403, a visitor is sent to sign 
 });
 
 // ------------------------------------------------------------------ accessibility
-
 
 test.describe("axe, the Council", () => {
   test("the ask form showing validation errors", async ({ page }) => {

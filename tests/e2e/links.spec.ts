@@ -61,9 +61,16 @@ test.describe("3. every internal link leads somewhere", () => {
 
   test("from a member's pages, signed in", async ({ page, baseURL }) => {
     await createMember(page.request, newMember("Link Walker"));
-    const { broken, visited } = await walk(page.request, baseURL!, [...START, "/dashboard", "/council/ask", "/forge/new", "/settings", "/challenges/new", "/events"]);
+    const { broken, visited } = await walk(page.request, baseURL!, [
+      ...START,
+      "/dashboard",
+      "/council/ask",
+      "/forge/new",
+      "/settings",
+      "/challenges/new",
+      "/events",
+    ]);
     expect(visited).toBeGreaterThan(30);
     expect(broken, "links that 404").toEqual([]);
   });
-
 });

@@ -49,7 +49,11 @@ test("the owner of a locked address signs in by a mailed link, and then by passw
   await nav.getByLabel(`Account menu for ${member.name}`, { exact: true }).click();
   await nav.getByRole("button", { name: "Sign Out", exact: true }).click();
   await expect(nav.getByRole("link", { name: "Sign In", exact: true })).toBeVisible();
-  const stranger = await request.post("/signin", { form: { email: member.email, password: PASSWORD }, headers: { "x-forwarded-for": `10.251.0.${randomInt(1, 255)}` }, maxRedirects: 0 });
+  const stranger = await request.post("/signin", {
+    form: { email: member.email, password: PASSWORD },
+    headers: { "x-forwarded-for": `10.251.0.${randomInt(1, 255)}` },
+    maxRedirects: 0,
+  });
   expect(stranger.status()).toBe(429);
   await gotoHydrated(page, "/signin");
   await submitSignIn(page, member.email, PASSWORD);

@@ -1,5 +1,16 @@
 import type { Page } from "@playwright/test";
-import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, PASSWORD, submitSignIn, test, uniqueEmail, waitForHydration } from "./support/fixtures";
+import {
+  createMember,
+  expect,
+  expectNoSeriousViolations,
+  gotoHydrated,
+  newMember,
+  PASSWORD,
+  submitSignIn,
+  test,
+  uniqueEmail,
+  waitForHydration,
+} from "./support/fixtures";
 import { queuedMailTo } from "./support/database";
 
 /*

@@ -32,7 +32,10 @@ test("site links navigate client-side, mark the page shown and leave a modified 
 
   // Ctrl or Cmd and click opens a new tab; this page stays where it is.
   const here = page.url();
-  const [tab] = await Promise.all([context.waitForEvent("page"), nav.getByRole("link", { name: "Forge", exact: true }).click({ modifiers: ["ControlOrMeta"] })]);
+  const [tab] = await Promise.all([
+    context.waitForEvent("page"),
+    nav.getByRole("link", { name: "Forge", exact: true }).click({ modifiers: ["ControlOrMeta"] }),
+  ]);
   await tab.waitForLoadState();
   expect(new URL(tab.url()).pathname).toBe("/forge");
   await tab.close();
@@ -46,9 +49,9 @@ test("Challenges and Events are in the top bar, the mobile menu and the account 
   const nav = page.getByRole("navigation", { name: "Main" });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/");
-  const shown = await nav.getByRole("link").evaluateAll((links) =>
-    links.filter((a) => a.getClientRects().length > 0).map((a) => a.textContent!.replace(/\s+/g, " ").trim()),
-  );
+  const shown = await nav
+    .getByRole("link")
+    .evaluateAll((links) => links.filter((a) => a.getClientRects().length > 0).map((a) => a.textContent!.replace(/\s+/g, " ").trim()));
   expect(shown.slice(1, 8)).toEqual(["Home", "Monastery", "Battlefield", "Forge", "Council", "Challenges", "Events"]);
   await expect(nav.getByRole("link", { name: "Events", exact: true })).toHaveAttribute("href", "/events");
 
@@ -70,7 +73,9 @@ test("Challenges and Events are in the top bar, the mobile menu and the account 
   await expect(page).toHaveURL(/\/events$/);
 });
 
-test("the brand and the footer's links, kept as the server drew them, still navigate client-side; the canonical link names the document's page only (ADR 0046)", async ({ page }) => {
+test("the brand and the footer's links, kept as the server drew them, still navigate client-side; the canonical link names the document's page only (ADR 0046)", async ({
+  page,
+}) => {
   const problems: string[] = [];
   page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && problems.push(m.text()));
   page.on("pageerror", (e) => problems.push(String(e)));

@@ -1,15 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import {
-  createMember,
-  expect,
-  expectNoSeriousViolations,
-  gotoHydrated,
-  oldestQuestionLink,
-  newMember,
-  PASSWORD,
-  test,
-  uniqueEmail,
-} from "./support/fixtures";
+import { createMember, expect, expectNoSeriousViolations, gotoHydrated, oldestQuestionLink, newMember, PASSWORD, test, uniqueEmail } from "./support/fixtures";
 import { startDiscussion } from "./support/forum";
 import { mailTo } from "./support/outbox";
 
@@ -313,7 +303,12 @@ async function authorPages(page: Page) {
   const pages: string[] = ["/", "/council", "/forge", "/monastery/morning-meditation"];
   pages.push((await (await oldestQuestionLink(page)).getAttribute("href"))!);
   await page.goto("/forge");
-  pages.push((await page.getByRole("link", { name: /^View Creation: / }).first().getAttribute("href"))!);
+  pages.push(
+    (await page
+      .getByRole("link", { name: /^View Creation: / })
+      .first()
+      .getAttribute("href"))!,
+  );
   await page.goto("/monastery/morning-meditation");
   pages.push((await page.getByRole("main").getByRole("heading", { level: 3 }).first().getByRole("link").getAttribute("href"))!);
   return pages;
@@ -403,9 +398,19 @@ test.describe("12. on a phone", () => {
     await page.goto("/monastery/morning-meditation");
     pages.push((await page.getByRole("main").getByRole("heading", { level: 3 }).first().getByRole("link").getAttribute("href"))!);
     await page.goto("/council");
-    pages.push((await page.getByRole("link", { name: /^View Question: / }).first().getAttribute("href"))!);
+    pages.push(
+      (await page
+        .getByRole("link", { name: /^View Question: / })
+        .first()
+        .getAttribute("href"))!,
+    );
     await page.goto("/forge");
-    pages.push((await page.getByRole("link", { name: /^View Creation: / }).first().getAttribute("href"))!);
+    pages.push(
+      (await page
+        .getByRole("link", { name: /^View Creation: / })
+        .first()
+        .getAttribute("href"))!,
+    );
     for (const path of pages) {
       await page.goto(path);
       expect(await dotsStartingALine(page), `lines starting with "·" on ${path}`).toEqual([]);

@@ -8,7 +8,10 @@ function outboxMailTo(address: string) {
   if (!fs.existsSync(outbox)) return undefined;
   for (const file of fs.readdirSync(outbox)) {
     // Quoted-printable: undo soft line breaks and the encoded "=".
-    const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+    const text = fs
+      .readFileSync(path.join(outbox, file), "utf8")
+      .replace(/=\r?\n/g, "")
+      .replace(/=3D/g, "=");
     if (new RegExp(`^To: ${address.replace(/[.+]/g, "\\$&")}$`, "m").test(text)) return text;
   }
   return undefined;

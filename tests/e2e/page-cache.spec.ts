@@ -96,6 +96,8 @@ test("the page's scripts come as the build's brotli copies, and the page hydrate
   expect(core?.encoding).toBe("br");
   expect(core?.etag).toMatch(/-br"$/);
   // Every chunk big enough to have a copy (the build skips files under 1 KB) came as brotli.
-  const sizes = await Promise.all(assets.map(async (a) => ({ ...a, bytes: (await (await page.request.get(a.url, { headers: { "accept-encoding": "identity" } })).body()).length })));
+  const sizes = await Promise.all(
+    assets.map(async (a) => ({ ...a, bytes: (await (await page.request.get(a.url, { headers: { "accept-encoding": "identity" } })).body()).length })),
+  );
   for (const asset of sizes.filter((a) => a.bytes >= 1024)) expect(asset.encoding, asset.url).toBe("br");
 });

@@ -161,30 +161,17 @@ test.describe("home", () => {
     const values = main.getByRole("region", { name: "Our values" });
     await expect(values.getByRole("heading", { level: 3 })).toHaveText(["Mindfulness", "Action", "Wisdom", "Discipline"]);
 
-    for (const heading of [
-      "From the Monastery",
-      "From the Battlefield",
-      "Featured Discussions",
-      "The Path of Growth",
-      "From the Forge",
-      "From the Council",
-    ]) {
+    for (const heading of ["From the Monastery", "From the Battlefield", "Featured Discussions", "The Path of Growth", "From the Forge", "From the Council"]) {
       await expect(main.getByRole("heading", { name: heading, exact: true, level: 2 })).toBeVisible();
     }
 
     // Teasers are filled from the database.
     const monastery = main.getByRole("region", { name: "From the Monastery" });
     await expect(monastery.getByRole("link", { name: /^Explore / })).toHaveCount(3);
-    await expect(monastery.getByRole("link", { name: "Explore Morning Meditation", exact: true })).toHaveAttribute(
-      "href",
-      "/monastery/morning-meditation",
-    );
+    await expect(monastery.getByRole("link", { name: "Explore Morning Meditation", exact: true })).toHaveAttribute("href", "/monastery/morning-meditation");
     const battlefield = main.getByRole("region", { name: "From the Battlefield" });
     await expect(battlefield.getByRole("link", { name: /^Explore / })).toHaveCount(3);
-    await expect(battlefield.getByRole("link", { name: "Explore Strength Training", exact: true })).toHaveAttribute(
-      "href",
-      "/battlefield/strength-training",
-    );
+    await expect(battlefield.getByRole("link", { name: "Explore Strength Training", exact: true })).toHaveAttribute("href", "/battlefield/strength-training");
     await expect(main.getByRole("region", { name: "Featured Discussions" }).getByRole("heading", { level: 3 })).not.toHaveCount(0);
     await expect(main.getByRole("region", { name: "From the Forge" }).getByRole("link", { name: /^View Creation: / })).not.toHaveCount(0);
     await expect(main.getByRole("region", { name: "From the Council" }).getByRole("link", { name: /^View Question: / })).not.toHaveCount(0);
@@ -206,8 +193,7 @@ test.describe("home", () => {
     }
 
     // Seed §3: wisdom, discipline and compassion in the monk colour, the rest in the warrior colour.
-    const colourOf = async (label: string) =>
-      virtueList.getByText(label, { exact: true }).evaluate((el) => getComputedStyle(el).color);
+    const colourOf = async (label: string) => virtueList.getByText(label, { exact: true }).evaluate((el) => getComputedStyle(el).color);
     const monk = await Promise.all(["Wisdom", "Discipline", "Compassion"].map(colourOf));
     const warrior = await Promise.all(["Courage", "Honor", "Resilience"].map(colourOf));
     expect(new Set(monk).size, `monk colours: ${monk}`).toBe(1);
@@ -222,7 +208,9 @@ test.describe("home", () => {
     await expectOk(page, "/");
     const cards = page.getByRole("region", { name: "From the Forge" }).locator("[data-slot=card]");
     await expect(cards).toHaveCount(3);
-    const heights = await cards.evaluateAll((all) => all.map((card) => ({ image: card.querySelector("img") !== null, height: card.getBoundingClientRect().height })));
+    const heights = await cards.evaluateAll((all) =>
+      all.map((card) => ({ image: card.querySelector("img") !== null, height: card.getBoundingClientRect().height })),
+    );
     // The demo's three newest creations share one row, one of them a picture (Enso Series).
     const tallest = Math.max(...heights.map((c) => c.height));
     const textOnly = heights.filter((c) => !c.image);
@@ -289,7 +277,9 @@ for (const [section, info] of Object.entries(SECTIONS)) {
       for (const topic of info.topics) {
         await expectOk(page, `/${section}/${topic.id}`);
         await expect(page.getByRole("heading", { level: 1 })).toHaveText(topic.title);
-        await expect(page.getByRole("main").getByText(new RegExp(`· ${topic.posts} posts \\(\\d+ discussions?, \\d+ repl(y|ies)\\) · ${topic.members} members`))).toBeVisible();
+        await expect(
+          page.getByRole("main").getByText(new RegExp(`· ${topic.posts} posts \\(\\d+ discussions?, \\d+ repl(y|ies)\\) · ${topic.members} members`)),
+        ).toBeVisible();
       }
     });
   });
@@ -323,7 +313,10 @@ test.describe("Forge", () => {
   test("category tiles filter the creations", async ({ page }) => {
     await gotoHydrated(page, "/forge");
     const main = page.getByRole("main");
-    await main.getByRole("region", { name: "Categories" }).getByRole("link", { name: /^Writing / }).click();
+    await main
+      .getByRole("region", { name: "Categories" })
+      .getByRole("link", { name: /^Writing / })
+      .click();
     await expect(page).toHaveURL("/forge?type=writing");
     await expect(main.getByRole("heading", { name: "Writing", level: 2, exact: true })).toBeVisible();
     await expect(main.getByRole("link", { name: /^View Creation: / })).toHaveCount(2);
@@ -512,9 +505,7 @@ test.describe("not found", () => {
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("404");
     await expect(main.getByText("Oops! Page not found", { exact: true })).toBeVisible();
     await waitForHydration(page);
-    await expect
-      .poll(() => messages)
-      .toContain(`404 Error: User attempted to access non-existent route: ${path}`);
+    await expect.poll(() => messages).toContain(`404 Error: User attempted to access non-existent route: ${path}`);
 
     const home = main.getByRole("link", { name: "Return to Home", exact: true });
     await expect(home).toHaveAttribute("href", "/");
@@ -538,7 +529,10 @@ test.describe("fallback error screen", () => {
   test("a page whose data cannot be loaded shows 'Unexpected Application Error!'", async ({ page }) => {
     await gotoHydrated(page, "/");
     // The network fails while the browser fetches the next page's data.
-    await page.route((url) => url.pathname === "/forge.data", (route) => route.abort());
+    await page.route(
+      (url) => url.pathname === "/forge.data",
+      (route) => route.abort(),
+    );
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Forge", exact: true }).click();
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("Unexpected Application Error!");

@@ -184,7 +184,10 @@ function crc(bytes: Uint8Array) {
 }
 
 /** One Ogg page holding whole packets (each under 255 × 255 bytes). */
-export function oggPage(packets: Buffer[], { sequence, granule = 0n, flags = 0, serial = 0x1234 }: { sequence: number; granule?: bigint; flags?: number; serial?: number }) {
+export function oggPage(
+  packets: Buffer[],
+  { sequence, granule = 0n, flags = 0, serial = 0x1234 }: { sequence: number; granule?: bigint; flags?: number; serial?: number },
+) {
   const lacing: number[] = [];
   for (const packet of packets) {
     let left = packet.length;

@@ -8,7 +8,9 @@ import sharp from "sharp";
  */
 
 export function png(width = 64, height = 48, background = "#b4532a") {
-  return sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
 }
 
 export const GPS_MARK = "N 59 55 12";
@@ -26,7 +28,9 @@ export async function jpegWithMetadata(width = 400, height = 300) {
       IFD0: { Make: "SecretCam", Model: "Spy 1", ImageDescription: GPS_MARK },
       IFD3: { GPSLatitudeRef: "N", GPSLatitude: "59/1 55/1 12/1", GPSLongitudeRef: "E", GPSLongitude: "10/1 45/1 0/1" },
     })
-    .withXmp(`<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>${XMP_MARK}</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>`)
+    .withXmp(
+      `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>${XMP_MARK}</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>`,
+    )
     .withIccProfile("p3")
     .toBuffer();
   // A COM segment right after SOI (sharp writes none of its own).

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  EMAIL_TAKEN,
-  INVALID_CREDENTIALS,
-  registerMember,
-  signInMember,
-  signOutMember,
-} from "~/.server/domain/accounts/account-service";
+import { EMAIL_TAKEN, INVALID_CREDENTIALS, registerMember, signInMember, signOutMember } from "~/.server/domain/accounts/account-service";
 import { SIGN_IN_LIMIT } from "~/lib/limits";
 import { loadViewer } from "~/.server/session";
 import { servicesContext } from "~/.server/context";
@@ -99,8 +93,7 @@ describe(`accounts on ${ENGINE}`, () => {
     expect(pair).toMatch(/^__Secure-ipos\.session_token=/);
     const context = new RouterContextProvider();
     context.set(servicesContext, { ...site.services, auth });
-    const viewerWith = async (cookie: string) =>
-      (await loadViewer(context, new Request("https://ipos.example/", { headers: { cookie } }))).viewer;
+    const viewerWith = async (cookie: string) => (await loadViewer(context, new Request("https://ipos.example/", { headers: { cookie } }))).viewer;
     expect((await viewerWith(`ipos_flash=joined; ${pair}; theme=dark`))?.email).toBe(values.email);
     expect(await viewerWith(`x${pair}`)).toBeNull();
     expect(await viewerWith("theme=dark")).toBeNull();
@@ -146,16 +139,28 @@ describe(`accounts on ${ENGINE}`, () => {
     const ok = await signInMember(site.services, { email: values.email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.0.0.1" });
     expect(ok.ok).toBe(true);
 
-    const wrongPassword = await signInMember(site.services, { email: values.email, password: "Wrong1234", rememberMe: false }, { headers: headers(), ip: "10.0.0.1" });
+    const wrongPassword = await signInMember(
+      site.services,
+      { email: values.email, password: "Wrong1234", rememberMe: false },
+      { headers: headers(), ip: "10.0.0.1" },
+    );
     expect(wrongPassword).toEqual({ ok: false, status: 400, errors: { form: INVALID_CREDENTIALS } });
-    const wrongEmail = await signInMember(site.services, { email: "nobody@example.org", password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.0.0.1" });
+    const wrongEmail = await signInMember(
+      site.services,
+      { email: "nobody@example.org", password: "Secret123", rememberMe: false },
+      { headers: headers(), ip: "10.0.0.1" },
+    );
     expect(wrongEmail).toEqual({ ok: false, status: 400, errors: { form: INVALID_CREDENTIALS } });
   });
 
   it("'Remember me' gives a 30-day cookie; without it the cookie ends with the browser", async () => {
     const values = joinValues();
     await registerMember(site.services, values, visitor());
-    const remembered = await signInMember(site.services, { email: values.email, password: "Secret123", rememberMe: true }, { headers: headers(), ip: "10.0.0.2" });
+    const remembered = await signInMember(
+      site.services,
+      { email: values.email, password: "Secret123", rememberMe: true },
+      { headers: headers(), ip: "10.0.0.2" },
+    );
     const once = await signInMember(site.services, { email: values.email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.0.0.2" });
     if (!remembered.ok || !once.ok) throw new Error("sign-in failed");
     const rememberedToken = remembered.headers.getSetCookie().find((c) => c.startsWith("ipos.session_token="))!;
@@ -184,7 +189,11 @@ describe(`accounts on ${ENGINE}`, () => {
       const r = await signInMember(site.services, { email: values.email, password: "Wrong1234", rememberMe: false }, { headers: headers(), ip: `10.1.0.${i}` });
       expect(r.ok ? 200 : r.status).toBe(400);
     }
-    const blocked = await signInMember(site.services, { email: values.email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.1.1.1" });
+    const blocked = await signInMember(
+      site.services,
+      { email: values.email, password: "Secret123", rememberMe: false },
+      { headers: headers(), ip: "10.1.1.1" },
+    );
     expect(blocked).toEqual({ ok: false, status: 429, errors: { form: "Too many attempts. Try again in 15 minutes." } });
   });
 
@@ -195,7 +204,11 @@ describe(`accounts on ${ENGINE}`, () => {
     }
     const blocked = await signInMember(site.services, { email: "someone@example.org", password: "x", rememberMe: false }, { headers: headers(), ip });
     expect(blocked.ok ? 200 : blocked.status).toBe(429);
-    const elsewhere = await signInMember(site.services, { email: "someone@example.org", password: "x", rememberMe: false }, { headers: headers(), ip: "10.2.0.2" });
+    const elsewhere = await signInMember(
+      site.services,
+      { email: "someone@example.org", password: "x", rememberMe: false },
+      { headers: headers(), ip: "10.2.0.2" },
+    );
     expect(elsewhere.ok ? 200 : elsewhere.status).toBe(400);
   });
 
@@ -227,8 +240,7 @@ describe(`roles on ${ENGINE}`, () => {
     const values = joinValues();
     await registerMember(site.services, values, visitor());
     expect(await setRole(site.services.db, values.email.toUpperCase(), "admin")).toBe(true);
-    const role = async () =>
-      (await site.services.db.selectFrom("member").select("role").where("email", "=", values.email).executeTakeFirstOrThrow()).role;
+    const role = async () => (await site.services.db.selectFrom("member").select("role").where("email", "=", values.email).executeTakeFirstOrThrow()).role;
     expect(await role()).toBe("admin");
     expect(await setRole(site.services.db, values.email, "member")).toBe(true);
     expect(await role()).toBe("member");

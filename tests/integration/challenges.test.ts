@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { challengePage, publishedChallenges, activeChallengesOf, proposedChallenges } from "~/.server/domain/challenges/challenge-read-model";
-import {
-  CHALLENGE_MESSAGES,
-  checkIn,
-  createChallenge,
-  joinChallenge,
-  proposeRankMessage,
-  reviewProposal,
-} from "~/.server/domain/challenges/challenge-service";
+import { CHALLENGE_MESSAGES, checkIn, createChallenge, joinChallenge, proposeRankMessage, reviewProposal } from "~/.server/domain/challenges/challenge-service";
 import { progressOf } from "~/.server/domain/progression/progression-service";
 import { virtueLevelsFor } from "~/.server/domain/progression/virtue-levels";
 import { ledgerXp } from "./ledger-xp";

@@ -30,7 +30,15 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
       for (const topic of topics) {
         const discussions = await db.selectFrom("discussion").select("id").where("topic_id", "=", topic.id).execute();
         const replies = discussions.length
-          ? await db.selectFrom("reply").select("id").where("discussion_id", "in", discussions.map((d) => d.id)).execute()
+          ? await db
+              .selectFrom("reply")
+              .select("id")
+              .where(
+                "discussion_id",
+                "in",
+                discussions.map((d) => d.id),
+              )
+              .execute()
           : [];
         const members = await db.selectFrom("topic_member").select("member_id").where("topic_id", "=", topic.id).execute();
         expect(topic.posts).toBe(discussions.length + replies.length);

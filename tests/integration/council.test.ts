@@ -166,7 +166,11 @@ describe(`Council on ${ENGINE}`, () => {
     const q = asked.value.id;
     const stored = () => site.services.db.selectFrom("question").select("excerpt").where("id", "=", q).executeTakeFirstOrThrow();
     expect((await stored()).excerpt).toBe("I lose it by noon. chart Log");
-    const edited = await editQuestion(site.services, asker, q, { title: "Where does patience come from?", body: `${"[".repeat(20_000)}`, virtues: ["compassion"] });
+    const edited = await editQuestion(site.services, asker, q, {
+      title: "Where does patience come from?",
+      body: `${"[".repeat(20_000)}`,
+      virtues: ["compassion"],
+    });
     expect(edited.ok).toBe(true);
     expect((await stored()).excerpt).toBe(`${"[".repeat(160)}…`);
 

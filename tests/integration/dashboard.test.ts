@@ -149,7 +149,9 @@ describe(`the dashboard page over HTTP on ${ENGINE}`, () => {
     for (const title of ["Rank", "Next rank", "Virtues", "Recent activity"]) expect(html).toContain(`>${title}</h2>`);
     expect(html).toContain("First steps");
     expect(html).toContain("0 of 4 done.");
-    expect(html).toContain('<a href="/monastery" data-discover="true" data-client-link="" class="font-semibold text-monk-strong underline">Introduce yourself in a topic</a>');
+    expect(html).toContain(
+      '<a href="/monastery" data-discover="true" data-client-link="" class="font-semibold text-monk-strong underline">Introduce yourself in a topic</a>',
+    );
     expect(html).toContain(">Join a challenge</a>");
     expect(html).toContain(">Ask or answer in the Council</a>");
     expect(html).toContain(">Share in the Forge</a>");

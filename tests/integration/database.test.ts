@@ -32,7 +32,10 @@ describe(`database layer on ${ENGINE}`, () => {
     const { db } = site.services;
     await expect(
       db.transaction().execute(async (trx) => {
-        await trx.insertInto("xp_event").values({ member_id: "m1", kind: "rollback", subject_id: "1", points: 5, created_at: new Date().toISOString() }).execute();
+        await trx
+          .insertInto("xp_event")
+          .values({ member_id: "m1", kind: "rollback", subject_id: "1", points: 5, created_at: new Date().toISOString() })
+          .execute();
         throw new Error("boom");
       }),
     ).rejects.toThrow("boom");
@@ -51,12 +54,32 @@ describe(`database layer on ${ENGINE}`, () => {
   // SQLite serialises writers with BEGIN IMMEDIATE; PostgreSQL needs the row lock.
   it("runs 40 concurrent read-modify-write transactions without losing one", async () => {
     const { db } = site.services;
-    await db.insertInto("topic").values({ id: "counter", section: "monastery", title: "Counter", description: "", created_by: null, created_at: new Date().toISOString(), last_activity_at: new Date().toISOString() }).execute();
+    await db
+      .insertInto("topic")
+      .values({
+        id: "counter",
+        section: "monastery",
+        title: "Counter",
+        description: "",
+        created_by: null,
+        created_at: new Date().toISOString(),
+        last_activity_at: new Date().toISOString(),
+      })
+      .execute();
     await Promise.all(
       Array.from({ length: 40 }, () =>
         db.transaction().execute(async (trx) => {
-          const row = await trx.selectFrom("topic").select("member_count").where("id", "=", "counter").$if(ENGINE === "postgres", (q) => q.forUpdate()).executeTakeFirstOrThrow();
-          await trx.updateTable("topic").set({ member_count: Number(row.member_count) + 1 }).where("id", "=", "counter").execute();
+          const row = await trx
+            .selectFrom("topic")
+            .select("member_count")
+            .where("id", "=", "counter")
+            .$if(ENGINE === "postgres", (q) => q.forUpdate())
+            .executeTakeFirstOrThrow();
+          await trx
+            .updateTable("topic")
+            .set({ member_count: Number(row.member_count) + 1 })
+            .where("id", "=", "counter")
+            .execute();
         }),
       ),
     );

@@ -20,11 +20,23 @@ describe(`labels and demo content say what is so, on ${ENGINE}`, () => {
     for (const topic of topics) {
       const discussions = await db.selectFrom("discussion").select("id").where("topic_id", "=", topic.id).execute();
       const replies = discussions.length
-        ? (await db.selectFrom("reply").select("id").where("discussion_id", "in", discussions.map((d) => d.id)).execute()).length
+        ? (
+            await db
+              .selectFrom("reply")
+              .select("id")
+              .where(
+                "discussion_id",
+                "in",
+                discussions.map((d) => d.id),
+              )
+              .execute()
+          ).length
         : 0;
       const card = html.slice(html.indexOf(`>${topic.title}</h3>`), html.indexOf(`aria-label="Explore ${topic.title}"`));
       const d = discussions.length;
-      expect(card, topic.title).toContain(`<span>${d + replies} ${d + replies === 1 ? "post" : "posts"}</span> (${d} ${d === 1 ? "discussion" : "discussions"}, ${replies} ${replies === 1 ? "reply" : "replies"})`);
+      expect(card, topic.title).toContain(
+        `<span>${d + replies} ${d + replies === 1 ? "post" : "posts"}</span> (${d} ${d === 1 ? "discussion" : "discussions"}, ${replies} ${replies === 1 ? "reply" : "replies"})`,
+      );
     }
     // The demo's case from the issue: one discussion listed, "5 posts" beside it.
     expect(html).toContain("<span>5 posts</span> (1 discussion, 4 replies)");
@@ -77,7 +89,7 @@ describe(`labels and demo content say what is so, on ${ENGINE}`, () => {
     expect(eventDay(new Date("2026-03-08T18:00:00Z"), { weekday: 6 }, "America/Denver")).toBe("2026-03-14");
     expect(eventDay(new Date("2026-12-30T18:00:00Z"), { weekday: 6 }, "America/Denver")).toBe("2027-01-02");
     for (let day = 0; day < 14; day++) {
-      const now = new Date(Date.UTC(2026, 10, 20 + day, day * 5 % 24));
+      const now = new Date(Date.UTC(2026, 10, 20 + day, (day * 5) % 24));
       const date = eventDay(now, { weekday: 6 }, "America/Denver");
       expect(new Date(`${date}T12:00:00Z`).getUTCDay()).toBe(6);
     }
@@ -85,11 +97,7 @@ describe(`labels and demo content say what is so, on ${ENGINE}`, () => {
   });
 
   it("the demo Music creation plays a real sound, stored as an upload is", async () => {
-    const creation = await web.site.services.db
-      .selectFrom("creation")
-      .select(["id", "audio_name"])
-      .where("type", "=", "music")
-      .executeTakeFirstOrThrow();
+    const creation = await web.site.services.db.selectFrom("creation").select(["id", "audio_name"]).where("type", "=", "music").executeTakeFirstOrThrow();
     expect(creation.audio_name).not.toBeNull();
     const page = await readable(await web.http.get(`/forge/${creation.id}`));
     const src = page.match(/<audio[^>]* src="([^"]+)"/)?.[1];

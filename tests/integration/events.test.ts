@@ -32,7 +32,12 @@ afterAll(async () => {
 });
 
 const mailsTo = (to: string) =>
-  site.services.db.selectFrom("mail_outbox").select(["kind", "subject", "text_body", "html_body", "dedupe_key"]).where("to_address", "=", to).orderBy("id").execute();
+  site.services.db
+    .selectFrom("mail_outbox")
+    .select(["kind", "subject", "text_body", "html_body", "dedupe_key"])
+    .where("to_address", "=", to)
+    .orderBy("id")
+    .execute();
 
 function input(overrides: Partial<EventInput> = {}, now = new Date()): EventInput & { submissionKey: string } {
   const startsAt = new Date(now.getTime() + 72 * HOUR);
@@ -68,12 +73,18 @@ describe(`events on ${ENGINE}`, () => {
   it("refuses an end before the start and a start in the past, and saves nothing", async () => {
     const host = await advisor(site.services);
     const now = new Date();
-    const before = await site.services.db.selectFrom("event").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const before = await site.services.db
+      .selectFrom("event")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     const backwards = await createEvent(site.services, host, input({ endsAt: new Date(now.getTime() + 71 * HOUR) }, now), now);
     expect(backwards).toEqual({ ok: false, status: 400, errors: { endsAt: "The end must be after the start" } });
     const past = await createEvent(site.services, host, input({ startsAt: new Date(now.getTime() - HOUR), endsAt: new Date(now.getTime() + HOUR) }, now), now);
     expect(past.ok ? 200 : past.status).toBe(400);
-    const after = await site.services.db.selectFrom("event").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const after = await site.services.db
+      .selectFrom("event")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -209,7 +220,10 @@ describe(`events on ${ENGINE}`, () => {
       .sort((x, y) => x - y);
     expect(positions).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     // The answers each member got agree with what was stored.
-    const told = results.map((r) => (r.ok ? r.value.waitlistPosition : null)).filter((p) => p !== null).sort((x, y) => x! - y!);
+    const told = results
+      .map((r) => (r.ok ? r.value.waitlistPosition : null))
+      .filter((p) => p !== null)
+      .sort((x, y) => x! - y!);
     expect(told).toEqual(positions);
   });
 
@@ -253,7 +267,13 @@ describe(`reminders on ${ENGINE}`, () => {
     const going = await member(site.services.db);
     const waiting = await member(site.services.db);
     const atCreate = new Date(now.getTime() - HOUR);
-    for (const [m, e] of [[going, soon], [waiting, soon], [going, far], [going, cancelled]] as const) await rsvp(site.services, m, e.id, "going", atCreate);
+    for (const [m, e] of [
+      [going, soon],
+      [waiting, soon],
+      [going, far],
+      [going, cancelled],
+    ] as const)
+      await rsvp(site.services, m, e.id, "going", atCreate);
     await cancelEvent(site.services, cancelled.host, cancelled.id, atCreate);
 
     expect(await enqueueDueReminders(site.services.db, now, BASE)).toBe(1);
@@ -320,7 +340,11 @@ describe(`calendar files on ${ENGINE}`, () => {
   });
 
   it("carry no control character in a TEXT value: a lone CR is a line break, the rest are dropped", async () => {
-    const { id } = await event(site.services, { now: new Date("2030-05-01T00:00:00Z"), startsAt: new Date("2030-06-02T16:00:00Z"), endsAt: new Date("2030-06-02T17:00:00Z") });
+    const { id } = await event(site.services, {
+      now: new Date("2030-05-01T00:00:00Z"),
+      startsAt: new Date("2030-06-02T16:00:00Z"),
+      endsAt: new Date("2030-06-02T17:00:00Z"),
+    });
     // Written as stored text can hold it, past the form: the calendar is the boundary that must hold.
     await site.services.db
       .updateTable("event")
@@ -340,7 +364,11 @@ describe(`calendar files on ${ENGINE}`, () => {
   });
 
   it("fold every line at 75 octets, not characters, never inside a character, and stay the same bytes until the event changes (issue 26 item 7)", async () => {
-    const { id } = await event(site.services, { now: new Date("2030-05-01T00:00:00Z"), startsAt: new Date("2030-06-03T16:00:00Z"), endsAt: new Date("2030-06-03T17:00:00Z") });
+    const { id } = await event(site.services, {
+      now: new Date("2030-05-01T00:00:00Z"),
+      startsAt: new Date("2030-06-03T16:00:00Z"),
+      endsAt: new Date("2030-06-03T17:00:00Z"),
+    });
     const title = "Übung für Körper und Geist: Atemübungen, Dehnübungen und Stille 🧘‍♀️ – 静かな呼吸 ✨";
     const description = "Grüße aus München! ".repeat(8) + "日本語の説明文です。".repeat(6) + "😀".repeat(30);
     await site.services.db.updateTable("event").set({ title, description, place: "Café Gärtnerplatz, Straße 12, München" }).where("id", "=", id).execute();

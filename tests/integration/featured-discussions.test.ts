@@ -60,7 +60,13 @@ describe(`featured discussions from hourly reply counts on ${ENGINE}`, () => {
       for (const [j, minutes] of offsets.entries()) {
         if ((i * 7 + j * 3) % 5 === 0) continue; // a different mix per discussion
         const replier = await member(db);
-        const posted = await postReply(site.services, replier, d.id, { body: `Reply ${(n += 1)}`, submissionKey: crypto.randomUUID() }, new Date(since + minutes * 60_000));
+        const posted = await postReply(
+          site.services,
+          replier,
+          d.id,
+          { body: `Reply ${(n += 1)}`, submissionKey: crypto.randomUUID() },
+          new Date(since + minutes * 60_000),
+        );
         if (!posted.ok) throw new Error(JSON.stringify(posted));
         replies.push({ id: posted.value.id, discussion: d.id });
         if (n % 7 === 0) expect((await deleteForumPost(site.services, replier, "reply", posted.value.id, now)).ok).toBe(true);
@@ -100,7 +106,23 @@ describe(`featured discussions from hourly reply counts on ${ENGINE}`, () => {
       const at = new Date(now.getTime() - 40 * day).toISOString();
       const row = await db
         .insertInto("discussion")
-        .values({ topic_id: where.id, author_id: author.id, title: `Scale ${i}`, slug: `scale-${i}`, body: "x", body_html: "<p>x</p>", excerpt: "x", created_at: at, last_activity_at: at, edited_at: null, deleted_at: null, hidden_at: null, locked_at: null, featured_at: null, submission_key: null })
+        .values({
+          topic_id: where.id,
+          author_id: author.id,
+          title: `Scale ${i}`,
+          slug: `scale-${i}`,
+          body: "x",
+          body_html: "<p>x</p>",
+          excerpt: "x",
+          created_at: at,
+          last_activity_at: at,
+          edited_at: null,
+          deleted_at: null,
+          hidden_at: null,
+          locked_at: null,
+          featured_at: null,
+          submission_key: null,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       ids.push(row.id);
@@ -113,7 +135,17 @@ describe(`featured discussions from hourly reply counts on ${ENGINE}`, () => {
           Array.from({ length: 1000 }, (_, i) => {
             const k = batch * 1000 + i;
             const d = ids[(k * 7919) % (k % 3 === 0 ? 20 : 200)];
-            return { discussion_id: d, author_id: author.id, body: "r", body_html: "<p>r</p>", created_at: new Date(now.getTime() - ((k * 104_729) % (40 * day))).toISOString(), edited_at: null, deleted_at: null, hidden_at: null, submission_key: null };
+            return {
+              discussion_id: d,
+              author_id: author.id,
+              body: "r",
+              body_html: "<p>r</p>",
+              created_at: new Date(now.getTime() - ((k * 104_729) % (40 * day))).toISOString(),
+              edited_at: null,
+              deleted_at: null,
+              hidden_at: null,
+              submission_key: null,
+            };
           }),
         )
         .execute();
@@ -132,7 +164,9 @@ describe(`featured discussions from hourly reply counts on ${ENGINE}`, () => {
     const took = performance.now() - started;
     const reference = performance.now();
     expect(got).toEqual(await countedFromReplies(db, now, "battlefield", 3));
-    console.info(`featured at 40,000 replies on ${ENGINE}: ${took.toFixed(1)} ms from the hours, ${(performance.now() - reference).toFixed(1)} ms counting replies`);
+    console.info(
+      `featured at 40,000 replies on ${ENGINE}: ${took.toFixed(1)} ms from the hours, ${(performance.now() - reference).toFixed(1)} ms counting replies`,
+    );
   });
   it("keeps the hourly counts to the window: the worker's job drops older hours, once an hour, and the ranking stays", async () => {
     const db = site.services.db;
@@ -141,12 +175,26 @@ describe(`featured discussions from hourly reply counts on ${ENGINE}`, () => {
     const where = await topic(site.services, { section: "monastery" });
     const old = await discussion(site.services, { topic: { id: where.id, section: where.section }, at: new Date(now.getTime() - 30 * day) });
     const fresh = await discussion(site.services, { topic: { id: where.id, section: where.section }, at: new Date(now.getTime() - 30 * day) });
-    for (const [d, daysAgo] of [[old, 20], [old, 9], [old, 1], [fresh, 2], [fresh, 1], [fresh, 0.5]] as const) {
+    for (const [d, daysAgo] of [
+      [old, 20],
+      [old, 9],
+      [old, 1],
+      [fresh, 2],
+      [fresh, 1],
+      [fresh, 0.5],
+    ] as const) {
       const replier = await member(db);
-      const posted = await postReply(site.services, replier, d.id, { body: `Reply ${daysAgo}`, submissionKey: crypto.randomUUID() }, new Date(now.getTime() - daysAgo * day));
+      const posted = await postReply(
+        site.services,
+        replier,
+        d.id,
+        { body: `Reply ${daysAgo}`, submissionKey: crypto.randomUUID() },
+        new Date(now.getTime() - daysAgo * day),
+      );
       if (!posted.ok) throw new Error(JSON.stringify(posted));
     }
-    const hoursOf = async (id: number) => (await db.selectFrom("reply_hour").select("hour").where("discussion_id", "=", id).orderBy("hour").execute()).map((r) => r.hour);
+    const hoursOf = async (id: number) =>
+      (await db.selectFrom("reply_hour").select("hour").where("discussion_id", "=", id).orderBy("hour").execute()).map((r) => r.hour);
     const ranked = async () => (await featuredDiscussions(db, { section: "monastery", limit: 10, now })).filter((d) => d.featured_at === null).map((d) => d.id);
     const before = await ranked();
     expect(await hoursOf(old.id)).toHaveLength(3);

@@ -147,9 +147,7 @@ describe(`the Forge's category counts on ${ENGINE}`, () => {
     const authors = await Promise.all(Array.from({ length: 20 }, () => member()));
     const ids = await Promise.all(authors.map((a, i) => share(a, i % 2 === 0 ? "writing" : "projects")));
     const before = await shown();
-    const edits = await Promise.all(
-      ids.map((id, i) => editCreation(site.services, authors[i]!, id, input(i % 2 === 0 ? "projects" : "writing"), {})),
-    );
+    const edits = await Promise.all(ids.map((id, i) => editCreation(site.services, authors[i]!, id, input(i % 2 === 0 ? "projects" : "writing"), {})));
     expect(edits.filter((e) => !e.ok)).toEqual([]);
     expect(await shown()).toEqual(before);
     expect(await shown()).toEqual(await counted());

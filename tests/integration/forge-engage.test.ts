@@ -96,7 +96,13 @@ describe(`Forge likes and comments on ${ENGINE}`, () => {
     const now = new Date("2031-03-04T12:00:00.000Z");
     const author = await member(site.services.db);
     // Helpful votes already paid 10 today: the likes have 40 XP of the day's 50 left.
-    await recordXpEvent(site.services.db, { member_id: author.id, kind: "answer.helpful", subject_id: "earlier", points: 10, created_at: "2031-03-04T08:00:00.000Z" });
+    await recordXpEvent(site.services.db, {
+      member_id: author.id,
+      kind: "answer.helpful",
+      subject_id: "earlier",
+      points: 10,
+      created_at: "2031-03-04T08:00:00.000Z",
+    });
     const c = (await creation(site.services.db, { author })).id;
     const fans = await Promise.all(Array.from({ length: 50 }, () => acolyte()));
     const results = await Promise.all(fans.map((f) => setLiked(site.services, f, c, true, now)));

@@ -1,7 +1,14 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
-import { creationsLeftToday, editCreation, IMAGE_IN_PROGRESS, shareCreation, tooManyImagesMessage, type CreationFiles } from "~/.server/domain/forge/creation-service";
+import {
+  creationsLeftToday,
+  editCreation,
+  IMAGE_IN_PROGRESS,
+  shareCreation,
+  tooManyImagesMessage,
+  type CreationFiles,
+} from "~/.server/domain/forge/creation-service";
 import { writeKey } from "~/.server/domain/outcome";
 import { IMAGE_CONCURRENCY, IMAGE_QUEUE, IMAGES_BUSY, imageDecodes } from "~/.server/media/image-upload";
 import { hit } from "~/.server/rate-limit";
@@ -41,7 +48,15 @@ const row = (id: number) => site.services.db.selectFrom("creation").selectAll().
 /** Decodes recorded against the member's hourly image budget. */
 const decodeHits = async (viewer: Viewer) =>
   (await site.services.db.selectFrom("rate_limit_hit").select("id").where("key", "=", `image-decode:member:${viewer.id}`).execute()).length;
-const mediaCount = async () => Number((await site.services.db.selectFrom("media").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const mediaCount = async () =>
+  Number(
+    (
+      await site.services.db
+        .selectFrom("media")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe(`sharing creations on ${ENGINE}`, () => {
   it("shares one of each type, stores the files under generated names and awards 10 XP each", async () => {

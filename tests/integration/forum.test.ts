@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discussionPage, replyPage } from "~/.server/domain/forum/forum-repository";
-import {
-  createTopic,
-  deleteForumPost,
-  editForumPost,
-  moderate,
-  postReply,
-  setTopicMembership,
-  startDiscussion,
-} from "~/.server/domain/forum/forum-service";
+import { createTopic, deleteForumPost, editForumPost, moderate, postReply, setTopicMembership, startDiscussion } from "~/.server/domain/forum/forum-service";
 import { ledgerXp } from "./ledger-xp";
 import { topicWithDiscussions, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { featuredDiscussionSummaries } from "~/.server/domain/forum/section-read-model";
@@ -18,9 +10,12 @@ import { createTestSite, ENGINE, type TestSite } from "./test-services";
 
 let site: TestSite;
 const topicRow = (id: string) =>
-  site.services.db.selectFrom("topic").select(["discussion_count", "reply_count", "member_count", "last_activity_at"]).where("id", "=", id).executeTakeFirstOrThrow();
-const discussionRow = (id: number) =>
-  site.services.db.selectFrom("discussion").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  site.services.db
+    .selectFrom("topic")
+    .select(["discussion_count", "reply_count", "member_count", "last_activity_at"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+const discussionRow = (id: number) => site.services.db.selectFrom("discussion").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const key = () => crypto.randomUUID();
 
 let topicId: string;
@@ -42,7 +37,10 @@ describe(`forum on ${ENGINE}`, () => {
     const acolyte = await member(site.services.db, { xp: 60 });
     const refused = await createTopic(site.services, acolyte, "monastery", { title: "Another", description: "x" });
     expect(refused).toEqual({ ok: false, status: 403, errors: { form: "Creating topics unlocks at the Disciple rank (150 XP)." } });
-    const again = await createTopic(site.services, await member(site.services.db, { xp: 200 }), "battlefield", { title: "Walking Meditation", description: "x" });
+    const again = await createTopic(site.services, await member(site.services.db, { xp: 200 }), "battlefield", {
+      title: "Walking Meditation",
+      description: "x",
+    });
     expect(again.ok && again.value.id).toBe("walking-meditation-2");
   });
 
@@ -84,14 +82,18 @@ describe(`forum on ${ENGINE}`, () => {
   it("refuses a fourth discussion in a day from an initiate, not from an acolyte", async () => {
     const initiate = await member(site.services.db);
     for (let i = 0; i < 3; i++) {
-      expect((await startDiscussion(site.services, initiate, "monastery", topicId, { title: `Question number ${i}`, body: "x", submissionKey: key() })).ok).toBe(true);
+      expect(
+        (await startDiscussion(site.services, initiate, "monastery", topicId, { title: `Question number ${i}`, body: "x", submissionKey: key() })).ok,
+      ).toBe(true);
     }
     const fourth = await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Question number 4", body: "x", submissionKey: key() });
     expect(fourth.ok).toBe(false);
     if (!fourth.ok) expect(fourth.errors.form).toBe(INITIATE_DAILY_POSTS_MESSAGE);
     const acolyte = await member(site.services.db, { xp: 50 });
     for (let i = 0; i < 4; i++) {
-      expect((await startDiscussion(site.services, acolyte, "monastery", topicId, { title: `Acolyte topic ${i}`, body: "x", submissionKey: key() })).ok).toBe(true);
+      expect((await startDiscussion(site.services, acolyte, "monastery", topicId, { title: `Acolyte topic ${i}`, body: "x", submissionKey: key() })).ok).toBe(
+        true,
+      );
     }
   });
 
@@ -107,7 +109,11 @@ describe(`forum on ${ENGINE}`, () => {
   });
 
   it("an unknown topic is a 404", async () => {
-    const r = await startDiscussion(site.services, await member(site.services.db), "monastery", "no-such-topic", { title: "Hello there", body: "x", submissionKey: key() });
+    const r = await startDiscussion(site.services, await member(site.services.db), "monastery", "no-such-topic", {
+      title: "Hello there",
+      body: "x",
+      submissionKey: key(),
+    });
     expect(r.ok ? 200 : r.status).toBe(404);
   });
 
@@ -237,7 +243,14 @@ describe(`keyset pages on ${ENGINE}`, () => {
     const created = await topic(site.services, { section: "battlefield", title: "Paged topic", description: "x" });
     const t0 = Date.now() - 100_000;
     for (let i = 0; i < 45; i++) {
-      await startDiscussion(site.services, authors[i % 3], "battlefield", created.id, { title: `Paged discussion ${i}`, body: "x", submissionKey: key() }, new Date(t0 + i * 1000));
+      await startDiscussion(
+        site.services,
+        authors[i % 3],
+        "battlefield",
+        created.id,
+        { title: `Paged discussion ${i}`, body: "x", submissionKey: key() },
+        new Date(t0 + i * 1000),
+      );
     }
     const seen: number[] = [];
     let page = await discussionPage(site.services.db, created.id, { kind: "first" });

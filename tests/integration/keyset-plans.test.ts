@@ -39,7 +39,8 @@ async function bulk(table: string, columns: string, select: string, count: numbe
 }
 
 /** A timestamp `seconds` after T0, in the column's own type; `(g / 2)` makes pairs that tie. */
-const at = (seconds: string) => (pg ? `timestamptz '${T0}' + (${seconds}) * interval '1 second'` : `strftime('%Y-%m-%dT%H:%M:%fZ', '${T0}', '+' || (${seconds}) || ' seconds')`);
+const at = (seconds: string) =>
+  pg ? `timestamptz '${T0}' + (${seconds}) * interval '1 second'` : `strftime('%Y-%m-%dT%H:%M:%fZ', '${T0}', '+' || (${seconds}) || ' seconds')`;
 
 /** Records every query a repository sends through this executor, compiled as the engine gets it. */
 class Capture implements KyselyPlugin {
@@ -83,10 +84,15 @@ async function expectIndexRange(query: CompiledQuery, table: string, index: stri
       CompiledQuery.raw(`explain (analyze, buffers, format json) ${query.sql}`, [...query.parameters]),
     );
     const nodes = flatten(rows[0]["QUERY PLAN"][0].Plan);
-    const described = JSON.stringify(nodes.map((n) => [n["Node Type"], n["Relation Name"], n["Index Name"], n["Index Cond"], n["Actual Rows"], n["Rows Removed by Filter"]]));
+    const described = JSON.stringify(
+      nodes.map((n) => [n["Node Type"], n["Relation Name"], n["Index Name"], n["Index Cond"], n["Actual Rows"], n["Rows Removed by Filter"]]),
+    );
     // A sort may only put the page's own rows back in order (after a join), never choose them.
     const sorts = nodes.filter((n) => n["Node Type"] === "Sort" || n["Node Type"] === "Incremental Sort");
-    expect(sorts.filter((n) => n.Plans![0]["Actual Rows"]! > limit + 1), described).toEqual([]);
+    expect(
+      sorts.filter((n) => n.Plans![0]["Actual Rows"]! > limit + 1),
+      described,
+    ).toEqual([]);
     const reads = nodes.filter((n) => n["Relation Name"] === table);
     expect(reads, described).toHaveLength(1);
     const [scan] = reads;
@@ -99,7 +105,10 @@ async function expectIndexRange(query: CompiledQuery, table: string, index: stri
     const rows = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
     const details = rows.rows.map((r) => r.detail);
     const described = details.join(" | ");
-    expect(details.filter((d) => d.includes("TEMP B-TREE")), described).toEqual([]);
+    expect(
+      details.filter((d) => d.includes("TEMP B-TREE")),
+      described,
+    ).toEqual([]);
     const reads = details.filter((d) => d.startsWith(`SEARCH ${table} `) || d.startsWith(`SCAN ${table}`));
     expect(reads, described).toHaveLength(1);
     // A page with a cursor, or of a topic or discussion, SEARCHes a range of the index; a first or
@@ -126,9 +135,19 @@ beforeAll(async () => {
   const authors = [author, ...(await Promise.all(Array.from({ length: 19 }, () => member(db))))];
   const a = `case g % ${authors.length} ${authors.map((m, i) => `when ${i} then '${m.id}'`).join(" ")} end`;
   const discussionColumns = "topic_id, author_id, title, slug, body, body_html, excerpt, created_at, last_activity_at";
-  await bulk("discussion", discussionColumns, `'${topicId}', ${a}, 'Discussion ' || g, 'discussion-' || g, 'Body', '<p>Body</p>', 'Body', ${at("g / 2")}, ${at("g / 2")}`, DISCUSSIONS);
+  await bulk(
+    "discussion",
+    discussionColumns,
+    `'${topicId}', ${a}, 'Discussion ' || g, 'discussion-' || g, 'Body', '<p>Body</p>', 'Body', ${at("g / 2")}, ${at("g / 2")}`,
+    DISCUSSIONS,
+  );
   // Another topic's discussions interleave in time: the topic's range must skip them by index.
-  await bulk("discussion", discussionColumns, `'${other.id}', ${a}, 'Elsewhere ' || g, 'elsewhere-' || g, 'Body', '<p>Body</p>', 'Body', ${at("g * 97")}, ${at("g * 97")}`, 1_000);
+  await bulk(
+    "discussion",
+    discussionColumns,
+    `'${other.id}', ${a}, 'Elsewhere ' || g, 'elsewhere-' || g, 'Body', '<p>Body</p>', 'Body', ${at("g * 97")}, ${at("g * 97")}`,
+    1_000,
+  );
   const big = await db.selectFrom("discussion").select("id").where("topic_id", "=", topicId).orderBy("id").limit(1).executeTakeFirstOrThrow();
   discussionId = big.id;
   // The big discussion's replies come in two runs with another discussion's between them (and after
@@ -138,7 +157,12 @@ beforeAll(async () => {
   await bulk("reply", replyColumns, `${discussionId + 1}, ${a}, 'Reply ' || g, '<p>Reply</p>', ${at("g")}`, 5_000);
   await bulk("reply", replyColumns, `${discussionId}, ${a}, 'Reply ' || g, '<p>Reply</p>', ${at("g")}`, REPLIES / 2);
   await bulk("reply", replyColumns, `${discussionId + 2}, ${a}, 'Reply ' || g, '<p>Reply</p>', ${at("g")}`, 5_000);
-  await bulk("question", "author_id, title, body, body_html, excerpt, answer_count, created_at, last_activity_at", `${a}, 'Question ' || g, 'Body', '<p>Body</p>', 'Body', g % 3, ${at("g / 2")}, ${at("g / 2")}`, QUESTIONS);
+  await bulk(
+    "question",
+    "author_id, title, body, body_html, excerpt, answer_count, created_at, last_activity_at",
+    `${a}, 'Question ' || g, 'Body', '<p>Body</p>', 'Body', g % 3, ${at("g / 2")}, ${at("g / 2")}`,
+    QUESTIONS,
+  );
   await bulk(
     "creation",
     "author_id, title, description, type, body, body_html, created_at",
@@ -178,7 +202,10 @@ describe(`keyset pages at scale on ${ENGINE}`, () => {
     for (const [, request] of requests(middle)) {
       const { result, query } = await captured((x) => discussionPage(x, topicId, request, { limit: PAGE }));
       expect(result.rows).toHaveLength(PAGE);
-      await expectIndexRange(query, "discussion", "discussion_topic_activity_idx", { cursor: request.kind === "after" || request.kind === "before", limit: PAGE });
+      await expectIndexRange(query, "discussion", "discussion_topic_activity_idx", {
+        cursor: request.kind === "after" || request.kind === "before",
+        limit: PAGE,
+      });
     }
     // The rows after the cursor are exactly the next ones in (last_activity_at desc, id desc) order.
     const after = await discussionPage(db, topicId, { kind: "after", cursor: middle }, { limit: PAGE });
@@ -196,12 +223,24 @@ describe(`keyset pages at scale on ${ENGINE}`, () => {
   });
 
   it("a discussion's replies: one range of reply_discussion_idx", async () => {
-    const middle = (await db.selectFrom("reply").select("id").where("discussion_id", "=", discussionId).orderBy("id").limit(1).offset(REPLIES / 2).executeTakeFirstOrThrow()).id;
+    const middle = (
+      await db
+        .selectFrom("reply")
+        .select("id")
+        .where("discussion_id", "=", discussionId)
+        .orderBy("id")
+        .limit(1)
+        .offset(REPLIES / 2)
+        .executeTakeFirstOrThrow()
+    ).id;
     const pages: PageRequest<number>[] = [{ kind: "first" }, { kind: "after", cursor: middle }, { kind: "before", cursor: middle }, { kind: "last" }];
     for (const request of pages) {
       const { result, query } = await captured((x) => replyPage(x, discussionId, request));
       expect(result.rows).toHaveLength(REPLIES_PER_PAGE);
-      await expectIndexRange(query, "reply", "reply_discussion_idx", { cursor: request.kind === "after" || request.kind === "before", limit: REPLIES_PER_PAGE });
+      await expectIndexRange(query, "reply", "reply_discussion_idx", {
+        cursor: request.kind === "after" || request.kind === "before",
+        limit: REPLIES_PER_PAGE,
+      });
     }
   });
 
@@ -229,7 +268,10 @@ describe(`keyset pages at scale on ${ENGINE}`, () => {
         // PostgreSQL drops the constant `type` from the ORDER BY and, a category being a quarter of
         // the Forge here, prefers creation_created_idx and skips the other three: still one range
         // with no sort, reading at most a page per category (noted in ADR 0028).
-        await expectIndexRange(query, "creation", "creation_created_idx", { cursor: request.kind === "after" || request.kind === "before", limit: 4 * (PAGE + 1) });
+        await expectIndexRange(query, "creation", "creation_created_idx", {
+          cursor: request.kind === "after" || request.kind === "before",
+          limit: 4 * (PAGE + 1),
+        });
       } else {
         await expectIndexRange(query, "creation", "creation_type_created_idx", { cursor: request.kind === "after" || request.kind === "before", limit: PAGE });
       }

@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  INVALID_CREDENTIALS,
-  registerMember,
-  signInMember,
-} from "~/.server/domain/accounts/account-service";
+import { INVALID_CREDENTIALS, registerMember, signInMember } from "~/.server/domain/accounts/account-service";
 import { answerQuestion, askQuestion } from "~/.server/domain/council/council-service";
 import { postReply, startDiscussion } from "~/.server/domain/forum/forum-service";
 import { hit } from "~/.server/rate-limit";
@@ -41,9 +37,7 @@ afterAll(async () => {
 
 describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 60_000 }, () => {
   it(`hit() records exactly max hits of one key`, async () => {
-    const results = await Promise.all(
-      Array.from({ length: PARALLEL }, () => hit(site.services.db, [{ key: "test:parallel", max: 7, windowMs: 60_000 }])),
-    );
+    const results = await Promise.all(Array.from({ length: PARALLEL }, () => hit(site.services.db, [{ key: "test:parallel", max: 7, windowMs: 60_000 }])));
     expect(results.filter((r) => r.ok)).toHaveLength(7);
     const rows = await site.services.db.selectFrom("rate_limit_hit").select("id").where("key", "=", "test:parallel").execute();
     expect(rows).toHaveLength(7);
@@ -56,7 +50,8 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
     const counting = { key: "test:counting", max: 1, windowMs: 60 * 60 * 1000 };
     expect((await hit(db, [seenOnce], new Date("2019-12-30T08:00:00Z"))).ok).toBe(true);
     expect((await hit(db, [counting], new Date("2020-01-01T23:30:00Z"))).ok).toBe(true);
-    const keys = async () => (await db.selectFrom("rate_limit_hit").select("key").where("key", "like", "test:%").where("hit_at", "<", now.toISOString()).execute()).map((r) => r.key);
+    const keys = async () =>
+      (await db.selectFrom("rate_limit_hit").select("key").where("key", "like", "test:%").where("hit_at", "<", now.toISOString()).execute()).map((r) => r.key);
     expect(await keys()).toEqual(expect.arrayContaining([seenOnce.key, counting.key]));
     expect(await rateLimitPruningJob()(db, now)).toBe(1);
     expect(await keys()).not.toContain(seenOnce.key);
@@ -107,7 +102,9 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
 
   it(`lets exactly ${JOIN_LIMIT} of ${PARALLEL} parallel joins from one IP through, then 429 with the site's message`, async () => {
     const results = await Promise.all(
-      Array.from({ length: PARALLEL }, (_, i) => registerMember(site.services, joinValues(`joiner${i}@example.org`, `Joiner ${i}`), { headers: headers(), ip: "10.64.0.1" })),
+      Array.from({ length: PARALLEL }, (_, i) =>
+        registerMember(site.services, joinValues(`joiner${i}@example.org`, `Joiner ${i}`), { headers: headers(), ip: "10.64.0.1" }),
+      ),
     );
     expect(tally(results.map(statusOf))).toEqual({ 200: JOIN_LIMIT, 429: PARALLEL - JOIN_LIMIT });
     const refused = results.find((r) => !r.ok)!;
@@ -138,7 +135,11 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
     expect((await askQuestion(site.services, initiate, { title: "One question here", body: "x", virtues: ["wisdom"], submissionKey: key() })).ok).toBe(true);
     const secondQuestion = await askQuestion(site.services, initiate, { title: "Second question", body: "x", virtues: ["wisdom"], submissionKey: key() });
     expect(secondQuestion).toEqual({ ok: false, status: 429, errors: { form: INITIATE_DAILY_POSTS_MESSAGE } });
-    const secondDiscussion = await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Second discussion", body: "x", submissionKey: key() });
+    const secondDiscussion = await startDiscussion(site.services, initiate, "monastery", topicId, {
+      title: "Second discussion",
+      body: "x",
+      submissionKey: key(),
+    });
     expect(secondDiscussion).toEqual({ ok: false, status: 429, errors: { form: INITIATE_DAILY_POSTS_MESSAGE } });
   });
 
@@ -157,7 +158,8 @@ describe(`limits under ${PARALLEL} parallel requests on ${ENGINE}`, { timeout: 6
   it("a repeated submission key still returns the first post once the limit is reached", async () => {
     const initiate = await member(site.services.db);
     const keys = [key(), key(), key()];
-    for (const k of keys) expect((await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Same again", body: "x", submissionKey: k })).ok).toBe(true);
+    for (const k of keys)
+      expect((await startDiscussion(site.services, initiate, "monastery", topicId, { title: "Same again", body: "x", submissionKey: k })).ok).toBe(true);
     const again = await Promise.all(
       keys.map((k) => startDiscussion(site.services, initiate, "monastery", topicId, { title: "Same again", body: "x", submissionKey: k })),
     );

@@ -116,17 +116,37 @@ describe(`the mail outbox on ${ENGINE}`, () => {
       for (const to of ["sent-long-ago@example.org", "failed-long-ago@example.org", "sent-lately@example.org", "waiting@example.org"]) {
         await enqueueMail(db, mail(to), new Date(at(-60)));
       }
-      await db.updateTable("mail_outbox").set({ sent_at: at(-31) }).where("to_address", "=", "sent-long-ago@example.org").execute();
-      await db.updateTable("mail_outbox").set({ failed_at: at(-31), attempts: 8 }).where("to_address", "=", "failed-long-ago@example.org").execute();
-      await db.updateTable("mail_outbox").set({ sent_at: at(-29) }).where("to_address", "=", "sent-lately@example.org").execute();
+      await db
+        .updateTable("mail_outbox")
+        .set({ sent_at: at(-31) })
+        .where("to_address", "=", "sent-long-ago@example.org")
+        .execute();
+      await db
+        .updateTable("mail_outbox")
+        .set({ failed_at: at(-31), attempts: 8 })
+        .where("to_address", "=", "failed-long-ago@example.org")
+        .execute();
+      await db
+        .updateTable("mail_outbox")
+        .set({ sent_at: at(-29) })
+        .where("to_address", "=", "sent-lately@example.org")
+        .execute();
       // Backing off (not due in this round), however old.
-      await db.updateTable("mail_outbox").set({ attempts: 3, next_attempt_at: at(1) }).where("to_address", "=", "waiting@example.org").execute();
+      await db
+        .updateTable("mail_outbox")
+        .set({ attempts: 3, next_attempt_at: at(1) })
+        .where("to_address", "=", "waiting@example.org")
+        .execute();
 
       const worker = createOutboxWorker(local.services, { jobs: [outboxPruningJob()] });
       await worker.runOnce(t0);
       expect((await outbox(local)).map((r) => r.to_address)).toEqual(["sent-lately@example.org", "waiting@example.org"]);
       // Within the hour the job does not run again; after it, it does.
-      await db.updateTable("mail_outbox").set({ sent_at: at(-40) }).where("to_address", "=", "sent-lately@example.org").execute();
+      await db
+        .updateTable("mail_outbox")
+        .set({ sent_at: at(-40) })
+        .where("to_address", "=", "sent-lately@example.org")
+        .execute();
       await worker.runOnce(seconds(t0, 1800));
       expect((await outbox(local)).map((r) => r.to_address)).toEqual(["sent-lately@example.org", "waiting@example.org"]);
       await worker.runOnce(seconds(t0, 3601));
@@ -158,7 +178,10 @@ describe(`the mail outbox on ${ENGINE}`, () => {
       };
       void createOutboxWorker(local.services, { mailer: stuck, leaseMs: 60_000 }).runOnce(t0);
       await claimed;
-      const other = createOutboxWorker(local.services, { mailer: createMailer({ smtpUrl: smtp.url, outboxDir: "", logger: local.services.logger }), leaseMs: 60_000 });
+      const other = createOutboxWorker(local.services, {
+        mailer: createMailer({ smtpUrl: smtp.url, outboxDir: "", logger: local.services.logger }),
+        leaseMs: 60_000,
+      });
       // The claim holds: another worker finds nothing while the lease runs.
       expect((await other.runOnce(seconds(t0, 59))).claimed).toBe(0);
       expect(await other.runOnce(seconds(t0, 60))).toMatchObject({ claimed: 1, sent: 1 });

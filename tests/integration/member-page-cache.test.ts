@@ -47,7 +47,11 @@ const sessionOnly = (cookie: string) =>
     .join("; ");
 
 async function signInAgain(m: Member) {
-  const res = await web.http.post("/signin", { email: m.email, password: "Secret123", rememberMe: "on", redirectTo: "/dashboard" }, { "x-forwarded-for": `198.18.${n}.2` });
+  const res = await web.http.post(
+    "/signin",
+    { email: m.email, password: "Secret123", rememberMe: "on", redirectTo: "/dashboard" },
+    { "x-forwarded-for": `198.18.${n}.2` },
+  );
   expect(res.status).toBe(302);
   return sessionOnly(cookieHeader(res.headers));
 }
@@ -150,7 +154,9 @@ describe(`a member's pages kept in memory, on ${ENGINE}`, () => {
     // Both tabs show the same kept page, so the same one-time key.
     const submissionKey = page.html.match(/name="submissionKey" value="([^"]+)"/)![1]!;
     const replies = async () =>
-      (await db().selectFrom("reply").select("body").where("discussion_id", "=", id).where("author_id", "=", kim.id).orderBy("id").execute()).map((r) => r.body);
+      (await db().selectFrom("reply").select("body").where("discussion_id", "=", id).where("author_id", "=", kim.id).orderBy("id").execute()).map(
+        (r) => r.body,
+      );
     const post = (body: string) => web.http.post(path, { intent: "reply", body, submissionKey }, { cookie: kim.cookie });
     expect((await post(`First tab's thought ${n}.`)).status).toBe(302);
     // A double submit of the same text is still one reply.

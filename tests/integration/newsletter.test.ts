@@ -1,13 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  confirmSubscription,
-  RESEND_AFTER_MS,
-  subscribe,
-  SUBSCRIBE_MESSAGE,
-  unsubscribe,
-} from "~/.server/domain/newsletter/newsletter-service";
+import { confirmSubscription, RESEND_AFTER_MS, subscribe, SUBSCRIBE_MESSAGE, unsubscribe } from "~/.server/domain/newsletter/newsletter-service";
 import { mailText, siteWithSmtp } from "./smtp";
 import { createTestSite, deliverQueuedMail, ENGINE } from "./test-services";
 

@@ -168,7 +168,10 @@ async function connectionHeld(): Promise<Hold> {
  * reads `page` (kept before) as a visitor under another address while the write still waits; lets
  * the write go on and returns that read.
  */
-async function readWhileAbortedWriteWaits(write: { path: string; form: Record<string, string>; cookie: string; row: ["event" | "discussion", number] }, page: string) {
+async function readWhileAbortedWriteWaits(
+  write: { path: string; form: Record<string, string>; cookie: string; row: ["event" | "discussion", number] },
+  page: string,
+) {
   const hold = ENGINE === "postgres" ? await rowLock(...write.row) : await connectionHeld();
   const client = new AbortController();
   const posting = fetch(web.http.base + write.path, {
@@ -185,7 +188,14 @@ async function readWhileAbortedWriteWaits(write: { path: string; form: Record<st
     const cache = web.http.front.pageCache!;
     // A page of something the write does not touch, stored as the site stores any kept page.
     const unrelated = "/unrelated-to-the-write";
-    cache.set({ key: unrelated, status: 200, headers: { "content-type": "text/html" }, body: Buffer.from("<p>kept</p>"), reads: [tag.topic("unrelated")], startSeq: cache.sequence() });
+    cache.set({
+      key: unrelated,
+      status: 200,
+      headers: { "content-type": "text/html" },
+      body: Buffer.from("<p>kept</p>"),
+      reads: [tag.topic("unrelated")],
+      startSeq: cache.sequence(),
+    });
     const before = cache.sequence();
     client.abort();
     expect(await posting).toBeInstanceOf(Error);
@@ -247,7 +257,8 @@ describe(`a write whose client went away before it committed, on ${ENGINE}`, () 
     expect(between.html).toContain("Cold showers at dawn");
 
     await vi.waitFor(
-      async () => expect((await db().selectFrom("discussion").select("hidden_at").where("id", "=", started.id).executeTakeFirstOrThrow()).hidden_at).not.toBeNull(),
+      async () =>
+        expect((await db().selectFrom("discussion").select("hidden_at").where("id", "=", started.id).executeTakeFirstOrThrow()).hidden_at).not.toBeNull(),
       { timeout: 10_000, interval: 20 },
     );
     for (const address of [page, rendered(page)]) {

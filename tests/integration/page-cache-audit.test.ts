@@ -49,12 +49,22 @@ describe(`the page-cache audit on ${ENGINE}`, () => {
       readsFrom(...named(discussion.id, discussion.author_id));
       res.type("html").send(`<h1>${row.title}</h1><p>${row.name}</p>`);
     };
-    app.get("/forgets-the-author", page((id) => [tag.discussion(id)]));
-    app.get("/names-both", page((id, author) => [tag.discussion(id), tag.member(author)]));
+    app.get(
+      "/forgets-the-author",
+      page((id) => [tag.discussion(id)]),
+    );
+    app.get(
+      "/names-both",
+      page((id, author) => [tag.discussion(id), tag.member(author)]),
+    );
     /** A write in a transaction, as a service makes it: `named` is what it says it wrote. */
     const write = (named: string[]) => async (_req: express.Request, res: express.Response) => {
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable("discussion").set((eb) => ({ title: eb.ref("title") })).where("id", "=", discussion.id).execute();
+        await trx
+          .updateTable("discussion")
+          .set((eb) => ({ title: eb.ref("title") }))
+          .where("id", "=", discussion.id)
+          .execute();
         wrote(...named);
       });
       res.redirect(303, "/");

@@ -219,7 +219,12 @@ describe(`the page cache forgets what a Council, Forge, event or challenge write
     const title = `How do I keep going when progress stalls ${n}?`;
     const asked = await wrote(
       "/council/ask",
-      [["title", title], ["body", "Weeks without progress."], ["virtues", "resilience"], ["submissionKey", key()]],
+      [
+        ["title", title],
+        ["body", "Weeks without progress."],
+        ["virtues", "resilience"],
+        ["submissionKey", key()],
+      ],
       asker,
     );
     const path = asked.headers.get("location")!;
@@ -253,7 +258,16 @@ describe(`the page cache forgets what a Council, Forge, event or challenge write
     await cached(`/council/${q}`, "/council");
     expect(await readable(await web.http.get(`/council/${q}`))).not.toContain("Breathwork");
 
-    await wrote("/admin/advisors", [["intent", "grant"], ["email", future.email], ["path", "monk"], ["specialty", "Breathwork"]], admin);
+    await wrote(
+      "/admin/advisors",
+      [
+        ["intent", "grant"],
+        ["email", future.email],
+        ["path", "monk"],
+        ["specialty", "Breathwork"],
+      ],
+      admin,
+    );
     expect(await fresh(`/council/${q}`)).toContain("Breathwork");
     await fresh("/council");
   });
@@ -308,8 +322,14 @@ describe(`the page cache forgets the rest of what authors, hosts and members cha
     await cached("/forge", "/");
     const title = `Haiku for the cold ${n}`;
     const body = new FormData();
-    for (const [k, v] of Object.entries({ title, description: "Seventeen syllables.", type: "writing", body: "Frost on the window.", submissionKey: key() })) body.append(k, v);
-    const shared = await fetch(`${web.http.base}/forge/new`, { method: "POST", redirect: "manual", headers: { origin: web.http.base, cookie: maker.cookie }, body });
+    for (const [k, v] of Object.entries({ title, description: "Seventeen syllables.", type: "writing", body: "Frost on the window.", submissionKey: key() }))
+      body.append(k, v);
+    const shared = await fetch(`${web.http.base}/forge/new`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: web.http.base, cookie: maker.cookie },
+      body,
+    });
     expect(shared.status).toBe(302);
     const path = shared.headers.get("location")!;
     expect(await fresh("/forge")).toContain(title);
@@ -337,13 +357,31 @@ describe(`the page cache forgets the rest of what authors, hosts and members cha
   it("editing a question and deleting an answer show on the question and the Council", async () => {
     const asker = await joinAs("Quinn Invalidation", 10);
     const helper = await joinAs("Hana Invalidation");
-    const asked = await wrote("/council/ask", [["title", `What is a good first sit ${n}?`], ["body", "Ten minutes?"], ["virtues", "wisdom"], ["submissionKey", key()]], asker);
+    const asked = await wrote(
+      "/council/ask",
+      [
+        ["title", `What is a good first sit ${n}?`],
+        ["body", "Ten minutes?"],
+        ["virtues", "wisdom"],
+        ["submissionKey", key()],
+      ],
+      asker,
+    );
     const path = asked.headers.get("location")!;
     const answered = await wrote(path, { intent: "answer", body: "Five minutes, daily.", submissionKey: key() }, helper);
     const answerId = answered.headers.get("location")!.split("#answer-")[1]!;
     await cached(path, "/council");
 
-    await wrote(path, [["intent", "edit-question"], ["title", `What is a good first sitting ${n}?`], ["body", "Ten minutes, or less?"], ["virtues", "wisdom"]], asker);
+    await wrote(
+      path,
+      [
+        ["intent", "edit-question"],
+        ["title", `What is a good first sitting ${n}?`],
+        ["body", "Ten minutes, or less?"],
+        ["virtues", "wisdom"],
+      ],
+      asker,
+    );
     expect(await fresh(path)).toContain("Ten minutes, or less?");
     expect(await fresh("/council")).toContain(`What is a good first sitting ${n}?`);
 
@@ -412,7 +450,11 @@ describe(`the page cache and members, on ${ENGINE}`, () => {
     const renamed = await joinAs("Ren Invalidation");
     // The renamed member's discussion, started through the site so the page is theirs.
     const topicPath = "/monastery/journaling-practice";
-    await wrote(`${topicPath}/new`, { title: `Evening pages ${n}`, body: "Three lines a night.", submissionKey: await formKey(`${topicPath}/new`, renamed) }, renamed);
+    await wrote(
+      `${topicPath}/new`,
+      { title: `Evening pages ${n}`, body: "Three lines a night.", submissionKey: await formKey(`${topicPath}/new`, renamed) },
+      renamed,
+    );
     const path = (await readable(await web.http.get(topicPath))).match(new RegExp(`href="(${topicPath}/\\d+-evening-pages-${n})"`))![1]!;
     const someoneElses = await discussionPath((await discussion(web.site.services, { author, topic: { id: "journaling-practice", section: "monastery" } })).id);
     await cached(path, `/members/${renamed.handle}`, someoneElses);
@@ -426,7 +468,11 @@ describe(`the page cache and members, on ${ENGINE}`, () => {
   it("joining, signing in and out and subscribing to the newsletter change no page", async () => {
     await cached("/", "/monastery", "/council");
     const m = await joinAs("Sam Invalidation");
-    const signedIn = await web.http.post("/signin", { email: m.email, password: "Secret123", redirectTo: "/dashboard" }, { "x-forwarded-for": "203.0.113.250" });
+    const signedIn = await web.http.post(
+      "/signin",
+      { email: m.email, password: "Secret123", redirectTo: "/dashboard" },
+      { "x-forwarded-for": "203.0.113.250" },
+    );
     expect(signedIn.status).toBe(302);
     await wrote("/signout", {}, m);
     const subscribed = await web.http.post("/newsletter", { email: `news-${n}@example.org` }, { "x-forwarded-for": "203.0.113.251" });

@@ -220,51 +220,52 @@ describe(`the anonymous page cache on ${ENGINE}`, () => {
 });
 
 // Several instances exist only on PostgreSQL: on SQLite one process owns the file and bumps locally.
-if (ENGINE === "postgres") describe("the page cache across two instances on PostgreSQL", () => {
-  let site: TestSite;
-  let a: Awaited<ReturnType<typeof startSite>>;
-  let b: Awaited<ReturnType<typeof startSite>>;
-  let second: TestSite;
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await second?.close();
-    await site?.destroy();
-  });
+if (ENGINE === "postgres")
+  describe("the page cache across two instances on PostgreSQL", () => {
+    let site: TestSite;
+    let a: Awaited<ReturnType<typeof startSite>>;
+    let b: Awaited<ReturnType<typeof startSite>>;
+    let second: TestSite;
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+      await second?.close();
+      await site?.destroy();
+    });
 
-  async function until(check: () => Promise<boolean> | boolean, what: string) {
-    const deadline = Date.now() + 5000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 25));
+    async function until(check: () => Promise<boolean> | boolean, what: string) {
+      const deadline = Date.now() + 5000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
     }
-  }
 
-  it("a write through instance B makes instance A's cached page miss (LISTEN/NOTIFY)", async () => {
-    site = await createTestSite();
-    const { insertDemoContent } = await import("~/.server/db/demo-content");
-    await insertDemoContent(site.services.db);
-    second = await site.another();
-    a = await startSite(site);
-    b = await startSite(second);
-    const cookie = await joinAs(b, "Instance Ines");
-    await until(async () => (await a.get("/")).headers.get("x-page-cache") === "hit", "A to cache /");
-    await startDiscussion(b, cookie, "Written on B");
-    await until(async () => (await a.get("/")).headers.get("x-page-cache") !== "hit", "A to drop /");
-  });
+    it("a write through instance B makes instance A's cached page miss (LISTEN/NOTIFY)", async () => {
+      site = await createTestSite();
+      const { insertDemoContent } = await import("~/.server/db/demo-content");
+      await insertDemoContent(site.services.db);
+      second = await site.another();
+      a = await startSite(site);
+      b = await startSite(second);
+      const cookie = await joinAs(b, "Instance Ines");
+      await until(async () => (await a.get("/")).headers.get("x-page-cache") === "hit", "A to cache /");
+      await startDiscussion(b, cookie, "Written on B");
+      await until(async () => (await a.get("/")).headers.get("x-page-cache") !== "hit", "A to drop /");
+    });
 
-  it("serves nothing from memory while the listener is down, and drops everything once it is back", async () => {
-    const cookie = await joinAs(b, "Dropped Dana");
-    await until(async () => (await a.get("/")).headers.get("x-page-cache") === "hit", "A to cache /");
-    const pid = (a.front.bus as { backendPid(): number | undefined }).backendPid();
-    expect(pid).toBeGreaterThan(0);
-    await sql`select pg_terminate_backend(${pid})`.execute(site.services.db);
-    await until(() => !(a.front.bus as { listening(): boolean }).listening(), "A to notice the drop");
-    // B's write while A cannot hear it: its notification is lost.
-    await startDiscussion(b, cookie, "Written while A was deaf");
-    expect((await a.get("/")).headers.get("x-page-cache")).not.toBe("hit");
-    await until(() => (a.front.bus as { listening(): boolean }).listening(), "A to listen again");
-    const after = await a.get("/");
-    expect(after.headers.get("x-page-cache")).toBe("miss");
+    it("serves nothing from memory while the listener is down, and drops everything once it is back", async () => {
+      const cookie = await joinAs(b, "Dropped Dana");
+      await until(async () => (await a.get("/")).headers.get("x-page-cache") === "hit", "A to cache /");
+      const pid = (a.front.bus as { backendPid(): number | undefined }).backendPid();
+      expect(pid).toBeGreaterThan(0);
+      await sql`select pg_terminate_backend(${pid})`.execute(site.services.db);
+      await until(() => !(a.front.bus as { listening(): boolean }).listening(), "A to notice the drop");
+      // B's write while A cannot hear it: its notification is lost.
+      await startDiscussion(b, cookie, "Written while A was deaf");
+      expect((await a.get("/")).headers.get("x-page-cache")).not.toBe("hit");
+      await until(() => (a.front.bus as { listening(): boolean }).listening(), "A to listen again");
+      const after = await a.get("/");
+      expect(after.headers.get("x-page-cache")).toBe("miss");
+    });
   });
-});

@@ -7,15 +7,7 @@ import { deleteAccount, saveProfile } from "~/.server/domain/accounts/settings-s
 import { challengePage, publishedChallenges } from "~/.server/domain/challenges/challenge-read-model";
 import { checkIn, createChallenge, joinChallenge, reviewProposal } from "~/.server/domain/challenges/challenge-service";
 import { featuredAdvisorSummaries, questionSummaries, questionWithAnswers } from "~/.server/domain/council/council-read-model";
-import {
-  acceptAnswer,
-  deleteAnswer,
-  editAnswer,
-  editQuestion,
-  grantAdvisor,
-  revokeAdvisor,
-  setHelpful,
-} from "~/.server/domain/council/council-service";
+import { acceptAnswer, deleteAnswer, editAnswer, editQuestion, grantAdvisor, revokeAdvisor, setHelpful } from "~/.server/domain/council/council-service";
 import { eventLists, eventPage, feedEvents } from "~/.server/domain/events/event-read-model";
 import { cancelEvent, editEvent, rsvp } from "~/.server/domain/events/event-service";
 import { shareCreation } from "~/.server/domain/forge/creation-service";
@@ -89,7 +81,9 @@ describe(`page-cache tags of forum writes on ${ENGINE}`, () => {
     const r = ok(replied.value).id;
     expect(replied.writes).toEqual(sorted(...forum, tag.profile(replier.id)));
 
-    expect((await tagsOf(() => editForumPost(site.services, replier, "reply", r, { body: "Edited reply." }))).writes).toEqual(sorted(...forum, tag.profile(replier.id)));
+    expect((await tagsOf(() => editForumPost(site.services, replier, "reply", r, { body: "Edited reply." }))).writes).toEqual(
+      sorted(...forum, tag.profile(replier.id)),
+    );
     expect((await tagsOf(() => editForumPost(site.services, author, "discussion", d, { title: "A new title", body: "New body." }))).writes).toEqual(
       sorted(...forum, tag.profile(author.id)),
     );
@@ -140,8 +134,12 @@ describe(`page-cache tags of Council writes on ${ENGINE}`, () => {
       sorted(tag.question(q), tag.council, tag.profile(answerer.id)),
     );
     const mod = await moderator();
-    expect((await tagsOf(() => setPostHidden(site.services, mod, "answer", a, true))).writes).toEqual(sorted(tag.question(q), tag.council, tag.profile(answerer.id)));
-    expect((await tagsOf(() => setPostHidden(site.services, mod, "answer", a, false))).writes).toEqual(sorted(tag.question(q), tag.council, tag.profile(answerer.id)));
+    expect((await tagsOf(() => setPostHidden(site.services, mod, "answer", a, true))).writes).toEqual(
+      sorted(tag.question(q), tag.council, tag.profile(answerer.id)),
+    );
+    expect((await tagsOf(() => setPostHidden(site.services, mod, "answer", a, false))).writes).toEqual(
+      sorted(tag.question(q), tag.council, tag.profile(answerer.id)),
+    );
     expect((await tagsOf(() => deleteAnswer(site.services, answerer, a))).writes).toEqual(sorted(tag.question(q), tag.council, tag.profile(answerer.id)));
   });
 
@@ -270,7 +268,9 @@ describe(`page-cache tags of account writes on ${ENGINE}`, () => {
     expect((await tagsOf(() => subscribe(site.services, email))).writes).toEqual([tag.nothing]);
 
     const viewer: Viewer = { ...(joined.value as { viewer: Viewer }).viewer };
-    expect((await tagsOf(() => saveProfile(site.services, viewer, { fullName: "Tag Renamed", bio: "", interests: {}, timeZone: "UTC" }))).writes).toEqual([tag.member(viewer.id)]);
+    expect((await tagsOf(() => saveProfile(site.services, viewer, { fullName: "Tag Renamed", bio: "", interests: {}, timeZone: "UTC" }))).writes).toEqual([
+      tag.member(viewer.id),
+    ]);
     expect((await tagsOf(() => signOutMember(site.services, new Headers({ cookie: "" })).catch(() => null))).writes).toEqual([tag.nothing]);
 
     const deleted = await tagsOf(() => deleteAccount(site.services, viewer, { currentPassword: "Secret123" }, new Headers({ cookie })));
@@ -293,7 +293,9 @@ describe(`page-cache tags each read model names on ${ENGINE}`, () => {
     expect((await tagsOf(() => featuredDiscussionSummaries(db(), { section: "battlefield", limit: 50 }))).reads).not.toContain(tag.section("monastery"));
 
     const request = { kind: "first" } as const;
-    expect((await tagsOf(() => topicWithDiscussions(db(), null, "battlefield", where.id, request))).reads).toEqual(sorted(tag.topic(where.id), tag.member(author.id)));
+    expect((await tagsOf(() => topicWithDiscussions(db(), null, "battlefield", where.id, request))).reads).toEqual(
+      sorted(tag.topic(where.id), tag.member(author.id)),
+    );
     expect((await tagsOf(() => discussionWithReplies(db(), null, d.id, request))).reads).toEqual(
       sorted(tag.discussion(d.id), tag.member(author.id), tag.member(replier.id)),
     );
@@ -313,7 +315,9 @@ describe(`page-cache tags each read model names on ${ENGINE}`, () => {
     expect(advisors.reads).toEqual(expect.arrayContaining([tag.council, tag.member(host.id)]));
 
     const maker = await acolyte();
-    const c = ok(await shareCreation(site.services, maker, { title: "Art", description: "A sketch.", type: "writing", body: "Words.", submissionKey: key() }, {})).id;
+    const c = ok(
+      await shareCreation(site.services, maker, { title: "Art", description: "A sketch.", type: "writing", body: "Words.", submissionKey: key() }, {}),
+    ).id;
     expect((await tagsOf(() => creationWithComments(db(), c))).reads).toEqual(sorted(tag.creation(c), tag.member(maker.id)));
     expect((await tagsOf(() => creationSummaries(db(), { limit: 1 }))).reads).toEqual(sorted(tag.forge, tag.member(maker.id)));
 

@@ -48,9 +48,17 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
     expect(await viewerFor(oldSession)).toBeNull();
     expect(await resetPassword(web.site.services, token, "Another789A")).toEqual({ ok: false, message: RESET_LINK_INVALID });
 
-    const withOld = await signInMember(web.site.services, { email: values.email, password: "Secret123", rememberMe: false }, { headers: headers(), ip: "10.9.0.2" });
+    const withOld = await signInMember(
+      web.site.services,
+      { email: values.email, password: "Secret123", rememberMe: false },
+      { headers: headers(), ip: "10.9.0.2" },
+    );
     expect(withOld.ok).toBe(false);
-    const withNew = await signInMember(web.site.services, { email: values.email, password: "NewSecret456", rememberMe: false }, { headers: headers(), ip: "10.9.0.2" });
+    const withNew = await signInMember(
+      web.site.services,
+      { email: values.email, password: "NewSecret456", rememberMe: false },
+      { headers: headers(), ip: "10.9.0.2" },
+    );
     expect(withNew.ok).toBe(true);
   });
 
@@ -64,9 +72,7 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
     });
     expect((await registerMember(web.site.services, values, { headers: headers(), ip: "10.9.3.2" })).ok).toBe(true);
     const tokens = async () =>
-      web.smtp.received
-        .filter((m) => m.to.includes(values.email))
-        .map((m) => mailText(m.raw).match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1]);
+      web.smtp.received.filter((m) => m.to.includes(values.email)).map((m) => mailText(m.raw).match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1]);
     await requestPasswordReset(web.site.services, values.email, "10.9.3.1");
     await requestPasswordReset(web.site.services, values.email, "10.9.3.1");
     await web.deliver();
@@ -75,7 +81,11 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
 
     expect(await resetPassword(web.site.services, newer, "NewSecret456")).toEqual({ ok: true });
     expect(await resetPassword(web.site.services, older, "Hijacked789")).toEqual({ ok: false, message: RESET_LINK_INVALID });
-    const signedIn = await signInMember(web.site.services, { email: values.email, password: "NewSecret456", rememberMe: false }, { headers: headers(), ip: "10.9.3.2" });
+    const signedIn = await signInMember(
+      web.site.services,
+      { email: values.email, password: "NewSecret456", rememberMe: false },
+      { headers: headers(), ip: "10.9.3.2" },
+    );
     expect(signedIn.ok).toBe(true);
   });
 

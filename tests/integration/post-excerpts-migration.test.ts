@@ -13,9 +13,24 @@ describe(`the post-excerpts migration on ${ENGINE}`, () => {
     const at = new Date().toISOString();
     await db
       .insertInto("member")
-      .values({ id: "m", name: "Member", email: "m@example.org", email_verified: false, image: null, created_at: at, updated_at: at, handle: "m", bio: null, interests: "[]", role: "member" })
+      .values({
+        id: "m",
+        name: "Member",
+        email: "m@example.org",
+        email_verified: false,
+        image: null,
+        created_at: at,
+        updated_at: at,
+        handle: "m",
+        bio: null,
+        interests: "[]",
+        role: "member",
+      })
       .execute();
-    await db.insertInto("topic").values({ id: "t", section: "monastery", title: "Topic", description: "", created_by: "m", created_at: at, last_activity_at: at }).execute();
+    await db
+      .insertInto("topic")
+      .values({ id: "t", section: "monastery", title: "Topic", description: "", created_by: "m", created_at: at, last_activity_at: at })
+      .execute();
     const bodies = [
       "Sit **ten** minutes. See [my notes](https://example.org/n) and ![the view](/v.png).",
       "```\ncode only\n```\n# Heading _here_",
@@ -33,7 +48,11 @@ describe(`the post-excerpts migration on ${ENGINE}`, () => {
       created_at: at,
       last_activity_at: at,
     }));
-    for (let i = 0; i < discussions.length; i += 200) await db.insertInto("discussion").values(discussions.slice(i, i + 200)).execute();
+    for (let i = 0; i < discussions.length; i += 200)
+      await db
+        .insertInto("discussion")
+        .values(discussions.slice(i, i + 200))
+        .execute();
     await db
       .insertInto("question")
       .values(bodies.map((body, i) => ({ author_id: "m", title: `Question ${i}`, body, created_at: at, last_activity_at: at })))

@@ -29,7 +29,12 @@ const xpOf = async (viewer: Viewer) => ledgerXp(site.services.db, viewer.id);
 
 async function posted(viewer: Viewer, kind: PostKind, parentId: string | number | null, values: Record<string, unknown>) {
   const at = new Date().toISOString();
-  const result = await createPost(site.services, viewer, { kind, parentId, values: { ...values, ...(kind === "discussion" || kind === "question" ? { last_activity_at: at } : {}) }, submissionKey: key() });
+  const result = await createPost(site.services, viewer, {
+    kind,
+    parentId,
+    values: { ...values, ...(kind === "discussion" || kind === "question" ? { last_activity_at: at } : {}) },
+    submissionKey: key(),
+  });
   if (!result.ok) throw new Error(JSON.stringify(result));
   return result.value.id;
 }
@@ -43,9 +48,12 @@ let moderator: Viewer;
 /** The stored count each kind adds to, read from its parent. */
 async function parentCount(kind: PostKind): Promise<number | null> {
   const { db } = site.services;
-  if (kind === "discussion") return Number((await db.selectFrom("topic").select("discussion_count").where("id", "=", topicId).executeTakeFirstOrThrow()).discussion_count);
-  if (kind === "reply") return Number((await db.selectFrom("discussion").select("reply_count").where("id", "=", posts.discussion!).executeTakeFirstOrThrow()).reply_count);
-  if (kind === "answer") return Number((await db.selectFrom("question").select("answer_count").where("id", "=", posts.question!).executeTakeFirstOrThrow()).answer_count);
+  if (kind === "discussion")
+    return Number((await db.selectFrom("topic").select("discussion_count").where("id", "=", topicId).executeTakeFirstOrThrow()).discussion_count);
+  if (kind === "reply")
+    return Number((await db.selectFrom("discussion").select("reply_count").where("id", "=", posts.discussion!).executeTakeFirstOrThrow()).reply_count);
+  if (kind === "answer")
+    return Number((await db.selectFrom("question").select("answer_count").where("id", "=", posts.question!).executeTakeFirstOrThrow()).answer_count);
   return null;
 }
 
@@ -57,7 +65,16 @@ beforeAll(async () => {
   const at = new Date().toISOString();
   await site.services.db
     .insertInto("topic")
-    .values({ id: topicId, section: "monastery", title: "Stillness", description: "x", created_by: author.id, created_at: at, last_activity_at: at, member_count: 1 })
+    .values({
+      id: topicId,
+      section: "monastery",
+      title: "Stillness",
+      description: "x",
+      created_by: author.id,
+      created_at: at,
+      last_activity_at: at,
+      member_count: 1,
+    })
     .execute();
   posts.discussion = await posted(author, "discussion", topicId, { title: "Sitting", slug: "sitting", body: "Sit.", excerpt: "Sit." });
   posts.reply = await posted(author, "reply", posts.discussion, { body: "Yes." });
@@ -127,7 +144,11 @@ describe(`the posting pipeline on ${ENGINE}`, () => {
     if (!owner) return;
     const edited = await editOwnPost(site.services, owner, kind, id, { values: () => ({ body: "Edited." }) });
     expect(edited.ok).toBe(true);
-    const row = await site.services.db.selectFrom(POST_KINDS[kind].table as "reply").select(["body", "edited_at"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const row = await site.services.db
+      .selectFrom(POST_KINDS[kind].table as "reply")
+      .select(["body", "edited_at"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(row.body).toBe("Edited.");
     expect(row.edited_at).not.toBeNull();
   });
@@ -136,7 +157,12 @@ describe(`the posting pipeline on ${ENGINE}`, () => {
     const poster = await member("member", 60);
     const parentId = kind === "reply" ? posts.discussion! : kind === "answer" ? posts.question! : kind === "discussion" ? topicId : null;
     const at = new Date().toISOString();
-    const own = kind === "discussion" ? { title: "Rendered", slug: "rendered", excerpt: "x", last_activity_at: at } : kind === "question" ? { title: "Rendered?", excerpt: "x", last_activity_at: at } : {};
+    const own =
+      kind === "discussion"
+        ? { title: "Rendered", slug: "rendered", excerpt: "x", last_activity_at: at }
+        : kind === "question"
+          ? { title: "Rendered?", excerpt: "x", last_activity_at: at }
+          : {};
     const id = await posted(poster, kind, parentId, { ...own, body: "Some **bold** [link](https://example.org)" });
     const table = POST_KINDS[kind].table as "reply";
     const stored = async () => (await site.services.db.selectFrom(table).select("body_html").where("id", "=", id).executeTakeFirstOrThrow()).body_html;
@@ -239,7 +265,8 @@ async function specProblems(db: Db, name: string, spec: Partial<PostKindSpec>, p
     needColumns(counted.table, [counted.column, ...(counted.activity ? ["last_activity_at"] : [])]);
     if (counted.via) needColumns(counted.via.table, [counted.via.column]);
   }
-  for (const xp of [spec.xp, ...(spec.earned?.byId ?? []), ...(spec.earned?.byVote ?? [])]) if (xp && !(xp in XP)) problems.push(`${name}: no XP amount for ${xp}`);
+  for (const xp of [spec.xp, ...(spec.earned?.byId ?? []), ...(spec.earned?.byVote ?? [])])
+    if (xp && !(xp in XP)) problems.push(`${name}: no XP amount for ${xp}`);
   if (spec.countedIn?.length && !spec.parent) problems.push(`${name}: counted in a parent but has none`);
   if (spec.pageTags) {
     const tags = await spec.pageTags(db, post);
@@ -286,8 +313,15 @@ describe(`the table of kinds on ${ENGINE}`, () => {
       countedIn: [{ table: "topic", column: "answer_count", activity: true }],
       pageTags: async () => [],
     };
-    expect(await specProblems(db, "broken", broken, real.reply)).toEqual(["broken: reply has no excerpt", "broken: topic has no answer_count", "broken: names no page"]);
-    const wrongParent: PostKindSpec = { ...POST_KINDS.answer, pageTags: async (_db, post) => [tag.question(Number((post as { questionId?: number }).questionId)), tag.council] };
+    expect(await specProblems(db, "broken", broken, real.reply)).toEqual([
+      "broken: reply has no excerpt",
+      "broken: topic has no answer_count",
+      "broken: names no page",
+    ]);
+    const wrongParent: PostKindSpec = {
+      ...POST_KINDS.answer,
+      pageTags: async (_db, post) => [tag.question(Number((post as { questionId?: number }).questionId)), tag.council],
+    };
     expect(await specProblems(db, "wrong-parent", wrongParent, real.answer)).toEqual(["wrong-parent: page tag question:NaN"]);
   });
 

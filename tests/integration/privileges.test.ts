@@ -17,7 +17,8 @@ afterAll(async () => {
   await site.destroy();
 });
 
-const refusal = (o: { ok: boolean; status?: number; errors?: Record<string, string> }) => (o.ok ? null : { status: o.status, message: Object.values(o.errors!)[0] });
+const refusal = (o: { ok: boolean; status?: number; errors?: Record<string, string> }) =>
+  o.ok ? null : { status: o.status, message: Object.values(o.errors!)[0] };
 const key = () => crypto.randomUUID();
 const justBelow = (rank: "acolyte" | "disciple" | "sage") => rankById(rank).minXp - 1;
 
@@ -50,7 +51,10 @@ describe(`privileges by rank, on the server, on ${ENGINE}`, () => {
     const s = site.services;
     const below = await member(s.db, { xp: justBelow("disciple") });
     const input = { title: "A privileged topic", description: "Only disciples and above create topics." };
-    expect(refusal(await createTopic(s, below, "monastery", input))).toEqual({ status: 403, message: "Creating topics unlocks at the Disciple rank (150 XP)." });
+    expect(refusal(await createTopic(s, below, "monastery", input))).toEqual({
+      status: 403,
+      message: "Creating topics unlocks at the Disciple rank (150 XP).",
+    });
     const disciple = await member(s.db, { xp: rankById("disciple").minXp });
     expect((await createTopic(s, disciple, "monastery", input)).ok).toBe(true);
   });

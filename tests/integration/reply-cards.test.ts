@@ -59,7 +59,8 @@ describe("replyCardHtml", () => {
 
   it("holds at most 16 M characters of cards however long the replies are, newest kept", () => {
     const long = "<p>" + "x".repeat(40_000) + "</p>";
-    for (let i = 0; i < 300; i++) replyCardHtml(reply({ createdAt: `2026-10-01T00:00:${String(i % 60).padStart(2, "0")}.${String(i).padStart(3, "0")}Z`, html: long }), true);
+    for (let i = 0; i < 300; i++)
+      replyCardHtml(reply({ createdAt: `2026-10-01T00:00:${String(i % 60).padStart(2, "0")}.${String(i).padStart(3, "0")}Z`, html: long }), true);
     expect(replyCardCharsHeld()).toBeLessThanOrEqual(16 * 1024 * 1024);
     expect(replyCardsHeld()).toBeLessThan(300);
     const newest = reply({ createdAt: "2026-10-01T00:00:59.299Z", html: long });

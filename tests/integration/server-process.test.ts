@@ -182,7 +182,10 @@ describe(`stopping under load, on ${ENGINE}`, () => {
         summary[key] = (summary[key] ?? 0) + 1;
       }
       const log = site.stdout.filter((l) => !l.includes('"msg":"request"')).join("\n");
-      expect(settled.every((s) => s.status === "fulfilled"), `${JSON.stringify(summary)}\n${log}`).toBe(true);
+      expect(
+        settled.every((s) => s.status === "fulfilled"),
+        `${JSON.stringify(summary)}\n${log}`,
+      ).toBe(true);
       const answers = settled.map((s) => (s as PromiseFulfilledResult<Answer>).value);
       for (const answer of answers) {
         expect(answer.status).toBe(200);
@@ -206,7 +209,9 @@ describe(`the mail worker in the running process, on ${ENGINE}`, () => {
   it("queues the reminder of an event starting within a day and sends it (an .eml file without SMTP_URL)", async () => {
     const site = startProcess({ ...database.env });
     const db = createDatabase(
-      ENGINE === "postgres" ? { engine: "postgres", url: database.env.DATABASE_URL } : { engine: "sqlite", sqlitePath: path.join(database.env.DATA_DIR, "site.db") },
+      ENGINE === "postgres"
+        ? { engine: "postgres", url: database.env.DATABASE_URL }
+        : { engine: "sqlite", sqlitePath: path.join(database.env.DATA_DIR, "site.db") },
     );
     try {
       await listening(site);
@@ -235,7 +240,10 @@ describe(`the mail worker in the running process, on ${ENGINE}`, () => {
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await db.insertInto("event_rsvp").values({ event_id: Number(id), member_id: someone.id, status: "going", waitlist_position: null, updated_at: now }).execute();
+      await db
+        .insertInto("event_rsvp")
+        .values({ event_id: Number(id), member_id: someone.id, status: "going", waitlist_position: null, updated_at: now })
+        .execute();
 
       // The worker polls every few seconds; no request nudges it, so this proves its periodic job.
       const outbox = path.join(database.env.DATA_DIR, "outbox");

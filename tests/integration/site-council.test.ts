@@ -15,38 +15,113 @@ describe(`the Council over HTTP on ${ENGINE}`, () => {
     const helper = await joinAs("Hal Helper");
     const voter = await joinAs("Vic Voter", 60);
 
-    const invalid = await postForm("/council/ask", [["title", "Short"], ["body", ""], ["submissionKey", key()]], asker.cookie);
+    const invalid = await postForm(
+      "/council/ask",
+      [
+        ["title", "Short"],
+        ["body", ""],
+        ["submissionKey", key()],
+      ],
+      asker.cookie,
+    );
     expect(invalid.status).toBe(400);
     const invalidHtml = await readable(invalid);
     expect(invalidHtml).toContain("Title must be at least 8 characters");
     expect(invalidHtml).toContain("Choose at least one virtue");
     const tooMany = await postForm(
       "/council/ask",
-      [["title", "How do I keep going?"], ["body", "x"], ["virtues", "wisdom"], ["virtues", "honor"], ["virtues", "courage"], ["virtues", "resilience"], ["submissionKey", key()]],
+      [
+        ["title", "How do I keep going?"],
+        ["body", "x"],
+        ["virtues", "wisdom"],
+        ["virtues", "honor"],
+        ["virtues", "courage"],
+        ["virtues", "resilience"],
+        ["submissionKey", key()],
+      ],
       asker.cookie,
     );
     expect(await readable(tooMany)).toContain("Choose at most three virtues");
-    const unknown = await postForm("/council/ask", [["title", "How do I keep going?"], ["body", "x"], ["virtues", "patience"], ["submissionKey", key()]], asker.cookie);
+    const unknown = await postForm(
+      "/council/ask",
+      [
+        ["title", "How do I keep going?"],
+        ["body", "x"],
+        ["virtues", "patience"],
+        ["submissionKey", key()],
+      ],
+      asker.cookie,
+    );
     expect(unknown.status).toBe(400);
 
     const asked = await postForm(
       "/council/ask",
-      [["title", "How do I keep going when progress stalls?"], ["body", "Weeks without progress."], ["virtues", "resilience"], ["virtues", "discipline"], ["submissionKey", key()]],
+      [
+        ["title", "How do I keep going when progress stalls?"],
+        ["body", "Weeks without progress."],
+        ["virtues", "resilience"],
+        ["virtues", "discipline"],
+        ["submissionKey", key()],
+      ],
       asker.cookie,
     );
     expect(asked.status).toBe(302);
     const path = asked.headers.get("location")!;
     expect(path).toMatch(/^\/council\/\d+$/);
 
-    const answered = await postForm(path, [["intent", "answer"], ["body", "Change one variable at a time."], ["submissionKey", key()]], helper.cookie);
+    const answered = await postForm(
+      path,
+      [
+        ["intent", "answer"],
+        ["body", "Change one variable at a time."],
+        ["submissionKey", key()],
+      ],
+      helper.cookie,
+    );
     expect(answered.status).toBe(302);
     const answerId = answered.headers.get("location")!.split("#answer-")[1];
 
-    const stranger = await postForm(path, [["intent", "accept"], ["answerId", answerId]], voter.cookie);
+    const stranger = await postForm(
+      path,
+      [
+        ["intent", "accept"],
+        ["answerId", answerId],
+      ],
+      voter.cookie,
+    );
     expect(stranger.status).toBe(403);
-    expect((await postForm(path, [["intent", "accept"], ["answerId", answerId]], asker.cookie)).status).toBe(302);
-    expect((await postForm(path, [["intent", "helpful"], ["answerId", answerId]], voter.cookie)).status).toBe(302);
-    const own = await postForm(path, [["intent", "helpful"], ["answerId", answerId]], helper.cookie);
+    expect(
+      (
+        await postForm(
+          path,
+          [
+            ["intent", "accept"],
+            ["answerId", answerId],
+          ],
+          asker.cookie,
+        )
+      ).status,
+    ).toBe(302);
+    expect(
+      (
+        await postForm(
+          path,
+          [
+            ["intent", "helpful"],
+            ["answerId", answerId],
+          ],
+          voter.cookie,
+        )
+      ).status,
+    ).toBe(302);
+    const own = await postForm(
+      path,
+      [
+        ["intent", "helpful"],
+        ["answerId", answerId],
+      ],
+      helper.cookie,
+    );
     expect(own.status).toBe(403);
 
     const page = await readable(await web.http.get(path, { cookie: voter.cookie }));
@@ -54,12 +129,7 @@ describe(`the Council over HTTP on ${ENGINE}`, () => {
     expect(page).toContain("1 helpful vote");
     expect(page).toContain("Undo helpful");
     expect(page).toContain(`<link rel="canonical" href="http://localhost:3000${path}"/>`);
-    const xp = await web.site.services.db
-      .selectFrom("xp_event")
-      .select(["kind", "points"])
-      .where("member_id", "=", helper.id)
-      .orderBy("kind")
-      .execute();
+    const xp = await web.site.services.db.selectFrom("xp_event").select(["kind", "points"]).where("member_id", "=", helper.id).orderBy("kind").execute();
     expect(xp).toEqual([
       { kind: "answer.accepted", points: 15 },
       { kind: "answer.helpful", points: 2 },
@@ -69,8 +139,28 @@ describe(`the Council over HTTP on ${ENGINE}`, () => {
 
   it("answering a missing question is a 404; a visitor is sent to sign in", async () => {
     const m = await joinAs("Miss Ing");
-    expect((await postForm("/council/999999", [["intent", "answer"], ["body", "x"], ["submissionKey", key()]], m.cookie)).status).toBe(404);
-    const visitor = await postForm("/council/1", [["intent", "answer"], ["body", "x"], ["submissionKey", key()]], "");
+    expect(
+      (
+        await postForm(
+          "/council/999999",
+          [
+            ["intent", "answer"],
+            ["body", "x"],
+            ["submissionKey", key()],
+          ],
+          m.cookie,
+        )
+      ).status,
+    ).toBe(404);
+    const visitor = await postForm(
+      "/council/1",
+      [
+        ["intent", "answer"],
+        ["body", "x"],
+        ["submissionKey", key()],
+      ],
+      "",
+    );
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("location")).toMatch(/^\/signin\?redirectTo=/);
     expect((await web.http.get("/council/ask")).status).toBe(302);
@@ -78,7 +168,8 @@ describe(`the Council over HTTP on ${ENGINE}`, () => {
 
   it("counts a visitor's views once a day", async () => {
     const q = await web.site.services.db.selectFrom("question").select(["id", "view_count"]).orderBy("id").executeTakeFirstOrThrow();
-    const views = async () => Number((await web.site.services.db.selectFrom("question").select("view_count").where("id", "=", q.id).executeTakeFirstOrThrow()).view_count);
+    const views = async () =>
+      Number((await web.site.services.db.selectFrom("question").select("view_count").where("id", "=", q.id).executeTakeFirstOrThrow()).view_count);
     const ip = { "x-forwarded-for": "198.51.100.77" };
     await web.http.get(`/council/${q.id}`, ip);
     await expect.poll(views).toBe(Number(q.view_count) + 1);
@@ -105,12 +196,46 @@ describe(`the Council over HTTP on ${ENGINE}`, () => {
     const plain = await joinAs("Pat Plain");
     const future = await joinAs("Fio Future");
     expect((await web.http.get("/admin/advisors", { cookie: plain.cookie })).status).toBe(403);
-    expect((await postForm("/admin/advisors", [["intent", "grant"], ["email", future.email], ["path", "monk"], ["specialty", "Breathwork"]], plain.cookie)).status).toBe(403);
-    expect((await postForm("/admin/advisors", [["intent", "grant"], ["email", future.email], ["path", "monk"], ["specialty", "Breathwork"]], admin.cookie)).status).toBe(302);
+    expect(
+      (
+        await postForm(
+          "/admin/advisors",
+          [
+            ["intent", "grant"],
+            ["email", future.email],
+            ["path", "monk"],
+            ["specialty", "Breathwork"],
+          ],
+          plain.cookie,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await postForm(
+          "/admin/advisors",
+          [
+            ["intent", "grant"],
+            ["email", future.email],
+            ["path", "monk"],
+            ["specialty", "Breathwork"],
+          ],
+          admin.cookie,
+        )
+      ).status,
+    ).toBe(302);
     expect(await readable(await web.http.get("/admin/advisors", { cookie: admin.cookie }))).toContain("Fio Future");
 
     const q = await web.site.services.db.selectFrom("question").select("id").orderBy("id").executeTakeFirstOrThrow();
-    await postForm(`/council/${q.id}`, [["intent", "answer"], ["body", "Breathe out longer than in."], ["submissionKey", key()]], future.cookie);
+    await postForm(
+      `/council/${q.id}`,
+      [
+        ["intent", "answer"],
+        ["body", "Breathe out longer than in."],
+        ["submissionKey", key()],
+      ],
+      future.cookie,
+    );
     expect(await readable(await web.http.get(`/council/${q.id}`))).toContain("Verified advisor · Monk · Breathwork");
   });
 });

@@ -127,7 +127,9 @@ describe(`confirming a new email address on ${ENGINE}`, () => {
     const member = await joined();
     const newAddress = `notice-${Date.now()}@example.org`;
     const change = await changeRequested(member.cookie, newAddress);
-    expect(await db().selectFrom("mail_outbox").select("id").where("kind", "=", "email-changed").where("to_address", "=", member.email).execute()).toHaveLength(0);
+    expect(await db().selectFrom("mail_outbox").select("id").where("kind", "=", "email-changed").where("to_address", "=", member.email).execute()).toHaveLength(
+      0,
+    );
 
     expect((await web.http.post("/settings/email", { token: change }, { cookie: member.cookie })).status).toBe(302);
     const notice = await mailTo(member.email, "email-changed");
@@ -144,6 +146,8 @@ describe(`confirming a new email address on ${ENGINE}`, () => {
     }
     // Nothing goes to the old address for a link that changes nothing.
     expect((await web.http.post("/settings/email", { token: change }, { cookie: member.cookie })).status).toBe(404);
-    expect(await db().selectFrom("mail_outbox").select("id").where("kind", "=", "email-changed").where("to_address", "=", member.email).execute()).toHaveLength(1);
+    expect(await db().selectFrom("mail_outbox").select("id").where("kind", "=", "email-changed").where("to_address", "=", member.email).execute()).toHaveLength(
+      1,
+    );
   });
 });

@@ -7,9 +7,11 @@ import { joinOverHttp } from "./site-join";
 const web = siteOverHttp();
 const joinAs = (name: string) => joinOverHttp(web, name);
 
-
 async function makeAdvisor(memberId: string) {
-  await web.site.services.db.insertInto("advisor").values({ member_id: memberId, path: "warrior", specialty: "Running", granted_at: new Date().toISOString() }).execute();
+  await web.site.services.db
+    .insertInto("advisor")
+    .values({ member_id: memberId, path: "warrior", specialty: "Running", granted_at: new Date().toISOString() })
+    .execute();
 }
 
 const inDays = (days: number, time: string) => `${new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)}T${time}`;
@@ -30,7 +32,15 @@ function eventForm(overrides: Record<string, string> = {}) {
   };
 }
 
-const eventCount = async () => Number((await web.site.services.db.selectFrom("event").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+const eventCount = async () =>
+  Number(
+    (
+      await web.site.services.db
+        .selectFrom("event")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe(`events over HTTP on ${ENGINE}`, () => {
   it("lists the demo's four upcoming events, two per path, and offers the feed", async () => {
@@ -63,7 +73,15 @@ describe(`events over HTTP on ${ENGINE}`, () => {
   });
 
   it("answers ids out of range, malformed and unknown with 404", async () => {
-    for (const path of ["/events/0", "/events/abc", "/events/2147483648", "/events/99999", "/events/2147483648/calendar.ics", "/events/1e3/calendar.ics", "/events/2147483648/edit"]) {
+    for (const path of [
+      "/events/0",
+      "/events/abc",
+      "/events/2147483648",
+      "/events/99999",
+      "/events/2147483648/calendar.ics",
+      "/events/1e3/calendar.ics",
+      "/events/2147483648/edit",
+    ]) {
       const res = await web.http.get(path);
       expect(res.status, path).toBe(path.endsWith("/edit") ? 302 : 404);
     }
@@ -222,7 +240,11 @@ describe(`events over HTTP on ${ENGINE}`, () => {
     const { submissionKey: _unused, ...fields } = eventForm({ title: "Renamed by a former host" });
     expect((await web.http.post(`${path}/edit`, { intent: "edit", ...fields }, { cookie: host.cookie })).status).toBe(403);
     expect((await web.http.post(`${path}/edit`, { intent: "cancel" }, { cookie: host.cookie })).status).toBe(403);
-    const row = await web.site.services.db.selectFrom("event").select(["title", "cancelled_at"]).where("id", "=", Number(path.split("/").pop())).executeTakeFirstOrThrow();
+    const row = await web.site.services.db
+      .selectFrom("event")
+      .select(["title", "cancelled_at"])
+      .where("id", "=", Number(path.split("/").pop()))
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ title: "Stair climb before work", cancelled_at: null });
 
     expect(await readable(await web.http.get(path, { cookie: admin.cookie }))).toContain("Edit Event");

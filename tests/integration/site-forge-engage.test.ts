@@ -96,7 +96,9 @@ describe(`Forge likes and comments over HTTP on ${ENGINE}`, { timeout: 120_000 }
     expect((await web.http.post(path, { intent: "edit-comment", commentId: "abc", body: "x" }, { cookie: commenter.cookie })).status).toBe(400);
     expect((await web.http.post(path, { intent: "edit-comment", commentId: "99999999999", body: "x" }, { cookie: commenter.cookie })).status).toBe(400);
 
-    expect((await web.http.post(path, { intent: "edit-comment", commentId, body: "The brushwork sings, truly." }, { cookie: commenter.cookie })).status).toBe(302);
+    expect((await web.http.post(path, { intent: "edit-comment", commentId, body: "The brushwork sings, truly." }, { cookie: commenter.cookie })).status).toBe(
+      302,
+    );
     expect((await web.http.post(path, { intent: "delete-comment", commentId }, { cookie: commenter.cookie })).status).toBe(302);
     page = await readable(await web.http.get(path));
     expect(page).toContain("[deleted]");
@@ -136,11 +138,23 @@ describe(`Forge likes and comments over HTTP on ${ENGINE}`, { timeout: 120_000 }
     const ids: number[] = [];
     const names: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const name = `${String(i).repeat(32).slice(0, 32).replace(/[^0-9a-f]/g, "a")}-thumb.webp`;
+      const name = `${String(i)
+        .repeat(32)
+        .slice(0, 32)
+        .replace(/[^0-9a-f]/g, "a")}-thumb.webp`;
       names.push(name);
       await db
         .insertInto("media")
-        .values({ name, content_type: "image/webp", byte_size: 3, sha256: "0".repeat(64), width: 320, height: 240, data: new Uint8Array([1, 2, 3]), owner_id: author.id })
+        .values({
+          name,
+          content_type: "image/webp",
+          byte_size: 3,
+          sha256: "0".repeat(64),
+          width: 320,
+          height: 240,
+          data: new Uint8Array([1, 2, 3]),
+          owner_id: author.id,
+        })
         .execute();
       const c = await creation(db, { author: author.viewer, type: "art", at: new Date(Date.now() + 60_000 * (i + 1)) });
       await db.updateTable("creation").set({ image_thumb_name: name }).where("id", "=", c.id).execute();
@@ -153,7 +167,13 @@ describe(`Forge likes and comments over HTTP on ${ENGINE}`, { timeout: 120_000 }
     for (const tag of images) expect(tag).toMatch(/width="320"[^>]*height="240"/);
     expect(images.slice(0, 3).every((tag) => tag.includes('loading="eager"'))).toBe(true);
     expect(images.slice(3).every((tag) => tag.includes('loading="lazy"'))).toBe(true);
-    const art = await db.selectFrom("creation").select((eb) => eb.fn.countAll<number>().as("n")).where("type", "=", "art").where("deleted_at", "is", null).where("hidden_at", "is", null).executeTakeFirstOrThrow();
+    const art = await db
+      .selectFrom("creation")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("type", "=", "art")
+      .where("deleted_at", "is", null)
+      .where("hidden_at", "is", null)
+      .executeTakeFirstOrThrow();
     expect(html).toMatch(new RegExp(`Visual Art</span><span[^>]*>${Number(art.n)} creations</span>`));
   });
 
@@ -161,7 +181,13 @@ describe(`Forge likes and comments over HTTP on ${ENGINE}`, { timeout: 120_000 }
     const author = await joinAs("Pia Popular");
     const c = (await creation(web.site.services.db, { author: author.viewer })).id;
     // Helpful votes already paid 20 today: 30 of the day's 50 are left for the likes.
-    await recordXpEvent(web.site.services.db, { member_id: author.id, kind: "answer.helpful", subject_id: "earlier", points: 20, created_at: new Date().toISOString() });
+    await recordXpEvent(web.site.services.db, {
+      member_id: author.id,
+      kind: "answer.helpful",
+      subject_id: "earlier",
+      points: 20,
+      created_at: new Date().toISOString(),
+    });
     const fans = [];
     for (let i = 0; i < 50; i++) fans.push(await joinAs(`Fan ${i}`, 60));
     const responses = await Promise.all(fans.map((f) => web.http.post(`/forge/${c}`, { intent: "like" }, { cookie: f.cookie })));

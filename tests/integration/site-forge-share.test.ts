@@ -14,7 +14,11 @@ let n = 0;
 async function join() {
   n += 1;
   const email = `share${n}-${Date.now()}@example.org`;
-  const res = await web.http.post("/join", { fullName: "Sam Sharer", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }, { "x-forwarded-for": `198.51.100.${n}` });
+  const res = await web.http.post(
+    "/join",
+    { fullName: "Sam Sharer", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
+    { "x-forwarded-for": `198.51.100.${n}` },
+  );
   expect(res.status).toBe(200);
   return { cookie: cookieHeader(res.headers), id: await memberIdByEmail(web.site.services.db, email) };
 }
@@ -49,15 +53,18 @@ const idOf = (location: string | null) => Number(/^\/forge\/(\d+)$/.exec(locatio
 function partialPost(path: string, headers: Record<string, string>, first: Buffer): Promise<{ status: number; body: string }> {
   const url = new URL(web.http.base + path);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { origin: web.http.base, ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (body += c));
-      res.on("end", () => {
-        resolve({ status: res.statusCode!, body });
-        req.destroy();
-      });
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { origin: web.http.base, ...headers } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (body += c));
+        res.on("end", () => {
+          resolve({ status: res.statusCode!, body });
+          req.destroy();
+        });
+      },
+    );
     req.on("error", reject);
     req.write(first);
     // The rest of the body is never sent.
@@ -207,9 +214,12 @@ describe(`sharing over HTTP on ${ENGINE}`, () => {
     const boundary = "----forge-share-boundary";
     const head = Buffer.from(
       [
-        ...[["title", "Too big"], ["type", "art"], ["body", "x"], ["submissionKey", crypto.randomUUID()]].map(
-          ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
-        ),
+        ...[
+          ["title", "Too big"],
+          ["type", "art"],
+          ["body", "x"],
+          ["submissionKey", crypto.randomUUID()],
+        ].map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
         `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
       ].join(""),
     );
@@ -226,7 +236,11 @@ describe(`sharing over HTTP on ${ENGINE}`, () => {
   it("keeps the global 1 MB limit on every other route, and lets the upload routes' .data variants past it", async () => {
     const { cookie } = await join();
     const big = new Uint8Array(2 * 1024 * 1024);
-    const askRes = await fetch(web.http.base + "/council/ask", { method: "POST", headers: { origin: web.http.base, cookie, "content-type": "application/x-www-form-urlencoded" }, body: big });
+    const askRes = await fetch(web.http.base + "/council/ask", {
+      method: "POST",
+      headers: { origin: web.http.base, cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: big,
+    });
     expect(askRes.status).toBe(413);
     const onCreation = await postForm("/forge/1", fields("art", [["image", big, "a.png"]]), cookie);
     expect(onCreation.status).toBe(413);
@@ -249,9 +263,24 @@ describe(`sharing over HTTP on ${ENGINE}`, () => {
     expect(control.status).toBe(400);
     expect(await readable(control)).toContain("The form could not be read. Please try again.");
     expect(await web.site.services.db.selectFrom("creation").select("id").execute()).toEqual(before);
-    const files = await postForm("/forge/new", fields("art", [["image", image, "a.png"], ["audio", wav(), "a.wav"], ["extra", image, "b.png"]]), cookie);
+    const files = await postForm(
+      "/forge/new",
+      fields("art", [
+        ["image", image, "a.png"],
+        ["audio", wav(), "a.wav"],
+        ["extra", image, "b.png"],
+      ]),
+      cookie,
+    );
     expect(files.status).toBe(400);
-    const many = await postForm("/forge/new", fields("writing", Array.from({ length: 12 }, (_, i): Part => [`f${i}`, "x"])), cookie);
+    const many = await postForm(
+      "/forge/new",
+      fields(
+        "writing",
+        Array.from({ length: 12 }, (_, i): Part => [`f${i}`, "x"]),
+      ),
+      cookie,
+    );
     expect(many.status).toBe(400);
     expect(await readable(many)).toContain("Too many fields in one form.");
     const wrongType = await postForm("/forge/new", fields("music", [["image", image, "a.png"]]), cookie);
@@ -279,7 +308,13 @@ describe(`sharing over HTTP on ${ENGINE}`, () => {
     expect(page).toContain("Edit Your Creation");
     expect(page).toContain(`/media/${before.image_display_name}`);
 
-    const edited = await postForm(`/forge/${id}/edit`, fields("art", [["image", await png(90, 90, "#0a0"), "b.png"]]).slice(0, 4).concat([["image", await png(90, 90, "#0a0"), "b.png"]]), author.cookie);
+    const edited = await postForm(
+      `/forge/${id}/edit`,
+      fields("art", [["image", await png(90, 90, "#0a0"), "b.png"]])
+        .slice(0, 4)
+        .concat([["image", await png(90, 90, "#0a0"), "b.png"]]),
+      author.cookie,
+    );
     expect(edited.status).toBe(302);
     const after = await creationRow(id);
     expect(after.image_name).not.toBe(before.image_name);

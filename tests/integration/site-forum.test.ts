@@ -74,7 +74,11 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
     const denied = await web.http.post(path, { intent: "edit", kind: "reply", id: replyId, body: "hijacked" }, { cookie: ada });
     expect(denied.status).toBe(403);
 
-    const edited = await web.http.post(path, { intent: "edit", kind: "discussion", title: "Counting breaths on the tram", body: "Edited body." }, { cookie: ada });
+    const edited = await web.http.post(
+      path,
+      { intent: "edit", kind: "discussion", title: "Counting breaths on the tram", body: "Edited body." },
+      { cookie: ada },
+    );
     expect(edited.status).toBe(302);
     const newPath = edited.headers.get("location")!;
     expect(newPath).toMatch(/counting-breaths-on-the-tram$/);
@@ -136,11 +140,7 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
 
   it("answers titles and bodies out of bounds with the messages, and creates nothing", async () => {
     const cookie = await joinAs("Cy Bounds");
-    const res = await web.http.post(
-      "/battlefield/strength-training/new",
-      { title: "Short", body: "x".repeat(20_001), submissionKey: key() },
-      { cookie },
-    );
+    const res = await web.http.post("/battlefield/strength-training/new", { title: "Short", body: "x".repeat(20_001), submissionKey: key() }, { cookie });
     expect(res.status).toBe(400);
     const html = await readable(res);
     expect(html).toContain("Title must be at least 8 characters");
@@ -201,7 +201,11 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
     expect((await web.http.get("/monastery/breath-and-stillness/not-a-number")).status).toBe(404);
     expect((await web.http.get("/tavern/breath-and-stillness")).status).toBe(404);
     expect((await web.http.get("/monastery/breath-and-stillness?after=garbage")).status).toBe(400);
-    const d = await web.site.services.db.selectFrom("discussion").select(["id", "slug"]).where("topic_id", "=", "breath-and-stillness").executeTakeFirstOrThrow();
+    const d = await web.site.services.db
+      .selectFrom("discussion")
+      .select(["id", "slug"])
+      .where("topic_id", "=", "breath-and-stillness")
+      .executeTakeFirstOrThrow();
     expect((await web.http.get(`/monastery/breath-and-stillness/${d.id}-${d.slug}?after=12abc`)).status).toBe(400);
     // The right discussion under the wrong topic or section: one canonical address.
     const moved = await web.http.get(`/battlefield/strength-training/${d.id}`);

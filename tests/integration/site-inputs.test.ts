@@ -29,11 +29,7 @@ async function joinAs(name: string) {
 }
 
 async function aDiscussion() {
-  const d = await web.site.services.db
-    .selectFrom("discussion")
-    .select(["id", "slug"])
-    .where("topic_id", "=", "breath-and-stillness")
-    .executeTakeFirstOrThrow();
+  const d = await web.site.services.db.selectFrom("discussion").select(["id", "slug"]).where("topic_id", "=", "breath-and-stillness").executeTakeFirstOrThrow();
   return `/monastery/breath-and-stillness/${d.id}-${d.slug}`;
 }
 
@@ -92,7 +88,11 @@ describe(`ids and cursors out of range over HTTP on ${ENGINE} (issue 7, item 8)`
 describe(`sign-in redirect targets over HTTP on ${ENGINE} (issue 7, item 9)`, () => {
   it("sends hostile redirectTo values to /dashboard and never answers 500", async () => {
     const email = `redirect-${Date.now()}@example.org`;
-    const joined = await web.http.post("/join", { fullName: "Red Irect", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }, joinerAddress());
+    const joined = await web.http.post(
+      "/join",
+      { fullName: "Red Irect", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
+      joinerAddress(),
+    );
     expect(joined.status).toBe(200);
     const signIn = (redirectTo: string, i: number) =>
       web.http.post("/signin", { email, password: "Secret123", redirectTo }, { "x-forwarded-for": `203.0.113.${i}` });
@@ -160,7 +160,15 @@ describe(`newsletter links over HTTP on ${ENGINE}`, () => {
     expect(back).toMatch(/role="status"[^>]*>Thank you! Check your inbox for a link to confirm your subscription.</);
     expect(await statusOf(email)).toBe("pending");
 
-    const count = async () => Number((await web.site.services.db.selectFrom("newsletter_subscription").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await web.site.services.db
+            .selectFrom("newsletter_subscription")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     // A refusal changes no page: kept pages stay kept.
     await web.http.get("/terms");
@@ -178,7 +186,9 @@ describe(`newsletter links over HTTP on ${ENGINE}`, () => {
     const afterLimit = await count();
     const limited = await web.http.post("/newsletter", { email: `late-${email}`, redirectTo: "/faq" }, browser);
     expect(limited.headers.get("location")).toBe("/faq#newsletter");
-    expect(await readable(await web.http.get("/faq", { cookie: cookieHeader(limited.headers) }))).toMatch(/role="status"[^>]*>Too many attempts. Try again later.</);
+    expect(await readable(await web.http.get("/faq", { cookie: cookieHeader(limited.headers) }))).toMatch(
+      /role="status"[^>]*>Too many attempts. Try again later.</,
+    );
     expect(await count()).toBe(afterLimit);
 
     // A fetcher's post (fetch's default Accept) still gets the data it shows in place.
@@ -280,7 +290,11 @@ describe(`hostile bodies and addresses over HTTP on ${ENGINE}`, () => {
 
   it("takes NUL characters out of what members write, on both engines alike, and refuses them in addresses", async () => {
     const email = `nul-${Date.now()}@example.org`;
-    const joined = await web.http.post("/join", { fullName: "Nul\u0000Name", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }, joinerAddress());
+    const joined = await web.http.post(
+      "/join",
+      { fullName: "Nul\u0000Name", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
+      joinerAddress(),
+    );
     expect(joined.status).toBe(200);
     const member = await web.site.services.db.selectFrom("member").select("name").where("email", "=", email).executeTakeFirstOrThrow();
     expect(member.name).toBe("NulName");

@@ -26,8 +26,7 @@ async function joinAs(name: string, xp = 0) {
   if (xp) await grantXp(web.site.services.db, id, xp);
   return { cookie: cookieHeader(res.headers), email, id };
 }
-const statuses = (responses: Response[]) =>
-  responses.reduce<Record<string, number>>((all, r) => ({ ...all, [r.status]: (all[r.status] ?? 0) + 1 }), {});
+const statuses = (responses: Response[]) => responses.reduce<Record<string, number>>((all, r) => ({ ...all, [r.status]: (all[r.status] ?? 0) + 1 }), {});
 const parallel = (make: (i: number) => Promise<Response>) => Promise.all(Array.from({ length: PARALLEL }, (_, i) => make(i)));
 
 // Ten password checks and fifty requests take a while on a busy two-core machine.
@@ -71,7 +70,11 @@ describe(`limits over HTTP under ${PARALLEL} parallel requests on ${ENGINE}`, { 
 
   it(`posts exactly ${WRITE_LIMIT.max} of ${PARALLEL} parallel replies (the write burst limit)`, async () => {
     const author = await joinAs("Thread Author", 100);
-    const started = await web.http.post(`${TOPIC}/new`, { title: "A thread to fill", body: "x", submissionKey: crypto.randomUUID() }, { cookie: author.cookie });
+    const started = await web.http.post(
+      `${TOPIC}/new`,
+      { title: "A thread to fill", body: "x", submissionKey: crypto.randomUUID() },
+      { cookie: author.cookie },
+    );
     expect(started.status).toBe(302);
     const path = started.headers.get("location")!;
     const replier = await joinAs("Fast Replier", 100);

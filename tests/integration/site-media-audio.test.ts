@@ -16,14 +16,25 @@ let n = 0;
 async function join() {
   n += 1;
   const email = `audio${n}-${Date.now()}@example.org`;
-  const res = await web.http.post("/join", { fullName: "Ada Audio", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }, { "x-forwarded-for": `198.51.100.${100 + n}` });
+  const res = await web.http.post(
+    "/join",
+    { fullName: "Ada Audio", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
+    { "x-forwarded-for": `198.51.100.${100 + n}` },
+  );
   expect(res.status).toBe(200);
   return cookieHeader(res.headers);
 }
 
 function shareMusic(cookie: string, audio: Buffer, filename: string) {
   const body = new FormData();
-  for (const [key, value] of Object.entries({ title: "A song", description: "Sung at home.", type: "music", body: "Listen.", submissionKey: crypto.randomUUID() })) body.append(key, value);
+  for (const [key, value] of Object.entries({
+    title: "A song",
+    description: "Sung at home.",
+    type: "music",
+    body: "Listen.",
+    submissionKey: crypto.randomUUID(),
+  }))
+    body.append(key, value);
   body.append("audio", new Blob([audio as Uint8Array<ArrayBuffer>]), filename);
   return fetch(web.http.base + "/forge/new", { method: "POST", redirect: "manual", headers: { origin: web.http.base, cookie }, body });
 }
@@ -35,7 +46,15 @@ async function storedAudio(res: Response) {
   return row.audio_name!;
 }
 
-const count = async (table: "creation" | "media") => Number((await web.site.services.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+const count = async (table: "creation" | "media") =>
+  Number(
+    (
+      await web.site.services.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe(`audio uploads on ${ENGINE}`, () => {
   it("refuses a WAV header holding or followed by HTML with the audio message, and stores nothing", async () => {
@@ -99,7 +118,11 @@ describe(`audio uploads on ${ENGINE}`, () => {
       expect(played.headers.get("content-disposition")).toBe(`inline; filename="${name}"`);
     }
     // The creation page plays the same address.
-    const page = await readable(await web.http.get(`/forge/${(await web.site.services.db.selectFrom("creation").select("id").where("audio_name", "=", name).executeTakeFirstOrThrow()).id}`));
+    const page = await readable(
+      await web.http.get(
+        `/forge/${(await web.site.services.db.selectFrom("creation").select("id").where("audio_name", "=", name).executeTakeFirstOrThrow()).id}`,
+      ),
+    );
     expect(page).toContain(`<audio controls="" preload="metadata" src="/media/${name}"`);
   });
 });

@@ -17,7 +17,11 @@ let n = 0;
 async function join(role: "member" | "moderator" = "member") {
   n += 1;
   const email = `hidden${n}-${Date.now()}@example.org`;
-  const res = await web.http.post("/join", { fullName: `Hidden Tester ${n}`, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" }, { "x-forwarded-for": `198.51.100.${n}` });
+  const res = await web.http.post(
+    "/join",
+    { fullName: `Hidden Tester ${n}`, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
+    { "x-forwarded-for": `198.51.100.${n}` },
+  );
   expect(res.status).toBe(200);
   if (role !== "member") await web.site.services.db.updateTable("member").set({ role }).where("email", "=", email).execute();
   return cookieHeader(res.headers);
@@ -25,7 +29,8 @@ async function join(role: "member" | "moderator" = "member") {
 
 async function share(cookie: string, type: "art" | "music") {
   const body = new FormData();
-  for (const [key, value] of Object.entries({ title: `Hidden ${type}`, description: "To be hidden.", type, body: "Made.", submissionKey: crypto.randomUUID() })) body.append(key, value);
+  for (const [key, value] of Object.entries({ title: `Hidden ${type}`, description: "To be hidden.", type, body: "Made.", submissionKey: crypto.randomUUID() }))
+    body.append(key, value);
   if (type === "art") body.append("image", new Blob([(await png()) as Uint8Array<ArrayBuffer>]), "art.png");
   else body.append("audio", new Blob([wav() as Uint8Array<ArrayBuffer>]), "song.wav");
   const res = await fetch(web.http.base + "/forge/new", { method: "POST", redirect: "manual", headers: { origin: web.http.base, cookie }, body });
@@ -60,7 +65,10 @@ describe(`a hidden creation's files on ${ENGINE}`, () => {
     await moderate(art.id, "hide", moderator);
     await moderate(music.id, "hide", moderator);
     for (const name of names) {
-      for (const [who, cookie] of [["visitor", ""], ["another member", other]] as const) {
+      for (const [who, cookie] of [
+        ["visitor", ""],
+        ["another member", other],
+      ] as const) {
         const headers: Record<string, string> = cookie ? { cookie } : {};
         const res = await web.http.get(`/media/${name}`, headers);
         expect(res.status, `${who} ${name}`).toBe(404);
@@ -70,7 +78,10 @@ describe(`a hidden creation's files on ${ENGINE}`, () => {
         expect(revalidated.status, `${who} ${name} revalidated`).toBe(404);
         expect((await web.http.get(`/media/${name}`, { ...headers, range: "bytes=0-3" })).status).toBe(404);
       }
-      for (const [who, cookie] of [["author", author], ["moderator", moderator]] as const) {
+      for (const [who, cookie] of [
+        ["author", author],
+        ["moderator", moderator],
+      ] as const) {
         const res = await web.http.get(`/media/${name}`, { cookie });
         expect(res.status, `${who} ${name}`).toBe(200);
         expect(res.headers.get("cache-control")).toBe(PRIVATE);

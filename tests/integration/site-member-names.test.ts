@@ -13,11 +13,7 @@ const BROKEN_NAMES = ["Ana\nBob", "Ana\r\nBcc: someone@example.org", "Ana\tBob",
 
 let n = 0;
 const join = (fullName: string, email: string) =>
-  web.http.post(
-    "/join",
-    { fullName, email, password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: "on" },
-    { "x-forwarded-for": `198.51.100.${++n}` },
-  );
+  web.http.post("/join", { fullName, email, password: PASSWORD, confirmPassword: PASSWORD, termsAccepted: "on" }, { "x-forwarded-for": `198.51.100.${++n}` });
 
 describe(`a member's name on ${ENGINE}`, () => {
   it("join refuses a name with a line break or a control character, with the field's message, and creates nobody", async () => {

@@ -42,8 +42,7 @@ async function memberRow(id: string) {
   return row;
 }
 
-const settingsPost = (intent: string, form: Record<string, string>, cookie: string) =>
-  web.http.post(`/settings?intent=${intent}`, form, { cookie });
+const settingsPost = (intent: string, form: Record<string, string>, cookie: string) => web.http.post(`/settings?intent=${intent}`, form, { cookie });
 
 async function signIn(email: string, password: string) {
   return web.http.post("/signin", { email, password, redirectTo: "/dashboard" });
@@ -133,11 +132,7 @@ describe(`settings on ${ENGINE}`, () => {
 
   it("saves name, bio, interests and time zone", async () => {
     const { viewer, cookie } = await joined();
-    const res = await settingsPost(
-      "profile",
-      { fullName: "Ada Renamed", bio: "New bio.", "interests.philosophy": "on", timeZone: "Europe/Berlin" },
-      cookie,
-    );
+    const res = await settingsPost("profile", { fullName: "Ada Renamed", bio: "New bio.", "interests.philosophy": "on", timeZone: "Europe/Berlin" }, cookie);
     expect(res.status).toBe(200);
     expect(await readable(res)).toContain("Your profile is saved.");
     const row = await memberRow(viewer.id);
@@ -219,7 +214,12 @@ describe(`email change on ${ENGINE}`, () => {
     const bad = await settingsPost("email", { email: "not-an-address", currentPassword: PASSWORD }, cookie);
     expect(await readable(bad)).toContain("Please enter a valid email address");
     expect((await memberRow(viewer.id)).email).toBe(viewer.email);
-    const mails = await db().selectFrom("mail_outbox").select("id").where("kind", "=", "email-change").where("to_address", "in", ["fresh-address@example.org", other.email]).execute();
+    const mails = await db()
+      .selectFrom("mail_outbox")
+      .select("id")
+      .where("kind", "=", "email-change")
+      .where("to_address", "in", ["fresh-address@example.org", other.email])
+      .execute();
     expect(mails).toHaveLength(0);
   });
 
@@ -265,7 +265,7 @@ describe(`email change on ${ENGINE}`, () => {
     const asked = new Date(Date.now() - EMAIL_CHANGE_LINK_MS - 60_000);
     const { services } = web.site;
     const newAddress = `late-${Date.now()}@example.org`;
-    const requestHeaders = new Headers({ cookie: (await joinedCookieFor(viewer)) });
+    const requestHeaders = new Headers({ cookie: await joinedCookieFor(viewer) });
     const result = await requestEmailChange(services, viewer, { email: newAddress, currentPassword: PASSWORD }, requestHeaders, asked);
     expect(result.ok).toBe(true);
     const mail = await db().selectFrom("mail_outbox").select("text_body").where("to_address", "=", newAddress).executeTakeFirstOrThrow();
@@ -322,7 +322,17 @@ describe(`data export on ${ENGINE}`, () => {
     const d = await discussion(web.site.services, { author: viewer, title: "My own discussion here" });
     await db()
       .insertInto("reply")
-      .values({ discussion_id: d.id, author_id: stranger.id, body: "Stranger's reply", body_html: "<p>Stranger's reply</p>\n", created_at: new Date().toISOString(), edited_at: null, deleted_at: null, hidden_at: null, submission_key: null })
+      .values({
+        discussion_id: d.id,
+        author_id: stranger.id,
+        body: "Stranger's reply",
+        body_html: "<p>Stranger's reply</p>\n",
+        created_at: new Date().toISOString(),
+        edited_at: null,
+        deleted_at: null,
+        hidden_at: null,
+        submission_key: null,
+      })
       .execute();
     const q = await question(web.site.services, { asker: stranger, title: "A stranger's question" });
     await answer(web.site.services, q.id, { author: viewer, body: "My answer to it" });
@@ -344,7 +354,20 @@ describe(`data export on ${ENGINE}`, () => {
     expect(body.newsletter).toMatchObject({ status: "pending" });
     expect(body.challengeAttempts).toMatchObject([{ challenge_id: c.id, title: "Thirty cold mornings", status: "active", check_in_count: 2 }]);
     expect(body.checkIns.map((x: { day: string }) => x.day)).toEqual(["2026-01-01", "2026-01-02"]);
-    for (const key of ["discussions", "replies", "questions", "answers", "creations", "creationComments", "likes", "helpfulVotes", "xp", "topicMemberships", "challengeAttempts", "checkIns"]) {
+    for (const key of [
+      "discussions",
+      "replies",
+      "questions",
+      "answers",
+      "creations",
+      "creationComments",
+      "likes",
+      "helpfulVotes",
+      "xp",
+      "topicMemberships",
+      "challengeAttempts",
+      "checkIns",
+    ]) {
       expect(Array.isArray(body[key]), key).toBe(true);
     }
     const account = await db().selectFrom("account").select("password").where("member_id", "=", viewer.id).executeTakeFirstOrThrow();

@@ -60,7 +60,15 @@ async function lockOut(email: string) {
 }
 
 const sessionsOf = async (memberId: string) =>
-  Number((await db().selectFrom("session").select((eb) => eb.fn.countAll().as("n")).where("member_id", "=", memberId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db()
+        .selectFrom("session")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("member_id", "=", memberId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 async function mailedLinks(email: string) {
   const rows = await db().selectFrom("mail_outbox").select(["text_body", "kind"]).where("to_address", "=", email).where("kind", "=", "sign-in-link").execute();
@@ -82,7 +90,8 @@ async function linkFor(email: string) {
 /** What the tables keep of a token: its SHA-256 in hex, as since the tables were made (ADR 0042). */
 const hexHash = (token: string) => createHash("sha256").update(token).digest("hex");
 
-const devicesOf = async (memberId: string) => (await db().selectFrom("trusted_device").select("token_hash").where("member_id", "=", memberId).execute()).map((r) => r.token_hash);
+const devicesOf = async (memberId: string) =>
+  (await db().selectFrom("trusted_device").select("token_hash").where("member_id", "=", memberId).execute()).map((r) => r.token_hash);
 
 const useLink = (token: string, cookie?: string) => web.http.post("/signin/link", { token }, cookie ? { cookie } : {});
 
@@ -133,7 +142,12 @@ describe(`the owner of a locked address on ${ENGINE}`, { timeout: 60_000 }, () =
     const device = await trustedDevice(email);
     await lockOut(email);
     await requestPasswordReset(web.site.services, email, fresh());
-    const mail = await db().selectFrom("mail_outbox").select("text_body").where("to_address", "=", email).where("kind", "=", "password-reset").executeTakeFirstOrThrow();
+    const mail = await db()
+      .selectFrom("mail_outbox")
+      .select("text_body")
+      .where("to_address", "=", email)
+      .where("kind", "=", "password-reset")
+      .executeTakeFirstOrThrow();
     const token = mail.text_body.match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1];
     expect(await resetPassword(web.site.services, token, "NewSecret456")).toEqual({ ok: true });
     expect((await signIn(email, "NewSecret456", device)).status).toBe(429);
@@ -218,7 +232,8 @@ describe(`the owner of a locked address on ${ENGINE}`, { timeout: 60_000 }, () =
       deviceKey(device),
       deviceKey(othersDevice),
     ];
-    const counted = async () => [...new Set((await db().selectFrom("rate_limit_hit").select("key").where("key", "in", keys).execute()).map((r) => r.key))].sort();
+    const counted = async () =>
+      [...new Set((await db().selectFrom("rate_limit_hit").select("key").where("key", "in", keys).execute()).map((r) => r.key))].sort();
     expect(await counted()).toEqual([...keys].sort());
 
     expect((await web.http.post("/settings?intent=delete", { currentPassword: PASSWORD }, { cookie: cookieHeader(signedIn.headers) })).status).toBe(302);
@@ -285,8 +300,14 @@ describe(`a mailed one-time sign-in link on ${ENGINE}`, { timeout: 60_000 }, () 
 
   it("is asked for on a page of its own, the forgot-password page's twin with its own words", async () => {
     const pages = [
-      { path: "/signin/email-link", texts: ["Sign in by email", "Email me a sign-in link", "We will mail a link that signs you in once, without your password."] },
-      { path: "/forgot-password", texts: ["Forgot your password?", "Reset your password", "Enter the email address of your account and we will mail you a link.", "Send Reset Link"] },
+      {
+        path: "/signin/email-link",
+        texts: ["Sign in by email", "Email me a sign-in link", "We will mail a link that signs you in once, without your password."],
+      },
+      {
+        path: "/forgot-password",
+        texts: ["Forgot your password?", "Reset your password", "Enter the email address of your account and we will mail you a link.", "Send Reset Link"],
+      },
     ];
     for (const { path, texts } of pages) {
       const page = await readable(await web.http.get(path));
@@ -324,13 +345,20 @@ describe(`a mailed one-time sign-in link on ${ENGINE}`, { timeout: 60_000 }, () 
   it("cannot be used once expired, nor after the address changed, nor made up", async () => {
     const expired = await joined();
     const token = await linkFor(expired.email);
-    await db().updateTable("sign_in_link").set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await db()
+      .updateTable("sign_in_link")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     expect(await readable(await web.http.get(`/signin/link?token=${token}`))).toContain(SIGN_IN_LINK_INVALID);
     expect((await useLink(token)).status).toBe(400);
 
     const moved = await joined();
     const movedToken = await linkFor(moved.email);
-    await db().updateTable("member").set({ email: `moved-${moved.email}` }).where("id", "=", moved.id).execute();
+    await db()
+      .updateTable("member")
+      .set({ email: `moved-${moved.email}` })
+      .where("id", "=", moved.id)
+      .execute();
     expect((await useLink(movedToken)).status).toBe(400);
     expect(await sessionsOf(moved.id)).toBe(1);
 

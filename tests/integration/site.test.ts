@@ -109,7 +109,9 @@ describe(`the site over HTTP on ${ENGINE}`, () => {
     expect(form.match(/<input[^>]*\bid="fullName"[^>]*>/)![0]).toContain('type="text"');
     const password = form.match(/<input[^>]*\bid="password"[^>]*>/)![0];
     expect(password).toContain('aria-describedby="password-hint"');
-    expect(form).toContain('<p id="password-hint" data-slot="field-hint" class="text-sm text-muted">At least 8 characters, with at least one uppercase letter and one number.</p>');
+    expect(form).toContain(
+      '<p id="password-hint" data-slot="field-hint" class="text-sm text-muted">At least 8 characters, with at least one uppercase letter and one number.</p>',
+    );
 
     const res = await web.http.post("/join", { ...join, password: "short", confirmPassword: "short" });
     expect(res.status).toBe(400);

@@ -73,9 +73,18 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
       secret: env.AUTH_SECRET,
       baseURL: env.BASE_URL,
       // Queued, not sent: Better Auth's request succeeds whether or not SMTP is up (ADR 0025).
-    sendResetPassword: async (to, token) => void (await enqueueMail(db, resetPasswordMail(env.BASE_URL, to, token))),
+      sendResetPassword: async (to, token) => void (await enqueueMail(db, resetPasswordMail(env.BASE_URL, to, token))),
     });
-    const services: AppServices = { db, engine: ENGINE, auth, env: { ...env, DATABASE_ENGINE: ENGINE }, logger, mailer, media: databaseMediaStore(db), queries };
+    const services: AppServices = {
+      db,
+      engine: ENGINE,
+      auth,
+      env: { ...env, DATABASE_ENGINE: ENGINE },
+      logger,
+      mailer,
+      media: databaseMediaStore(db),
+      queries,
+    };
     return {
       services,
       invalidation: ENGINE === "postgres" ? { url: pgUrl, channel: `ipos_page_cache_${id}` } : undefined,

@@ -13,9 +13,24 @@ describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
     const at = "2026-11-01T10:15:00.000Z";
     await db
       .insertInto("member")
-      .values({ id: "m", name: "Member", email: "m@example.org", email_verified: false, image: null, created_at: at, updated_at: at, handle: "m", bio: null, interests: "[]", role: "member" })
+      .values({
+        id: "m",
+        name: "Member",
+        email: "m@example.org",
+        email_verified: false,
+        image: null,
+        created_at: at,
+        updated_at: at,
+        handle: "m",
+        bio: null,
+        interests: "[]",
+        role: "member",
+      })
       .execute();
-    await db.insertInto("topic").values({ id: "t", section: "battlefield", title: "Topic", description: "", created_by: "m", created_at: at, last_activity_at: at }).execute();
+    await db
+      .insertInto("topic")
+      .values({ id: "t", section: "battlefield", title: "Topic", description: "", created_by: "m", created_at: at, last_activity_at: at })
+      .execute();
     const bodies = ["Sit **ten** minutes, see [notes](https://example.org/n).", "# Heading _here_", "![".repeat(2_000)];
     const d = await db
       .insertInto("discussion")
@@ -24,7 +39,17 @@ describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
       .executeTakeFirstOrThrow();
     await db
       .insertInto("discussion")
-      .values({ topic_id: "t", author_id: "m", title: "Kept", slug: "kept", body: "new", body_html: "<p>kept as written</p>", excerpt: "x", created_at: at, last_activity_at: at })
+      .values({
+        topic_id: "t",
+        author_id: "m",
+        title: "Kept",
+        slug: "kept",
+        body: "new",
+        body_html: "<p>kept as written</p>",
+        excerpt: "x",
+        created_at: at,
+        last_activity_at: at,
+      })
       .execute();
     const replies = [
       { created_at: "2026-11-01T10:20:00.000Z" },
@@ -35,11 +60,27 @@ describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
       { created_at: "2026-11-03T08:00:00.000Z" },
     ];
     for (const [i, r] of replies.entries()) {
-      await db.insertInto("reply").values({ discussion_id: d.id, author_id: "m", body: bodies[i % bodies.length], ...r }).execute();
+      await db
+        .insertInto("reply")
+        .values({ discussion_id: d.id, author_id: "m", body: bodies[i % bodies.length], ...r })
+        .execute();
     }
     await db
       .insertInto("event")
-      .values({ title: "E", description: "Bring *tea*.", path: "monk", starts_at: at, ends_at: at, time_zone: "UTC", online_url: null, place: "Here", capacity: 5, host_id: "m", created_at: at, updated_at: at })
+      .values({
+        title: "E",
+        description: "Bring *tea*.",
+        path: "monk",
+        starts_at: at,
+        ends_at: at,
+        time_zone: "UTC",
+        online_url: null,
+        place: "Here",
+        capacity: 5,
+        host_id: "m",
+        created_at: at,
+        updated_at: at,
+      })
       .execute();
 
     const creations = [
@@ -51,7 +92,10 @@ describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
       { type: "projects" },
     ];
     for (const c of creations) {
-      await db.insertInto("creation").values({ author_id: "m", title: "C", description: "d", body: "b", created_at: at, ...c }).execute();
+      await db
+        .insertInto("creation")
+        .values({ author_id: "m", title: "C", description: "d", body: "b", created_at: at, ...c })
+        .execute();
     }
 
     const { error } = await migrator.migrateToLatest();
@@ -64,7 +108,14 @@ describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
     const event = await db.selectFrom("event").select("description_html").executeTakeFirstOrThrow();
     expect(event.description_html).toBe(renderMarkdown("Bring *tea*."));
     const hours = await db.selectFrom("reply_hour").select(["discussion_id", "section", "hour", "replies"]).orderBy("hour").execute();
-    expect(hours.map((h: { discussion_id: number; section: string; hour: string; replies: number }) => [Number(h.discussion_id), h.section, h.hour, Number(h.replies)])).toEqual([
+    expect(
+      hours.map((h: { discussion_id: number; section: string; hour: string; replies: number }) => [
+        Number(h.discussion_id),
+        h.section,
+        h.hour,
+        Number(h.replies),
+      ]),
+    ).toEqual([
       [Number(d.id), "battlefield", "2026-11-01T10", 2],
       [Number(d.id), "battlefield", "2026-11-01T11", 1],
       [Number(d.id), "battlefield", "2026-11-03T08", 1],

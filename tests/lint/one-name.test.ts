@@ -8,7 +8,20 @@ import { describe, expect, it } from "vitest";
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** What a route module exports because React Router asks for it by that name. */
-const ROUTE_EXPORTS = new Set(["loader", "action", "meta", "links", "headers", "handle", "ErrorBoundary", "HydrateFallback", "Layout", "shouldRevalidate", "clientLoader", "clientAction"]);
+const ROUTE_EXPORTS = new Set([
+  "loader",
+  "action",
+  "meta",
+  "links",
+  "headers",
+  "handle",
+  "ErrorBoundary",
+  "HydrateFallback",
+  "Layout",
+  "shouldRevalidate",
+  "clientLoader",
+  "clientAction",
+]);
 
 /**
  * Files named after a database engine implement one signature twice on purpose (STYLE habit 5:
@@ -69,7 +82,10 @@ describe("one name per thing", () => {
       "app/.server/db/search/postgres.ts": "export async function searchDiscussions() {}\n",
     });
     expect(found).toEqual({
-      clashes: ["PostKind: app/.server/domain/forum/forum-service.ts, app/.server/domain/posts/pipeline.ts", "editPost: app/.server/domain/forum/forum-service.ts, app/.server/domain/posts/pipeline.ts"],
+      clashes: [
+        "PostKind: app/.server/domain/forum/forum-service.ts, app/.server/domain/posts/pipeline.ts",
+        "editPost: app/.server/domain/forum/forum-service.ts, app/.server/domain/posts/pipeline.ts",
+      ],
       executors: ["app/.server/domain/forum/forum-repository.ts"],
     });
   });

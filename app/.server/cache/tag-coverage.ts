@@ -105,7 +105,8 @@ export const HIDDEN_TABLES: Readonly<Partial<Record<Table, string>>> = {
  * none lists or counts them.
  */
 export const NEW_ROWS_UNSEEN: Readonly<Partial<Record<Table, string>>> = {
-  member: "a member shows only as an author (through posts, which name their pages) and on their own profile, a 404 before they join, which is never kept; no page lists or counts members",
+  member:
+    "a member shows only as an author (through posts, which name their pages) and on their own profile, a 404 before they join, which is never kept; no page lists or counts members",
 };
 
 /**
@@ -113,7 +114,8 @@ export const NEW_ROWS_UNSEEN: Readonly<Partial<Record<Table, string>>> = {
  * these without their tag (writes of them still need one, for the pages that show what does change).
  */
 export const STABLE_READS: Readonly<Partial<Record<Table, string>>> = {
-  topic: "its id, section and title, in a discussion's breadcrumb and a post's address: a topic is never renamed (its counts change, and the pages showing them read its tag)",
+  topic:
+    "its id, section and title, in a discussion's breadcrumb and a post's address: a topic is never renamed (its counts change, and the pages showing them read its tag)",
   challenge_virtue: "the virtues a challenge trains are fixed when it is proposed; a profile's virtue levels count completed attempts through them",
 };
 

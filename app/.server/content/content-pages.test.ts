@@ -66,7 +66,7 @@ describe("content pages", () => {
   it.each([
     ["no front matter", "## A {#a}\n", "must start with a --- block"],
     ["an unknown value", `${FRONT}## A {#a}\n\n{{xp.nonsense}}\n`, "unknown value {{xp.nonsense}}"],
-    ["a heading without an anchor", `${FRONT}## A\n`, "\"## A\" needs an anchor"],
+    ["a heading without an anchor", `${FRONT}## A\n`, '"## A" needs an anchor'],
     ["an unknown virtue", `${FRONT}## A {#a}\n\n- {{virtue:greed}} x\n`, "unknown virtue"],
     ["a bad date", "---\ntitle: T\ndescription: D\nupdated: soon\n---\n", "updated must be YYYY-MM-DD"],
     ["an unknown key", "---\ntitle: T\ndescription: D\nlayout: wide\n---\n", 'unknown key "layout"'],

@@ -54,9 +54,7 @@ export const CONTENT_VALUES: Readonly<Record<string, string>> = {
   "xp.daily-cap": String(DAILY_VOTE_XP_CAP),
   ...Object.fromEntries(RANKS.map((rank) => [`rank.${rank.id}`, formatCount(rank.minXp)])),
   "virtue.master-level": String(MASTER_VIRTUE_LEVEL),
-  ...Object.fromEntries(
-    Array.from({ length: MAX_VIRTUE_LEVEL }, (_, i) => [`virtue.level-${i + 1}`, String(challengesForLevel(i + 1))]),
-  ),
+  ...Object.fromEntries(Array.from({ length: MAX_VIRTUE_LEVEL }, (_, i) => [`virtue.level-${i + 1}`, String(challengesForLevel(i + 1))])),
   "limit.initiate-posts": String(INITIATE_DAILY_POSTS),
   "limit.sign-in": String(SIGN_IN_LIMIT),
   "limit.sign-in-minutes": String(SIGN_IN_WINDOW_MS / 60_000),
@@ -67,8 +65,7 @@ export const CONTENT_VALUES: Readonly<Record<string, string>> = {
 // they were in the TSX pages), no linkify (a link is written as one).
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 md.renderer.rules.softbreak = () => " ";
-const defaultLinkOpen =
-  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const href = String(tokens[idx].attrGet("href") ?? "");
   tokens[idx].attrSet("class", href.startsWith("mailto:") ? EMAIL_LINK_CLASS : TEXT_LINK_CLASS);
@@ -169,7 +166,13 @@ export function parseContentPage(slug: string, source: string, file = `content/$
         children.forEach((child, k) => {
           if (child.type !== "link_open") return;
           const end = children.findIndex((c, m) => m > k && c.type === "link_close");
-          links.push({ to: String(child.attrGet("href") ?? ""), label: children.slice(k + 1, end).map((c) => c.content).join("") });
+          links.push({
+            to: String(child.attrGet("href") ?? ""),
+            label: children
+              .slice(k + 1, end)
+              .map((c) => c.content)
+              .join(""),
+          });
         });
         if (links.length < 1 || links.length > 2) fail("each button is one link, then optionally the link members see instead");
         return { ...links[0], member: links[1] };
@@ -190,7 +193,10 @@ export function parseContentPage(slug: string, source: string, file = `content/$
             const first = children[0];
             const mark = /^\{\{virtue:([a-z]+)\}\}\s*/.exec(first?.type === "text" ? first.content : "");
             if (!mark || !isVirtue(mark[1])) return fail(`unknown virtue in "${item.content.slice(0, 30)}"`);
-            const rest = [Object.assign(Object.create(Object.getPrototypeOf(first)), first, { content: first.content.slice(mark[0].length) }), ...children.slice(1)];
+            const rest = [
+              Object.assign(Object.create(Object.getPrototypeOf(first)), first, { content: first.content.slice(mark[0].length) }),
+              ...children.slice(1),
+            ];
             return { virtue: mark[1], html: md.renderer.renderInline(rest, md.options, {}) };
           }),
         });
@@ -200,9 +206,7 @@ export function parseContentPage(slug: string, source: string, file = `content/$
     if (!BLOCK_TAGS.has(open.tag) || open.nesting !== 1) fail(`a ${open.type.replace(/_open$/, "")} is not supported on content pages`);
     const tag = open.tag as HtmlBlock["tag"];
     const html =
-      open.type === "paragraph_open" || open.type === "heading_open"
-        ? inlineHtml(inline)
-        : md.renderer.render(tokens.slice(i + 1, close), md.options, {});
+      open.type === "paragraph_open" || open.type === "heading_open" ? inlineHtml(inline) : md.renderer.render(tokens.slice(i + 1, close), md.options, {});
     const start = open.type === "ordered_list_open" && open.attrGet("start") ? Number(open.attrGet("start")) : undefined;
     add({ kind: "html", tag, html, ...(start ? { start } : {}) });
   }

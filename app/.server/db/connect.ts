@@ -109,7 +109,8 @@ function observedDialect(dialect: Dialect, queries: QueryObservers): Dialect {
       return new Proxy(driver, {
         get(target, property) {
           if (property === "acquireConnection") {
-            return async (...args: unknown[]) => observed(await (target.acquireConnection as (...a: unknown[]) => Promise<DatabaseConnection>).apply(target, args));
+            return async (...args: unknown[]) =>
+              observed(await (target.acquireConnection as (...a: unknown[]) => Promise<DatabaseConnection>).apply(target, args));
           }
           const value = Reflect.get(target, property, target) as unknown;
           return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;

@@ -106,10 +106,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
       })
       .execute();
     if (m.history > 0) {
-      await trx
-        .insertInto("xp_event")
-        .values({ member_id: id, kind: "demo.history", subject_id: "demo", points: m.history, created_at: joined })
-        .execute();
+      await trx.insertInto("xp_event").values({ member_id: id, kind: "demo.history", subject_id: "demo", points: m.history, created_at: joined }).execute();
     }
   }
   const member = (key: string) => ids.get(key)!;
@@ -121,7 +118,10 @@ async function fill(trx: Transaction<Database>, now: Date) {
   };
 
   for (const a of ADVISORS) {
-    await trx.insertInto("advisor").values({ member_id: member(a.key), path: a.path, specialty: a.specialty, granted_at: joined }).execute();
+    await trx
+      .insertInto("advisor")
+      .values({ member_id: member(a.key), path: a.path, specialty: a.specialty, granted_at: joined })
+      .execute();
   }
 
   const day = (daysAgo: number) => at(daysAgo).slice(0, 10);
@@ -142,7 +142,10 @@ async function fill(trx: Transaction<Database>, now: Date) {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    await trx.insertInto("challenge_virtue").values(c.virtues.map((virtue) => ({ challenge_id: challenge.id, virtue }))).execute();
+    await trx
+      .insertInto("challenge_virtue")
+      .values(c.virtues.map((virtue) => ({ challenge_id: challenge.id, virtue })))
+      .execute();
     for (const r of c.running) {
       const attempt = await trx
         .insertInto("challenge_attempt")
@@ -183,7 +186,15 @@ async function fill(trx: Transaction<Database>, now: Date) {
   for (const [index, t] of TOPICS.entries()) {
     await trx
       .insertInto("topic")
-      .values({ id: t.id, section: t.section, title: t.title, description: t.description, created_by: null, created_at: at(50, index), last_activity_at: at(50, index) })
+      .values({
+        id: t.id,
+        section: t.section,
+        title: t.title,
+        description: t.description,
+        created_by: null,
+        created_at: at(50, index),
+        last_activity_at: at(50, index),
+      })
       .execute();
   }
   // Every demo member follows the topics of the sections that match their interests.
@@ -192,7 +203,10 @@ async function fill(trx: Transaction<Database>, now: Date) {
       const monk = m.interests.includes("meditation") || m.interests.includes("philosophy");
       const warrior = m.interests.includes("fitness");
       if ((t.section === "monastery" && monk) || (t.section === "battlefield" && warrior)) {
-        await trx.insertInto("topic_member").values({ topic_id: t.id, member_id: member(m.key), joined_at: joined }).execute();
+        await trx
+          .insertInto("topic_member")
+          .values({ topic_id: t.id, member_id: member(m.key), joined_at: joined })
+          .execute();
       }
     }
   }
@@ -248,7 +262,10 @@ async function fill(trx: Transaction<Database>, now: Date) {
     if (c.type === "art") await demoImage(trx, creation.id, member(c.author));
     if (c.type === "music") await demoAudio(trx, creation.id, member(c.author));
     for (const liker of c.likes) {
-      await trx.insertInto("creation_like").values({ creation_id: creation.id, member_id: member(liker), created_at: created }).execute();
+      await trx
+        .insertInto("creation_like")
+        .values({ creation_id: creation.id, member_id: member(liker), created_at: created })
+        .execute();
       await award(c.author, "creation.liked", `${creation.id}:${member(liker)}`, created);
     }
     for (const [i, [author, body]] of c.comments.entries()) {
@@ -263,11 +280,22 @@ async function fill(trx: Transaction<Database>, now: Date) {
     const created = at(q.daysAgo);
     const question = await trx
       .insertInto("question")
-      .values({ author_id: member(q.author), title: q.title, body: q.body, body_html: renderMarkdown(q.body), excerpt: excerptOf(q.body), created_at: created, last_activity_at: created })
+      .values({
+        author_id: member(q.author),
+        title: q.title,
+        body: q.body,
+        body_html: renderMarkdown(q.body),
+        excerpt: excerptOf(q.body),
+        created_at: created,
+        last_activity_at: created,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await award(q.author, "question.asked", question.id, created);
-    await trx.insertInto("question_virtue").values(q.virtues.map((virtue) => ({ question_id: question.id, virtue }))).execute();
+    await trx
+      .insertInto("question_virtue")
+      .values(q.virtues.map((virtue) => ({ question_id: question.id, virtue })))
+      .execute();
     // Past visitors, one view each on the day the question was asked.
     await trx
       .insertInto("question_view")
@@ -314,7 +342,10 @@ async function fill(trx: Transaction<Database>, now: Date) {
       .returning("id")
       .executeTakeFirstOrThrow();
     for (const key of e.going) {
-      await trx.insertInto("event_rsvp").values({ event_id: event.id, member_id: member(key), status: "going", waitlist_position: null, updated_at: at(1) }).execute();
+      await trx
+        .insertInto("event_rsvp")
+        .values({ event_id: event.id, member_id: member(key), status: "going", waitlist_position: null, updated_at: at(1) })
+        .execute();
     }
   }
 
@@ -339,12 +370,20 @@ async function settleStandings(trx: Transaction<Database>, ids: Map<string, stri
       completed.set(key, counts);
     }
   }
-  const rows = await trx.selectFrom("member").select(["id", "xp"]).where("id", "in", [...ids.values()]).execute();
+  const rows = await trx
+    .selectFrom("member")
+    .select(["id", "xp"])
+    .where("id", "in", [...ids.values()])
+    .execute();
   const keyOf = new Map([...ids].map(([key, id]) => [id, key]));
   for (const row of rows) {
     const levels: VirtueLevels = {};
     for (const [virtue, count] of completed.get(keyOf.get(row.id)!) ?? []) if (isVirtue(virtue)) levels[virtue] = virtueLevel(count);
-    await trx.updateTable("member").set({ rank: rankFor(Number(row.xp), levels).id }).where("id", "=", row.id).execute();
+    await trx
+      .updateTable("member")
+      .set({ rank: rankFor(Number(row.xp), levels).id })
+      .where("id", "=", row.id)
+      .execute();
   }
 }
 

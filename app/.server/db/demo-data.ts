@@ -14,12 +14,24 @@ export interface DemoMember {
 }
 
 export const MEMBERS: DemoMember[] = [
-  { key: "mei", name: "Mei Tanaka", bio: "Zen practitioner for twenty years. I teach breath before technique.", interests: ["meditation", "philosophy"], history: 2400 },
+  {
+    key: "mei",
+    name: "Mei Tanaka",
+    bio: "Zen practitioner for twenty years. I teach breath before technique.",
+    interests: ["meditation", "philosophy"],
+    history: 2400,
+  },
   { key: "marcus", name: "Marcus Reyes", bio: "Former infantry officer, now coaching strength and leadership.", interests: ["fitness"], history: 1700 },
   { key: "amara", name: "Amara Okafor", bio: "Stoic reader, marathon runner, mother of two.", interests: ["philosophy", "fitness"], history: 900 },
   { key: "theo", name: "Theo Lindqvist", bio: "Woodworker and calligrapher. Slow hands, quiet mind.", interests: ["creativity", "meditation"], history: 420 },
   { key: "priya", name: "Priya Nair", bio: "Yoga teacher learning to lift heavy things.", interests: ["meditation", "fitness"], history: 160 },
-  { key: "jonas", name: "Jonas Weber", bio: "Software engineer rebuilding discipline one morning at a time.", interests: ["fitness", "creativity"], history: 60 },
+  {
+    key: "jonas",
+    name: "Jonas Weber",
+    bio: "Software engineer rebuilding discipline one morning at a time.",
+    interests: ["fitness", "creativity"],
+    history: 60,
+  },
   { key: "sofia", name: "Sofia Alvarez", bio: "Musician. I write songs about the long road.", interests: ["creativity"], history: 30 },
   { key: "kenji", name: "Kenji Mori", bio: "Kendo student, tea enthusiast.", interests: ["meditation", "philosophy"], history: 0 },
 ];
@@ -32,15 +44,55 @@ export const ADVISORS: { key: string; path: "monk" | "warrior"; specialty: strin
 
 export type SectionKey = "monastery" | "battlefield";
 export const TOPICS: { id: string; section: SectionKey; title: string; description: string }[] = [
-  { id: "morning-meditation", section: "monastery", title: "Morning Meditation", description: "Share routines, questions and small victories from the first quiet minutes of the day." },
-  { id: "stoic-philosophy", section: "monastery", title: "Stoic Philosophy", description: "Marcus Aurelius, Seneca and Epictetus, read slowly and applied to ordinary days." },
-  { id: "breath-and-stillness", section: "monastery", title: "Breath and Stillness", description: "Breathing practices, from box breathing to long exhalations, and what they change." },
+  {
+    id: "morning-meditation",
+    section: "monastery",
+    title: "Morning Meditation",
+    description: "Share routines, questions and small victories from the first quiet minutes of the day.",
+  },
+  {
+    id: "stoic-philosophy",
+    section: "monastery",
+    title: "Stoic Philosophy",
+    description: "Marcus Aurelius, Seneca and Epictetus, read slowly and applied to ordinary days.",
+  },
+  {
+    id: "breath-and-stillness",
+    section: "monastery",
+    title: "Breath and Stillness",
+    description: "Breathing practices, from box breathing to long exhalations, and what they change.",
+  },
   { id: "mindful-living", section: "monastery", title: "Mindful Living", description: "Bringing attention to eating, walking, working and resting." },
-  { id: "journaling-practice", section: "monastery", title: "Journaling Practice", description: "Evening reviews, gratitude lists and the questions worth writing down." },
-  { id: "silence-retreats", section: "monastery", title: "Silence and Retreats", description: "Planning, surviving and learning from days without speech or screens." },
-  { id: "strength-training", section: "battlefield", title: "Strength Training", description: "Programs, form checks and progress logs for lifting heavy, safely." },
-  { id: "endurance-running", section: "battlefield", title: "Endurance Running", description: "From the first 5K to ultramarathons: pacing, recovery and the mind on mile twenty." },
-  { id: "leadership-under-pressure", section: "battlefield", title: "Leadership Under Pressure", description: "Leading teams and families when it is hard, and owning the outcome." },
+  {
+    id: "journaling-practice",
+    section: "monastery",
+    title: "Journaling Practice",
+    description: "Evening reviews, gratitude lists and the questions worth writing down.",
+  },
+  {
+    id: "silence-retreats",
+    section: "monastery",
+    title: "Silence and Retreats",
+    description: "Planning, surviving and learning from days without speech or screens.",
+  },
+  {
+    id: "strength-training",
+    section: "battlefield",
+    title: "Strength Training",
+    description: "Programs, form checks and progress logs for lifting heavy, safely.",
+  },
+  {
+    id: "endurance-running",
+    section: "battlefield",
+    title: "Endurance Running",
+    description: "From the first 5K to ultramarathons: pacing, recovery and the mind on mile twenty.",
+  },
+  {
+    id: "leadership-under-pressure",
+    section: "battlefield",
+    title: "Leadership Under Pressure",
+    description: "Leading teams and families when it is hard, and owning the outcome.",
+  },
   { id: "martial-arts", section: "battlefield", title: "Martial Arts", description: "Dojo life across styles: kendo, judo, boxing, jiu-jitsu and more." },
   { id: "cold-exposure", section: "battlefield", title: "Cold Exposure", description: "Cold showers, winter swims and what discomfort teaches." },
   { id: "discipline-habits", section: "battlefield", title: "Discipline and Habits", description: "Building habits that hold when motivation does not." },
@@ -48,81 +100,201 @@ export const TOPICS: { id: string; section: SectionKey; title: string; descripti
 
 export const DISCUSSIONS: { topic: string; author: string; title: string; body: string; daysAgo: number; replies: [string, string][] }[] = [
   {
-    topic: "morning-meditation", author: "priya", daysAgo: 2,
+    topic: "morning-meditation",
+    author: "priya",
+    daysAgo: 2,
     title: "How long did it take before sitting felt natural?",
     body: "I have been sitting for ten minutes every morning for three weeks. Some days my mind races the whole time. **Does it get easier**, or does the practice change what easy means?",
-    replies: [["mei", "It never gets easy; you get kinder to the racing mind. Count breaths to ten and start again, without scolding yourself."], ["kenji", "Week five was my turning point. Keep the time fixed, not the feeling."], ["jonas", "Same experience here. Shorter sits on bad days helped me keep the streak."], ["theo", "I sit right after making tea. The ritual does half the work."]],
+    replies: [
+      ["mei", "It never gets easy; you get kinder to the racing mind. Count breaths to ten and start again, without scolding yourself."],
+      ["kenji", "Week five was my turning point. Keep the time fixed, not the feeling."],
+      ["jonas", "Same experience here. Shorter sits on bad days helped me keep the streak."],
+      ["theo", "I sit right after making tea. The ritual does half the work."],
+    ],
   },
   {
-    topic: "stoic-philosophy", author: "amara", daysAgo: 1,
+    topic: "stoic-philosophy",
+    author: "amara",
+    daysAgo: 1,
     title: "The dichotomy of control on a bad day at work",
     body: "Today my project was cancelled after months of work. Epictetus says to separate what is up to us from what is not. Here is how I worked through it, step by step, and where I still struggle.",
-    replies: [["marcus", "Owning the response is the whole game. Write down what you will do tomorrow morning."], ["mei", "Grief over lost work is allowed. Stoicism is not pretending you feel nothing."], ["priya", "Thank you for sharing this. Saving it for the next time it happens to me."]],
+    replies: [
+      ["marcus", "Owning the response is the whole game. Write down what you will do tomorrow morning."],
+      ["mei", "Grief over lost work is allowed. Stoicism is not pretending you feel nothing."],
+      ["priya", "Thank you for sharing this. Saving it for the next time it happens to me."],
+    ],
   },
   {
-    topic: "breath-and-stillness", author: "theo", daysAgo: 3,
+    topic: "breath-and-stillness",
+    author: "theo",
+    daysAgo: 3,
     title: "Box breathing before difficult conversations",
     body: "Four in, four hold, four out, four hold. I tried it before a hard talk with my brother and it kept my voice steady.",
-    replies: [["amara", "Runners use a version of this on hills. Works the same way."], ["sofia", "I do this before performing. It calms the shaking hands."]],
+    replies: [
+      ["amara", "Runners use a version of this on hills. Works the same way."],
+      ["sofia", "I do this before performing. It calms the shaking hands."],
+    ],
   },
   {
-    topic: "journaling-practice", author: "jonas", daysAgo: 5,
+    topic: "journaling-practice",
+    author: "jonas",
+    daysAgo: 5,
     title: "Three questions for the evening review",
     body: "What did I do well? Where did I fall short? What will I do differently tomorrow? Borrowed from Seneca, it takes five minutes.",
     replies: [["amara", "Seneca's nightly review is one of my favourite practices."]],
   },
   {
-    topic: "strength-training", author: "marcus", daysAgo: 1,
+    topic: "strength-training",
+    author: "marcus",
+    daysAgo: 1,
     title: "Form over weight: a deadlift checklist",
     body: "Before every pull: feet under the bar, shins to the bar, chest up, brace, push the floor away. Post your checklist and your questions.",
-    replies: [["jonas", "Bracing was the missing piece for me. My back thanks you."], ["priya", "Filming from the side showed me my hips rising first. Fixed now."], ["kenji", "Does this apply to sumo stance too?"], ["marcus", "Mostly, yes: the brace and the push are the same; the hips start closer to the bar."], ["amara", "Great list. Printing it for the gym."]],
+    replies: [
+      ["jonas", "Bracing was the missing piece for me. My back thanks you."],
+      ["priya", "Filming from the side showed me my hips rising first. Fixed now."],
+      ["kenji", "Does this apply to sumo stance too?"],
+      ["marcus", "Mostly, yes: the brace and the push are the same; the hips start closer to the bar."],
+      ["amara", "Great list. Printing it for the gym."],
+    ],
   },
   {
-    topic: "endurance-running", author: "amara", daysAgo: 4,
+    topic: "endurance-running",
+    author: "amara",
+    daysAgo: 4,
     title: "What to think about on mile twenty",
     body: "The body has more left than the mind believes. I break the last miles into lamp posts and count breaths between them.",
-    replies: [["marcus", "One more lamp post is a mantra for life, not just marathons."], ["mei", "This is walking meditation at speed."]],
+    replies: [
+      ["marcus", "One more lamp post is a mantra for life, not just marathons."],
+      ["mei", "This is walking meditation at speed."],
+    ],
   },
   {
-    topic: "leadership-under-pressure", author: "marcus", daysAgo: 6,
+    topic: "leadership-under-pressure",
+    author: "marcus",
+    daysAgo: 6,
     title: "Extreme ownership at home",
     body: "Leadership lessons from the field apply to family life too. When the house is chaos, start by asking what I could have done differently.",
-    replies: [["sofia", "Hard to read and very true."], ["theo", "I tried this with my apprentice this week. It changed the tone of the workshop."]],
+    replies: [
+      ["sofia", "Hard to read and very true."],
+      ["theo", "I tried this with my apprentice this week. It changed the tone of the workshop."],
+    ],
   },
   {
-    topic: "cold-exposure", author: "kenji", daysAgo: 9,
+    topic: "cold-exposure",
+    author: "kenji",
+    daysAgo: 9,
     title: "Thirty days of cold showers: notes",
     body: "Day one was a shock; day thirty was a choice. The discipline carried over into getting up on time.",
     replies: [["jonas", "Starting tomorrow. Wish me luck."]],
   },
 ];
 
-export const CREATIONS: { author: string; type: "writing" | "art" | "music" | "projects"; title: string; description: string; body: string; daysAgo: number; likes: string[]; comments: [string, string][]; link?: string }[] = [
-  { author: "theo", type: "art", title: "Enso Series: Twelve Circles", description: "Twelve brush circles, one drawn each morning for twelve days.", body: "Each circle was drawn in a single breath. The imperfect ones taught me the most.", daysAgo: 2, likes: ["mei", "priya", "sofia", "kenji"], comments: [["mei", "The seventh circle is my favourite: unfinished and complete."]] },
-  { author: "sofia", type: "music", title: "The Long Road (acoustic)", description: "A song about training through winter.", body: "Written after my first winter of morning runs. This is the melody's sketch: five plucked notes that rise and come home. The full take with guitar and voice comes next.", daysAgo: 3, likes: ["amara", "theo"], comments: [["amara", "This is going on my running playlist."], ["jonas", "Beautiful melody."]] },
-  { author: "amara", type: "writing", title: "Letters to a Young Runner", description: "Short letters on patience, pain and progress.", body: "Dear runner,\n\nThe first mile lies. So does the last. Run the one you are in.\n\n*More letters to follow.*", daysAgo: 5, likes: ["marcus", "mei", "priya", "jonas", "kenji"], comments: [["priya", "The first mile lies. I needed that."]] },
-  { author: "jonas", type: "projects", title: "Habit Tracker on Paper", description: "A printable one-page tracker for monk and warrior habits.", body: "A simple grid: one row per habit, one column per day. Print it, pin it, fill it.", daysAgo: 7, likes: ["kenji"], comments: [], link: "https://example.org/habit-tracker" },
-  { author: "mei", type: "writing", title: "Ten Breaths", description: "A short meditation script to read aloud.", body: "Sit. Let the shoulders fall. Breathe in and count one...", daysAgo: 10, likes: ["priya", "theo", "kenji"], comments: [["kenji", "I read this every morning now."]] },
+export const CREATIONS: {
+  author: string;
+  type: "writing" | "art" | "music" | "projects";
+  title: string;
+  description: string;
+  body: string;
+  daysAgo: number;
+  likes: string[];
+  comments: [string, string][];
+  link?: string;
+}[] = [
+  {
+    author: "theo",
+    type: "art",
+    title: "Enso Series: Twelve Circles",
+    description: "Twelve brush circles, one drawn each morning for twelve days.",
+    body: "Each circle was drawn in a single breath. The imperfect ones taught me the most.",
+    daysAgo: 2,
+    likes: ["mei", "priya", "sofia", "kenji"],
+    comments: [["mei", "The seventh circle is my favourite: unfinished and complete."]],
+  },
+  {
+    author: "sofia",
+    type: "music",
+    title: "The Long Road (acoustic)",
+    description: "A song about training through winter.",
+    body: "Written after my first winter of morning runs. This is the melody's sketch: five plucked notes that rise and come home. The full take with guitar and voice comes next.",
+    daysAgo: 3,
+    likes: ["amara", "theo"],
+    comments: [
+      ["amara", "This is going on my running playlist."],
+      ["jonas", "Beautiful melody."],
+    ],
+  },
+  {
+    author: "amara",
+    type: "writing",
+    title: "Letters to a Young Runner",
+    description: "Short letters on patience, pain and progress.",
+    body: "Dear runner,\n\nThe first mile lies. So does the last. Run the one you are in.\n\n*More letters to follow.*",
+    daysAgo: 5,
+    likes: ["marcus", "mei", "priya", "jonas", "kenji"],
+    comments: [["priya", "The first mile lies. I needed that."]],
+  },
+  {
+    author: "jonas",
+    type: "projects",
+    title: "Habit Tracker on Paper",
+    description: "A printable one-page tracker for monk and warrior habits.",
+    body: "A simple grid: one row per habit, one column per day. Print it, pin it, fill it.",
+    daysAgo: 7,
+    likes: ["kenji"],
+    comments: [],
+    link: "https://example.org/habit-tracker",
+  },
+  {
+    author: "mei",
+    type: "writing",
+    title: "Ten Breaths",
+    description: "A short meditation script to read aloud.",
+    body: "Sit. Let the shoulders fall. Breathe in and count one...",
+    daysAgo: 10,
+    likes: ["priya", "theo", "kenji"],
+    comments: [["kenji", "I read this every morning now."]],
+  },
 ];
 
-export const QUESTIONS: { author: string; title: string; body: string; virtues: string[]; daysAgo: number; views: number; answers: { author: string; body: string; accepted?: boolean }[] }[] = [
+export const QUESTIONS: {
+  author: string;
+  title: string;
+  body: string;
+  virtues: string[];
+  daysAgo: number;
+  views: number;
+  answers: { author: string; body: string; accepted?: boolean }[];
+}[] = [
   {
-    author: "jonas", daysAgo: 1, views: 48, virtues: ["discipline", "resilience"],
+    author: "jonas",
+    daysAgo: 1,
+    views: 48,
+    virtues: ["discipline", "resilience"],
     title: "How do I keep a morning routine when my schedule changes every week?",
     body: "I work rotating shifts. Every routine I build falls apart within two weeks. How do monks and soldiers keep discipline when the clock keeps moving?",
     answers: [
-      { author: "marcus", accepted: true, body: "Anchor the routine to an event, not a time: the first thing after waking, whenever that is. Keep it short enough to survive your worst day." },
+      {
+        author: "marcus",
+        accepted: true,
+        body: "Anchor the routine to an event, not a time: the first thing after waking, whenever that is. Keep it short enough to survive your worst day.",
+      },
       { author: "mei", body: "Monasteries move too. Keep one small practice that travels with you: three breaths before your feet touch the floor." },
     ],
   },
   {
-    author: "priya", daysAgo: 2, views: 35, virtues: ["courage", "compassion"],
+    author: "priya",
+    daysAgo: 2,
+    views: 35,
+    virtues: ["courage", "compassion"],
     title: "How do I face fear of failure without becoming harsh with myself?",
     body: "I push myself hard in training and I am afraid of failing. But when I fail, I am cruel to myself. How do I keep courage and kindness together?",
     answers: [{ author: "amara", body: "Treat yourself as you would treat a friend you are coaching. Honest about the miss, warm about the person." }],
   },
   {
-    author: "kenji", daysAgo: 3, views: 22, virtues: ["wisdom"],
+    author: "kenji",
+    daysAgo: 3,
+    views: 22,
+    virtues: ["wisdom"],
     title: "Which Stoic text should a beginner read first?",
     body: "Meditations, Letters from a Stoic or the Enchiridion? I want something I can apply, not only admire.",
     answers: [
@@ -131,16 +303,27 @@ export const QUESTIONS: { author: string; title: string; body: string; virtues: 
     ],
   },
   {
-    author: "sofia", daysAgo: 4, views: 17, virtues: ["honor", "discipline"],
+    author: "sofia",
+    daysAgo: 4,
+    views: 17,
+    virtues: ["honor", "discipline"],
     title: "How do I keep promises to myself when no one is watching?",
     body: "I keep my word to others but break it to myself all the time. What helps?",
     answers: [],
   },
   {
-    author: "theo", daysAgo: 6, views: 29, virtues: ["resilience", "courage"],
+    author: "theo",
+    daysAgo: 6,
+    views: 29,
+    virtues: ["resilience", "courage"],
     title: "Returning to training after an injury: how do I start again?",
     body: "Six months off with a knee injury. I feel weak and scared to load it. Where do I begin?",
-    answers: [{ author: "marcus", body: "With your physiotherapist's plan, then tempo work at loads that feel almost too easy. Confidence returns before strength does." }],
+    answers: [
+      {
+        author: "marcus",
+        body: "With your physiotherapist's plan, then tempo work at loads that feel almost too easy. Confidence returns before strength does.",
+      },
+    ],
   },
 ];
 

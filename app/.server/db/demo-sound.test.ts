@@ -46,7 +46,13 @@ describe("the demo's Music sound", () => {
     const notes = [220, 261.63, 293.66, 329.63];
     const window = 0.25 * DEMO_SOUND_RATE;
     // Each note's first quarter second, just after its onset: its own pitch is the loudest of the four.
-    for (const [start, expected] of [[0.0, 220], [0.6, 261.63], [1.2, 293.66], [1.8, 329.63], [2.4, 220]] as const) {
+    for (const [start, expected] of [
+      [0.0, 220],
+      [0.6, 261.63],
+      [1.2, 293.66],
+      [1.8, 329.63],
+      [2.4, 220],
+    ] as const) {
       const from = Math.round((start + 0.02) * DEMO_SOUND_RATE);
       const loudest = notes.reduce((best, f) => (power(samples, from, window, f) > power(samples, from, window, best) ? f : best));
       expect(loudest, `at ${start} s`).toBe(expected);

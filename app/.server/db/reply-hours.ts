@@ -15,7 +15,8 @@ export function replyHourOf(at: string | Date): string {
 
 /** Sets every bucket from the reply rows (demo content and benchmarks that write replies directly). */
 export async function rebuildReplyHours(db: Kysely<Database>) {
-  const hour = engineOf(db) === "postgres" ? sql<string>`to_char(reply.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24')` : sql<string>`substr(reply.created_at, 1, 13)`;
+  const hour =
+    engineOf(db) === "postgres" ? sql<string>`to_char(reply.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24')` : sql<string>`substr(reply.created_at, 1, 13)`;
   await db.deleteFrom("reply_hour").execute();
   await sql`
     insert into reply_hour (discussion_id, section, hour, replies)

@@ -9,7 +9,6 @@ export type Timestamp = string | Date;
 /** Booleans are 0/1 on SQLite and real booleans on PostgreSQL. */
 export type Flag = boolean | number;
 
-
 /** Better Auth's user model, named `member` in our domain (ADR 0004). */
 export interface MemberTable {
   id: string;
@@ -69,7 +68,6 @@ export interface VerificationTable {
   created_at: Timestamp;
   updated_at: Timestamp;
 }
-
 
 export interface TopicTable {
   id: string;

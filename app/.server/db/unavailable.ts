@@ -9,17 +9,7 @@
 export const RETRY_AFTER_SECONDS = 10;
 
 /** Socket-level failures from Node's net module while connecting or mid-query. */
-const SOCKET_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EHOSTDOWN",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-]);
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN", "ENOTFOUND", "EAI_AGAIN"]);
 
 /**
  * PostgreSQL SQLSTATEs (https://www.postgresql.org/docs/current/errcodes-appendix.html): class 08
@@ -29,12 +19,7 @@ const SOCKET_CODES = new Set([
 const PG_STATES = new Set(["57P01", "57P02", "57P03", "53300", "3D000"]);
 
 /** pg and pg-pool raise plain Errors for these; their messages are the only signal. */
-const PG_MESSAGES = [
-  /^Connection terminated/,
-  /timeout exceeded when trying to connect/i,
-  /is not queryable/,
-  /is not currently accepting connections/,
-];
+const PG_MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/i, /is not queryable/, /is not currently accepting connections/];
 
 /**
  * node:sqlite result codes (https://sqlite.org/rescode.html), primary byte: SQLITE_BUSY (5) after

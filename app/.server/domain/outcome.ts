@@ -11,7 +11,6 @@ export const fail = (status: 400 | 403 | 404 | 409 | 429 | 503, message: string,
   errors: { [field]: message },
 });
 
-
 /** The burst limit's key, also the lock that queues one member's new posts (post-limits.ts). */
 export const writeKey = (viewer: Viewer) => `write:member:${viewer.id}`;
 

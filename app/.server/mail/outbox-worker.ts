@@ -24,7 +24,8 @@ export function atMostEvery<T>(everyMs: number, job: (db: Db, now: Date) => Prom
 }
 
 /** Once an hour, the mail sent or given up more than OUTBOX_KEEP_DAYS ago leaves the outbox. */
-export const outboxPruningJob = () => atMostEvery(60 * 60 * 1000, (db, now) => pruneOutbox(db, new Date(now.getTime() - OUTBOX_KEEP_DAYS * 24 * 60 * 60 * 1000)));
+export const outboxPruningJob = () =>
+  atMostEvery(60 * 60 * 1000, (db, now) => pruneOutbox(db, new Date(now.getTime() - OUTBOX_KEEP_DAYS * 24 * 60 * 60 * 1000)));
 
 /** Once an hour, rate-limit hits over a day old (every window is shorter) are deleted. */
 export const rateLimitPruningJob = () => atMostEvery(60 * 60 * 1000, (db, now) => pruneHits(db, new Date(now.getTime() - 24 * 60 * 60 * 1000)));

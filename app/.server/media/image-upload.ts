@@ -95,7 +95,10 @@ export async function readImageHeader(bytes: Buffer): Promise<{ ok: true; value:
 }
 
 /** A turn in the process's image queue to decode the checked image once and encode three sizes. */
-export async function encodeImage(image: CheckedImage, { timeLimitMs = IMAGE_SECONDS * 1000 } = {}): Promise<{ ok: true; value: ProcessedImage } | ImageRefusal> {
+export async function encodeImage(
+  image: CheckedImage,
+  { timeLimitMs = IMAGE_SECONDS * 1000 } = {},
+): Promise<{ ok: true; value: ProcessedImage } | ImageRefusal> {
   const done = await imageWork.run(() => encodeSizes(image.bytes, Date.now() + timeLimitMs).catch(refusal));
   return done.ok ? done.value : { ok: false, message: IMAGES_BUSY, busy: true };
 }
@@ -133,7 +136,13 @@ async function encodeSizes(bytes: Buffer, deadline: number): Promise<{ ok: true;
     const source = sharp(data, pixels);
     const sized = width ? source.resize({ width, withoutEnlargement: true }) : source;
     const out = await sized.webp({ quality, effort: WEBP_EFFORT }).timeout(secondsLeft()).toBuffer({ resolveWithObject: true });
-    return { name: mediaName("image/webp", variant, base), contentType: "image/webp", data: new Uint8Array(out.data), width: out.info.width, height: out.info.height };
+    return {
+      name: mediaName("image/webp", variant, base),
+      contentType: "image/webp",
+      data: new Uint8Array(out.data),
+      width: out.info.width,
+      height: out.info.height,
+    };
   };
   const full = await encode("full", null, 90);
   const display = await encode("display", DISPLAY_WIDTH, 82);

@@ -24,8 +24,7 @@ export interface UploadedFile {
 }
 
 export type MultipartOutcome =
-  | { ok: true; fields: Record<string, string>; files: Record<string, UploadedFile> }
-  | { ok: false; status: 400 | 413; field: string; message: string };
+  { ok: true; fields: Record<string, string>; files: Record<string, UploadedFile> } | { ok: false; status: 400 | 413; field: string; message: string };
 
 class Refused extends Error {
   constructor(

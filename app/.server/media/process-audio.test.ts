@@ -38,7 +38,7 @@ const refused = (bytes: Buffer) => {
 /** Ogg pages as [granule, sequence, crc ok, packets' sizes]. */
 function pagesOf(bytes: Buffer) {
   const pages = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     expect(bytes.toString("latin1", at, at + 4)).toBe("OggS");
     const count = bytes[at + 26];
     const lacing = [...bytes.subarray(at + 27, at + 27 + count)];
@@ -46,7 +46,13 @@ function pagesOf(bytes: Buffer) {
     const page = Buffer.from(bytes.subarray(at, end));
     const crc = page.readUInt32LE(22);
     page.writeUInt32LE(0, 22);
-    pages.push({ end, granule: bytes.readBigInt64LE(at + 6), sequence: bytes.readUInt32LE(at + 18), crcOk: oggCrc(page) === crc, body: bytes.subarray(at + 27 + count, end) });
+    pages.push({
+      end,
+      granule: bytes.readBigInt64LE(at + 6),
+      sequence: bytes.readUInt32LE(at + 18),
+      crcOk: oggCrc(page) === crc,
+      body: bytes.subarray(at + 27 + count, end),
+    });
     at = end;
   }
   return pages;
@@ -170,7 +176,18 @@ describe("OGG", () => {
     expect(pages[2].body.equals(before[2].body)).toBe(true);
     expect(pages[3].body.equals(before[3].body)).toBe(true);
     // The comment packet now lists nothing, then the setup header follows unchanged.
-    expect(pages[1].body.equals(Buffer.concat([Buffer.from("\x03vorbis", "latin1"), Buffer.from([16, 0, 0, 0]), Buffer.from("Test encoder 1.0"), Buffer.alloc(4), Buffer.from([1]), before[1].body.subarray(-307)]))).toBe(true);
+    expect(
+      pages[1].body.equals(
+        Buffer.concat([
+          Buffer.from("\x03vorbis", "latin1"),
+          Buffer.from([16, 0, 0, 0]),
+          Buffer.from("Test encoder 1.0"),
+          Buffer.alloc(4),
+          Buffer.from([1]),
+          before[1].body.subarray(-307),
+        ]),
+      ),
+    ).toBe(true);
     // Stored again, nothing changes.
     expect(stored(bytes).bytes.equals(bytes)).toBe(true);
   });
@@ -181,7 +198,9 @@ describe("OGG", () => {
     expect(bytes.includes(SECRET)).toBe(false);
     const pages = pagesOf(bytes);
     expect(pages.every((p) => p.crcOk)).toBe(true);
-    expect(pages[1].body.equals(Buffer.concat([Buffer.from("OpusTags"), Buffer.from([16, 0, 0, 0]), Buffer.from("Test encoder 1.0"), Buffer.alloc(4)]))).toBe(true);
+    expect(pages[1].body.equals(Buffer.concat([Buffer.from("OpusTags"), Buffer.from([16, 0, 0, 0]), Buffer.from("Test encoder 1.0"), Buffer.alloc(4)]))).toBe(
+      true,
+    );
   });
 
   it("re-pages a comment header longer than one page and renumbers the pages after it", () => {
@@ -215,7 +234,10 @@ describe("OGG", () => {
     const headersOnly = vorbis.subarray(0, pagesOf(vorbis)[1].end);
     expect(refused(headersOnly)).toBe("no audio pages");
     const opus = oggOpus();
-    const silent = Buffer.concat([opus.subarray(0, pagesOf(opus)[1].end), oggPage([Buffer.alloc(80, 3), Buffer.alloc(80, 4)], { sequence: 2, granule: 312n, flags: 4 })]);
+    const silent = Buffer.concat([
+      opus.subarray(0, pagesOf(opus)[1].end),
+      oggPage([Buffer.alloc(80, 3), Buffer.alloc(80, 4)], { sequence: 2, granule: 312n, flags: 4 }),
+    ]);
     expect(refused(silent)).toBe("no duration");
     const second = Buffer.concat([opus, oggPage([Buffer.alloc(10)], { sequence: 0, flags: 2, serial: 99 })]);
     expect(refused(second)).toBe("not one stream");
@@ -347,8 +369,15 @@ describe("files as real recorders, encoders and downloads leave them", () => {
 describe("damaged files", () => {
   it("are refused, never thrown on: every truncation and thousands of flipped bytes of each format", () => {
     let seed = 25;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    for (const file of [wavWithMetadata(200), wavExtensible("pcm", 100), mp3WithMetadata(6), Buffer.concat([Buffer.alloc(50), mp3Vbr(6)]), oggVorbis(), oggOpus()]) {
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const file of [
+      wavWithMetadata(200),
+      wavExtensible("pcm", 100),
+      mp3WithMetadata(6),
+      Buffer.concat([Buffer.alloc(50), mp3Vbr(6)]),
+      oggVorbis(),
+      oggOpus(),
+    ]) {
       for (let length = 0; length < file.length; length++) expect(() => parseAudio(file.subarray(0, length))).not.toThrow();
       for (let i = 0; i < 2000; i++) {
         const copy = Buffer.from(file);
@@ -387,7 +416,14 @@ function splitVorbis(comments: string[]) {
     b.writeUInt32LE(n);
     return b;
   };
-  const comment = Buffer.concat([Buffer.from("\x03vorbis", "latin1"), u32(vendor.length), vendor, u32(comments.length), ...comments.flatMap((c) => [u32(Buffer.byteLength(c)), Buffer.from(c)]), Buffer.from([1])]);
+  const comment = Buffer.concat([
+    Buffer.from("\x03vorbis", "latin1"),
+    u32(vendor.length),
+    vendor,
+    u32(comments.length),
+    ...comments.flatMap((c) => [u32(Buffer.byteLength(c)), Buffer.from(c)]),
+    Buffer.from([1]),
+  ]);
   const setup = Buffer.concat([Buffer.from("\x05vorbis", "latin1"), Buffer.alloc(300, 0x42)]);
   // Lay both packets over pages of at most 255 lacing values.
   const pages: Buffer[] = [];

@@ -244,7 +244,13 @@ function parseMp3(bytes: Buffer): ParsedAudio {
   return {
     ok: true,
     data: new Uint8Array(audio.subarray(start, at)),
-    facts: { contentType: "audio/mpeg", duration: (frames * first.samples) / first.sampleRate, sampleRate: first.sampleRate, channels: first.mono ? 1 : 2, codec },
+    facts: {
+      contentType: "audio/mpeg",
+      duration: (frames * first.samples) / first.sampleRate,
+      sampleRate: first.sampleRate,
+      channels: first.mono ? 1 : 2,
+      codec,
+    },
   };
 }
 
@@ -277,7 +283,8 @@ function firstRun(audio: Buffer): number | undefined {
   return undefined;
 }
 
-const synchsafe = (bytes: Buffer, at: number) => ((bytes[at] & 0x7f) << 21) | ((bytes[at + 1] & 0x7f) << 14) | ((bytes[at + 2] & 0x7f) << 7) | (bytes[at + 3] & 0x7f);
+const synchsafe = (bytes: Buffer, at: number) =>
+  ((bytes[at] & 0x7f) << 21) | ((bytes[at + 1] & 0x7f) << 14) | ((bytes[at + 2] & 0x7f) << 7) | (bytes[at + 3] & 0x7f);
 
 /**
  * The MPEG frames between the tags: ID3v2 tags at the start (with a footer when flagged); ID3v1,
@@ -292,7 +299,7 @@ export function withoutMp3Tags(bytes: Buffer): Buffer | null {
     if (start > bytes.length) return null;
   }
   let end = bytes.length;
-  for (let found = true; found && end > start; ) {
+  for (let found = true; found && end > start;) {
     found = false;
     if (end - start >= 128 && ascii(bytes, end - 128, 3) === "TAG") {
       end -= 128;
@@ -375,7 +382,15 @@ function readPages(bytes: Buffer): { pages: Page[]; cut: boolean } | string {
     const stated = page.readUInt32LE(22);
     page.writeUInt32LE(0, 22);
     if (oggCrc(page) !== stated) return `a bad checksum at byte ${at}`;
-    pages.push({ raw: bytes.subarray(at, end), sequence: bytes.readUInt32LE(at + 18), flags: bytes[at + 5], granule: bytes.readBigInt64LE(at + 6), serial: bytes.readUInt32LE(at + 14), lacing, body: bytes.subarray(at + 27 + count, end) });
+    pages.push({
+      raw: bytes.subarray(at, end),
+      sequence: bytes.readUInt32LE(at + 18),
+      flags: bytes[at + 5],
+      granule: bytes.readBigInt64LE(at + 6),
+      serial: bytes.readUInt32LE(at + 14),
+      lacing,
+      body: bytes.subarray(at + 27 + count, end),
+    });
     at = end;
   }
   return { pages, cut: false };
@@ -432,7 +447,8 @@ function parseOgg(bytes: Buffer): ParsedAudio {
 
   // The identification header is alone on the first page.
   const first = pages[0];
-  if (first.lacing.length === 0 || first.lacing.at(-1) === 255 || first.lacing.slice(0, -1).some((l) => l < 255)) return refuse("a first page of more than one packet");
+  if (first.lacing.length === 0 || first.lacing.at(-1) === 255 || first.lacing.slice(0, -1).some((l) => l < 255))
+    return refuse("a first page of more than one packet");
   const id = first.body;
   let codec: "vorbis" | "opus";
   let channels: number;
@@ -476,7 +492,8 @@ function parseOgg(bytes: Buffer): ParsedAudio {
   if (packets.length < headers || partial.length > 0) return refuse(cut ? "a page is cut off" : "the headers are cut off");
   if (page >= pages.length) return refuse(cut ? "a page is cut off" : "no audio pages");
   const comment = packets[0];
-  const emptied = codec === "vorbis" ? emptyComments(comment, Buffer.from("\x03vorbis", "latin1"), true) : emptyComments(comment, Buffer.from("OpusTags", "latin1"), false);
+  const emptied =
+    codec === "vorbis" ? emptyComments(comment, Buffer.from("\x03vorbis", "latin1"), true) : emptyComments(comment, Buffer.from("OpusTags", "latin1"), false);
   if (!emptied) return refuse("a broken comment header");
   if (codec === "vorbis" && !(packets[1][0] === 5 && ascii(packets[1], 1, 6) === "vorbis")) return refuse("no Vorbis setup header");
 

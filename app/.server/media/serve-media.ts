@@ -75,8 +75,7 @@ async function whole(store: MediaStore, info: MediaInfo, headers: Headers, head:
 const body = (bytes: Uint8Array) => new Blob([bytes as Uint8Array<ArrayBuffer>]);
 
 // no-store: a file refused while its creation is hidden is served again as soon as it is restored.
-const notFound = () =>
-  new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 
 /** The page's <audio> element (and a <video> one) fetches with this destination; a link or an address typed in is a document. */
 function playedByMediaElement(request: Request) {

@@ -34,17 +34,7 @@ const SIZES = {
  * A member's initials on a colour derived from their handle. Decorative (the name is always shown
  * or announced beside it), so it is hidden from assistive technology.
  */
-export function Avatar({
-  name,
-  handle,
-  size = "md",
-  className,
-}: {
-  name: string;
-  handle: string;
-  size?: keyof typeof SIZES;
-  className?: string;
-}) {
+export function Avatar({ name, handle, size = "md", className }: { name: string; handle: string; size?: keyof typeof SIZES; className?: string }) {
   return (
     <span
       aria-hidden="true"

@@ -16,11 +16,7 @@ const RANK_TONE: Record<RankId, "monk" | "warrior" | "neutral"> = {
 export function RankBadge({ rank, className }: { rank: RankId; className?: string }) {
   const r = rankById(rank);
   return (
-    <Badge
-      tone={RANK_TONE[rank]}
-      title={r.description}
-      className={cn(rank === "master" && "border-ink bg-ink text-white", className)}
-    >
+    <Badge tone={RANK_TONE[rank]} title={r.description} className={cn(rank === "master" && "border-ink bg-ink text-white", className)}>
       {r.label}
     </Badge>
   );

@@ -15,12 +15,7 @@ type Check = (values: unknown) => FieldErrors;
  * ADR 0029): no page needs validation to become interactive. A submit that comes before the schema has
  * arrived waits for it, validates, and submits again with the same button.
  */
-export function useValidatedForm(
-  loadSchema: SchemaLoader,
-  checkboxes: readonly string[],
-  serverErrors?: FieldErrors,
-  lists: readonly string[] = [],
-) {
+export function useValidatedForm(loadSchema: SchemaLoader, checkboxes: readonly string[], serverErrors?: FieldErrors, lists: readonly string[] = []) {
   const [clientErrors, setClientErrors] = useState<FieldErrors>({});
   const [submitted, setSubmitted] = useState(false);
   // Server messages (a taken email, wrong credentials) stand until the member edits the form.

@@ -27,9 +27,7 @@ export function UnexpectedErrorScreen({ detail }: { detail?: string }) {
       <div className="max-w-2xl text-center">
         <h1 className="mb-4 text-3xl font-bold">Unexpected Application Error!</h1>
         <p className="mb-6 text-muted">Something went wrong on our side. Please try again in a moment.</p>
-        {detail ? (
-          <pre className="mb-6 overflow-x-auto rounded-md bg-stone-100 p-4 text-left text-sm">{detail}</pre>
-        ) : null}
+        {detail ? <pre className="mb-6 overflow-x-auto rounded-md bg-stone-100 p-4 text-left text-sm">{detail}</pre> : null}
         <Link to="/" className="font-semibold text-monk-strong underline underline-offset-4 hover:text-monk">
           Return to Home
         </Link>
@@ -58,9 +56,7 @@ export function UnavailableScreen() {
     <div className="flex min-h-[60vh] items-center justify-center px-4">
       <div className="max-w-2xl text-center">
         <h1 className="mb-4 text-3xl font-bold">Temporarily unavailable</h1>
-        <p className="mb-6 text-muted">
-          The site is taking a short breath and cannot load this page right now. Please try again in a few moments.
-        </p>
+        <p className="mb-6 text-muted">The site is taking a short breath and cannot load this page right now. Please try again in a few moments.</p>
         <a href="" className="font-semibold text-monk-strong underline underline-offset-4 hover:text-monk">
           Try again
         </a>

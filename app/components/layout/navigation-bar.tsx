@@ -32,8 +32,10 @@ const MORE = [
 ];
 
 // In the top bar the links are tighter below 1,280 px, where seven links and the brand share the width.
-const linkClasses = (padding: string) => ({ isActive }: { isActive: boolean }) =>
-  cn("rounded-md py-2 text-sm font-medium hover:bg-stone-100", padding, isActive ? "text-monk-strong" : "text-stone-700");
+const linkClasses =
+  (padding: string) =>
+  ({ isActive }: { isActive: boolean }) =>
+    cn("rounded-md py-2 text-sm font-medium hover:bg-stone-100", padding, isActive ? "text-monk-strong" : "text-stone-700");
 const linkClass = linkClasses("px-3");
 const barLinkClass = linkClasses("px-2 xl:px-3");
 
@@ -222,20 +224,11 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
               <Link to="/signin" className="hidden rounded-md px-2 py-2 text-sm font-medium hover:bg-stone-100 md:inline-flex xl:px-3">
                 Sign In
               </Link>
-              <Link
-                to="/join"
-                className="hidden rounded-md bg-monk px-3 py-2 text-sm font-semibold text-white hover:bg-monk-strong md:inline-flex"
-              >
+              <Link to="/join" className="hidden rounded-md bg-monk px-3 py-2 text-sm font-semibold text-white hover:bg-monk-strong md:inline-flex">
                 Join the Path
               </Link>
               {/* The seed's 'IN' placeholder is a real control: it offers the two ways in. */}
-              <DropdownMenu
-                label="Sign in or join"
-                open={openMenu === "account"}
-                onOpenChange={setAccountOpen}
-                opener={accountOpener}
-                trigger={<SignInMark />}
-              >
+              <DropdownMenu label="Sign in or join" open={openMenu === "account"} onOpenChange={setAccountOpen} opener={accountOpener} trigger={<SignInMark />}>
                 <Link to="/signin" className={menuItemClass}>
                   Sign In
                 </Link>

@@ -10,6 +10,11 @@ import { useState, type ReactNode } from "react";
  */
 export function ServerMarkup({ id, children }: { id: string; children: ReactNode }) {
   const [html] = useState(() => (import.meta.env.SSR ? "" : (document.getElementById(id)?.innerHTML ?? "")));
-  if (import.meta.env.SSR) return <div id={id} className="contents">{children}</div>;
+  if (import.meta.env.SSR)
+    return (
+      <div id={id} className="contents">
+        {children}
+      </div>
+    );
   return <div id={id} className="contents" dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -43,7 +43,11 @@ export function FileField({
   /** What is stored already (the edit form's current image), shown until a file is chosen. */
   current?: ReactNode;
 }) {
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const url = chosen && "url" in chosen ? chosen.url : null;
   useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
@@ -110,9 +114,7 @@ export function FileField({
         </p>
       ) : null}
       <FieldError id={errorId}>{error}</FieldError>
-      <div aria-live="polite">
-        {chosen?.preview === "failed" ? <p className="text-sm font-medium text-warrior-strong">{NOT_AN_IMAGE}</p> : null}
-      </div>
+      <div aria-live="polite">{chosen?.preview === "failed" ? <p className="text-sm font-medium text-warrior-strong">{NOT_AN_IMAGE}</p> : null}</div>
       {chosen && "url" in chosen && chosen.preview === "shown" ? (
         <img src={chosen.url} alt="Preview of the chosen image" className="mt-2 max-h-64 w-auto self-start rounded-md border border-line object-contain" />
       ) : !chosen ? (

@@ -19,14 +19,7 @@ export function Label({ className, ...props }: ComponentProps<"label">) {
 }
 
 export function Checkbox({ className, ...props }: Omit<ComponentProps<"input">, "type">) {
-  return (
-    <input
-      type="checkbox"
-      data-slot="checkbox"
-      className={cn("size-4 shrink-0 rounded border-stone-400 accent-monk", className)}
-      {...props}
-    />
-  );
+  return <input type="checkbox" data-slot="checkbox" className={cn("size-4 shrink-0 rounded border-stone-400 accent-monk", className)} {...props} />;
 }
 
 export function FieldError({ id, children }: { id: string; children?: ReactNode }) {
@@ -65,13 +58,7 @@ export function TextField({ name, label, error, hint, className, id = name, ...p
   return (
     <div className={cn("flex flex-col gap-2", className)}>
       <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...props}
-      />
+      <Input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...props} />
       {hint ? (
         <p id={hintId} data-slot="field-hint" className="text-sm text-muted">
           {hint}

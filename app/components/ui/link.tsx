@@ -36,12 +36,7 @@ type NavLinkProps = Omit<LinkProps, "className"> & {
 export function NavLink({ to, end = false, className, ...props }: NavLinkProps) {
   const isActive = isActivePath(useLocation().pathname, to, end);
   return (
-    <Link
-      to={to}
-      aria-current={isActive ? "page" : undefined}
-      className={typeof className === "function" ? className({ isActive }) : className}
-      {...props}
-    />
+    <Link to={to} aria-current={isActive ? "page" : undefined} className={typeof className === "function" ? className({ isActive }) : className} {...props} />
   );
 }
 

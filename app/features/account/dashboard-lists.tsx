@@ -15,7 +15,17 @@ export function YoursMark({ label }: { label: "You're on this" | "You're going" 
 }
 
 /** A dashboard list: its heading, then the items, or a line saying there are none with a link to act. */
-function DashboardSection({ id, title, empty, children }: { id: string; title: string; empty: { text: string; link: string; to: string } | null; children?: ReactNode }) {
+function DashboardSection({
+  id,
+  title,
+  empty,
+  children,
+}: {
+  id: string;
+  title: string;
+  empty: { text: string; link: string; to: string } | null;
+  children?: ReactNode;
+}) {
   return (
     <section aria-labelledby={id}>
       <h2 id={id} className="mb-4 font-serif text-2xl font-bold">

@@ -8,8 +8,8 @@ export function DataExportCard() {
       <CardHeader>
         <CardTitle>Your data</CardTitle>
         <CardDescription>
-          Everything you wrote and did here, with your profile, as one JSON file: discussions, replies, questions,
-          answers, creations, comments, likes, votes, experience points, topics and newsletter status.
+          Everything you wrote and did here, with your profile, as one JSON file: discussions, replies, questions, answers, creations, comments, likes, votes,
+          experience points, topics and newsletter status.
         </CardDescription>
       </CardHeader>
       <CardFooter>

@@ -8,8 +8,8 @@ export function DeleteAccountForm({ result }: { result?: SettingsResult }) {
       title="Delete account"
       description={
         <>
-          Your name, email address, bio, interests and sessions are removed for good. What you wrote stays, signed
-          &ldquo;[deleted member]&rdquo;, so conversations stay readable.
+          Your name, email address, bio, interests and sessions are removed for good. What you wrote stays, signed &ldquo;[deleted member]&rdquo;, so
+          conversations stay readable.
         </>
       }
       schema={() => import("~/schemas/settings").then((m) => m.deleteAccountSchema)}
@@ -19,9 +19,7 @@ export function DeleteAccountForm({ result }: { result?: SettingsResult }) {
       tone="warrior"
       className="border-warrior"
     >
-      {(errors) => (
-        <CurrentPasswordField id="delete-current-password" error={errors.currentPassword} />
-      )}
+      {(errors) => <CurrentPasswordField id="delete-current-password" error={errors.currentPassword} />}
     </SettingsForm>
   );
 }

@@ -9,8 +9,7 @@ export function EmailSettingsForm({ email, result }: { email: string; result?: S
       title="Email address"
       description={
         <>
-          You sign in with <strong className="text-ink">{email}</strong>. A new address changes only when you follow the link
-          we mail to it.
+          You sign in with <strong className="text-ink">{email}</strong>. A new address changes only when you follow the link we mail to it.
         </>
       }
       schema={() => import("~/schemas/settings").then((m) => m.changeEmailSchema)}

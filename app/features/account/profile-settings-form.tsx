@@ -32,11 +32,7 @@ export function ProfileSettingsForm({ settings, zones, result }: { settings: Pro
             <div className="grid gap-3 sm:grid-cols-2">
               {INTERESTS.map((interest) => (
                 <div key={interest.id} className="flex items-center gap-2">
-                  <Checkbox
-                    id={`interest-${interest.id}`}
-                    name={`interests.${interest.id}`}
-                    defaultChecked={settings.interests.includes(interest.id)}
-                  />
+                  <Checkbox id={`interest-${interest.id}`} name={`interests.${interest.id}`} defaultChecked={settings.interests.includes(interest.id)} />
                   <Label htmlFor={`interest-${interest.id}`} className="font-normal">
                     {interest.label}
                   </Label>

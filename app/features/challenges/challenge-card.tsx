@@ -24,7 +24,6 @@ export interface ChallengeSummary {
   yours: "active" | "completed" | "failed" | null;
 }
 
-
 const YOURS: Record<NonNullable<ChallengeSummary["yours"]>, string> = {
   active: "You're on this",
   completed: "You completed it",

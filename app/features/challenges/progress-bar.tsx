@@ -1,7 +1,19 @@
 import { cn } from "~/lib/utils";
 
 /** A labelled bar: `done` of `total`, named for screen readers as it reads on screen. */
-export function ProgressBar({ label, done, total, unit, tone = "monk" }: { label: string; done: number; total: number; unit: string; tone?: "monk" | "warrior" }) {
+export function ProgressBar({
+  label,
+  done,
+  total,
+  unit,
+  tone = "monk",
+}: {
+  label: string;
+  done: number;
+  total: number;
+  unit: string;
+  tone?: "monk" | "warrior";
+}) {
   const percent = total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : 100;
   return (
     <div

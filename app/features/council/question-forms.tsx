@@ -7,8 +7,25 @@ import { BODY_MAX, MARKDOWN_HELP, QUESTION_LISTS, TITLE_MAX } from "~/schemas/fi
 
 // A question's edit form and the answer forms. The question page loads them after hydration (ADR 0031).
 
-export function EditQuestionForm({ title, body, virtues, errors: serverErrors, cancel }: { title: string; body: string; virtues: string[]; errors?: Record<string, string>; cancel: string }) {
-  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/council").then((m) => m.editQuestionSchema), [], serverErrors, QUESTION_LISTS);
+export function EditQuestionForm({
+  title,
+  body,
+  virtues,
+  errors: serverErrors,
+  cancel,
+}: {
+  title: string;
+  body: string;
+  virtues: string[];
+  errors?: Record<string, string>;
+  cancel: string;
+}) {
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/council").then((m) => m.editQuestionSchema),
+    [],
+    serverErrors,
+    QUESTION_LISTS,
+  );
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-4 flex flex-col gap-4">
       <input type="hidden" name="intent" value="edit-question" />
@@ -47,7 +64,9 @@ export function AnswerTextForm({
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const { errors, onSubmit, onChange } = useValidatedForm(
     () => import("~/schemas/council").then((m) => (intent === "answer" ? m.answerSchema : m.editAnswerSchema)),
-    [], serverErrors);
+    [],
+    serverErrors,
+  );
   const fieldId = intent === "answer" ? "answer-body" : `edit-answer-${answerId}`;
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? answerId}>

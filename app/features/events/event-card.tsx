@@ -30,7 +30,6 @@ export interface EventSummary {
   viewerGoing?: boolean;
 }
 
-
 /** Start and end in the viewer's zone, with the event's own zone beside them when it differs. */
 export function EventTimes({ event }: { event: Pick<EventSummary, "startsAt" | "start" | "end" | "own" | "timeZone" | "shownIn"> }) {
   return (

@@ -90,9 +90,28 @@ export function EventForm({
             "Time zone",
             zones.map((z) => ({ value: z, label: z.replaceAll("_", " ") })),
           )}
-          <TextField name="onlineUrl" id="event-onlineUrl" type="url" label="Online link" defaultValue={defaults.onlineUrl} error={errors.onlineUrl} maxLength={EVENT_URL_MAX} placeholder="https://" />
+          <TextField
+            name="onlineUrl"
+            id="event-onlineUrl"
+            type="url"
+            label="Online link"
+            defaultValue={defaults.onlineUrl}
+            error={errors.onlineUrl}
+            maxLength={EVENT_URL_MAX}
+            placeholder="https://"
+          />
           <TextField name="place" id="event-place" label="Place" defaultValue={defaults.place} error={errors.place} maxLength={EVENT_PLACE_MAX} />
-          <TextField name="capacity" id="event-capacity" type="number" inputMode="numeric" min={1} max={EVENT_CAPACITY_MAX} label="Capacity" defaultValue={defaults.capacity} error={errors.capacity} />
+          <TextField
+            name="capacity"
+            id="event-capacity"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={EVENT_CAPACITY_MAX}
+            label="Capacity"
+            defaultValue={defaults.capacity}
+            error={errors.capacity}
+          />
         </CardContent>
         <CardFooter>
           <Button type="submit" variant="monk" disabled={busy}>

@@ -24,7 +24,9 @@ export function CommentForm({
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const { errors, onSubmit, onChange } = useValidatedForm(
     () => import("~/schemas/creation-comment").then((m) => (intent === "comment" ? m.commentSchema : m.editCommentSchema)),
-    [], serverErrors);
+    [],
+    serverErrors,
+  );
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? commentId}>
       <input type="hidden" name="intent" value={intent} />

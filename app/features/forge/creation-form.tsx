@@ -69,7 +69,11 @@ export function CreationForm({
   submitLabel: string;
 }) {
   // False in the server's HTML (every field shows, for browsers without JavaScript), true once hydrated.
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const [type, setType] = useState<CreationType>(defaults.type);
   const [progress, setProgress] = useState<number | null>(null);
   const [errors, setErrors] = useState<FieldErrors>(serverErrors ?? {});
@@ -138,7 +142,8 @@ export function CreationForm({
   };
 
   const busy = progress !== null;
-  const described = (name: string, help?: boolean) => [errors[name] ? `${name}-error` : null, help ? `${name}-help` : null].filter(Boolean).join(" ") || undefined;
+  const described = (name: string, help?: boolean) =>
+    [errors[name] ? `${name}-error` : null, help ? `${name}-help` : null].filter(Boolean).join(" ") || undefined;
 
   return (
     <form method="post" encType="multipart/form-data" noValidate onSubmit={onSubmit} onChange={onChange}>
@@ -146,7 +151,15 @@ export function CreationForm({
       <CardContent className="flex flex-col gap-5 pt-6">
         <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
         <TextField name="title" label="Title" error={errors.title} maxLength={CREATION_TITLE_MAX} defaultValue={defaults.title} />
-        <TextAreaField name="description" label="Description" rows={3} maxLength={DESCRIPTION_MAX} error={errors.description} defaultValue={defaults.description} help="A sentence or two for the Forge list (optional, up to 500 characters)." />
+        <TextAreaField
+          name="description"
+          label="Description"
+          rows={3}
+          maxLength={DESCRIPTION_MAX}
+          error={errors.description}
+          defaultValue={defaults.description}
+          help="A sentence or two for the Forge list (optional, up to 500 characters)."
+        />
         <div className="flex flex-col gap-2">
           <Label htmlFor="type">Type</Label>
           <select
@@ -166,7 +179,15 @@ export function CreationForm({
           </select>
           <FieldError id="type-error">{errors.type}</FieldError>
         </div>
-        <TextAreaField name="body" label="Your work" rows={10} maxLength={BODY_MAX} error={errors.body} defaultValue={defaults.body} help={`${WORK_HELP[hydrated ? type : "any"]} ${MARKDOWN_HELP}`} />
+        <TextAreaField
+          name="body"
+          label="Your work"
+          rows={10}
+          maxLength={BODY_MAX}
+          error={errors.body}
+          defaultValue={defaults.body}
+          help={`${WORK_HELP[hydrated ? type : "any"]} ${MARKDOWN_HELP}`}
+        />
         {shows("art") ? (
           <FileField
             id="image"
@@ -178,7 +199,11 @@ export function CreationForm({
             help={`PNG, JPEG, WebP or GIF, at most 5 MB. Location and camera details are removed.${defaults.imageName ? " Leave empty to keep the current image." : ""}`}
             current={
               defaults.imageName ? (
-                <img src={mediaUrl(defaults.imageName)} alt="The current image" className="mt-2 max-h-64 w-auto self-start rounded-md border border-line object-contain" />
+                <img
+                  src={mediaUrl(defaults.imageName)}
+                  alt="The current image"
+                  className="mt-2 max-h-64 w-auto self-start rounded-md border border-line object-contain"
+                />
               ) : null
             }
           />
@@ -194,7 +219,15 @@ export function CreationForm({
           />
         ) : null}
         {shows("projects") ? (
-          <TextField name="linkUrl" type="url" label={hydrated ? "Project link" : "Project link (Projects)"} placeholder="https://" maxLength={LINK_MAX} error={errors.linkUrl} defaultValue={defaults.linkUrl} />
+          <TextField
+            name="linkUrl"
+            type="url"
+            label={hydrated ? "Project link" : "Project link (Projects)"}
+            placeholder="https://"
+            maxLength={LINK_MAX}
+            error={errors.linkUrl}
+            defaultValue={defaults.linkUrl}
+          />
         ) : null}
         {busy ? (
           <div className="flex flex-col gap-2">

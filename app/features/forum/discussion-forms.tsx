@@ -23,7 +23,9 @@ export function EditForm({
 }) {
   const { errors, onSubmit, onChange } = useValidatedForm(
     () => import("~/schemas/forum").then((m) => (kind === "reply" ? m.editReplySchema : m.editDiscussionSchema)),
-    [], serverErrors);
+    [],
+    serverErrors,
+  );
   const fieldId = `edit-${kind}-${id}`;
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="mt-3 flex flex-col gap-4">

@@ -38,12 +38,7 @@ export function TopicCard({ topic }: { topic: TopicSummary }) {
           <Users aria-hidden="true" className="size-4" />
           {plural(topic.members, "member")}
         </p>
-        <ButtonLink
-          to={`/${topic.section}/${topic.id}`}
-          variant={tone}
-          size="sm"
-          aria-label={`Explore ${topic.title}`}
-        >
+        <ButtonLink to={`/${topic.section}/${topic.id}`} variant={tone} size="sm" aria-label={`Explore ${topic.title}`}>
           Explore
         </ButtonLink>
       </div>

@@ -14,11 +14,7 @@ export const meta: Route.MetaFunction = () => [
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = await parseForm(request, forgotPasswordSchema);
   if (!parsed.ok) return data({ errors: parsed.errors, message: null }, { status: 400 });
-  const result = await requestPasswordReset(
-    context.get(servicesContext),
-    parsed.values.email,
-    context.get(requestContext).clientIp,
-  );
+  const result = await requestPasswordReset(context.get(servicesContext), parsed.values.email, context.get(requestContext).clientIp);
   if (!result.ok) return data({ errors: { form: result.message }, message: null }, { status: result.status });
   return { errors: {}, message: result.message };
 }

@@ -32,9 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // An unreadable form answers like an invalid one: every refused join counts (issue 25).
   const parsed = await parseFormOrRefusal(request, joinSchema, JOIN_CHECKBOXES);
   const values = echo(parsed.raw);
-  const result = parsed.ok
-    ? await registerMember(services, parsed.values, { headers: request.headers, ip })
-    : await refuseJoin(services, parsed.errors, ip);
+  const result = parsed.ok ? await registerMember(services, parsed.values, { headers: request.headers, ip }) : await refuseJoin(services, parsed.errors, ip);
   if (!result.ok) return data({ registered: false as const, errors: result.errors, values }, { status: result.status });
   // The page rendered with this response already belongs to the new member (without JavaScript
   // there is no second request to pick up the cookie).
@@ -72,9 +70,7 @@ function RegistrationSuccessful() {
         <CardTitle ref={heading} tabIndex={-1} className="outline-none">
           Registration Successful!
         </CardTitle>
-        <CardDescription className="text-base">
-          Thank you for joining the community. Your journey begins now.
-        </CardDescription>
+        <CardDescription className="text-base">Thank you for joining the community. Your journey begins now.</CardDescription>
       </CardHeader>
       <CardFooter className="justify-center">
         <ButtonLink to="/dashboard" variant="monk">
@@ -129,30 +125,11 @@ function JoinForm({ serverErrors, values }: { serverErrors?: FieldErrors; values
         <CardContent className="flex flex-col gap-5">
           <FormAlert>{errors.form}</FormAlert>
           <BrowserTimeZone />
-          <TextField
-            name="fullName"
-            label="Full Name"
-            autoComplete="name"
-            defaultValue={values?.fullName}
-            error={errors.fullName}
-          />
-          <TextField
-            name="email"
-            label="Email"
-            type="email"
-            autoComplete="email"
-            defaultValue={values?.email}
-            error={errors.email}
-          />
+          <TextField name="fullName" label="Full Name" autoComplete="name" defaultValue={values?.fullName} error={errors.fullName} />
+          <TextField name="email" label="Email" type="email" autoComplete="email" defaultValue={values?.email} error={errors.email} />
           <div className="grid gap-5 sm:grid-cols-2">
             <TextField name="password" label="Password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} error={errors.password} />
-            <TextField
-              name="confirmPassword"
-              label="Confirm Password"
-              type="password"
-              autoComplete="new-password"
-              error={errors.confirmPassword}
-            />
+            <TextField name="confirmPassword" label="Confirm Password" type="password" autoComplete="new-password" error={errors.confirmPassword} />
           </div>
           <div className="flex flex-col gap-2">
             <Label htmlFor="bio">
@@ -174,11 +151,7 @@ function JoinForm({ serverErrors, values }: { serverErrors?: FieldErrors; values
             <div className="grid gap-3 sm:grid-cols-2">
               {INTERESTS.map((interest) => (
                 <div key={interest.id} className="flex items-center gap-2">
-                  <Checkbox
-                    id={`interest-${interest.id}`}
-                    name={`interests.${interest.id}`}
-                    defaultChecked={values?.interests?.[interest.id] === true}
-                  />
+                  <Checkbox id={`interest-${interest.id}`} name={`interests.${interest.id}`} defaultChecked={values?.interests?.[interest.id] === true} />
                   <Label htmlFor={`interest-${interest.id}`} className="font-normal">
                     {interest.label}
                   </Label>
@@ -231,9 +204,7 @@ export default function Join({ loaderData, actionData }: Route.ComponentProps) {
     <div className="mx-auto max-w-2xl px-4 py-12">
       <div className="mb-8 text-center">
         <h1 className="font-serif text-4xl font-bold">Join the Path</h1>
-        <p className="mt-3 text-lg text-stone-700">
-          Begin your journey toward inner peace and outer strength.
-        </p>
+        <p className="mt-3 text-lg text-stone-700">Begin your journey toward inner peace and outer strength.</p>
       </div>
       {actionData?.registered ? (
         <RegistrationSuccessful />

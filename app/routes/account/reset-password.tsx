@@ -81,13 +81,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
                   </p>
                 ) : null}
                 <TextField name="password" label="New Password" type="password" autoComplete="new-password" error={errors.password} />
-                <TextField
-                  name="confirmPassword"
-                  label="Confirm Password"
-                  type="password"
-                  autoComplete="new-password"
-                  error={errors.confirmPassword}
-                />
+                <TextField name="confirmPassword" label="Confirm Password" type="password" autoComplete="new-password" error={errors.confirmPassword} />
               </CardContent>
               <CardFooter>
                 <Button type="submit" variant="monk" className="w-full" disabled={busy}>

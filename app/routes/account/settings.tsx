@@ -8,30 +8,16 @@ import { ProfileSettingsForm } from "~/features/account/profile-settings-form";
 import type { SettingsIntent, SettingsResult } from "~/features/account/settings-form";
 import { servicesContext } from "~/.server/context";
 import { signOutMember } from "~/.server/domain/accounts/account-service";
-import {
-  changePassword,
-  deleteAccount,
-  requestEmailChange,
-  saveProfile,
-  settingsOf,
-} from "~/.server/domain/accounts/settings-service";
+import { changePassword, deleteAccount, requestEmailChange, saveProfile, settingsOf } from "~/.server/domain/accounts/settings-service";
 import { flashCookie } from "~/.server/flash";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { INTEREST_CHECKBOXES } from "~/schemas/fields";
 import type { FieldErrors } from "~/schemas/form-data";
-import {
-  changeEmailSchema,
-  changePasswordSchema,
-  deleteAccountSchema,
-  profileSettingsSchema,
-} from "~/schemas/settings";
+import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSettingsSchema } from "~/schemas/settings";
 import { timeZoneNames } from "~/lib/time-zones";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Settings · Inner Peace. Outer Strength." },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => [{ title: "Settings · Inner Peace. Outer Strength." }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, request);
@@ -75,10 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!result.ok) return fail(intent, result.errors, result.status);
       const headers = new Headers();
       for (const cookie of result.value.getSetCookie()) headers.append("Set-Cookie", cookie);
-      return data<SettingsResult>(
-        { intent, errors: {}, done: "Your password is changed. Every other session is signed out." },
-        { headers },
-      );
+      return data<SettingsResult>({ intent, errors: {}, done: "Your password is changed. Every other session is signed out." }, { headers });
     }
     case "delete": {
       const parsed = await parseForm(request, deleteAccountSchema);

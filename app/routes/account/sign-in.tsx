@@ -39,7 +39,11 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/signin");
-  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/account").then((m) => m.signInSchema), SIGN_IN_CHECKBOXES, actionData?.errors);
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/account").then((m) => m.signInSchema),
+    SIGN_IN_CHECKBOXES,
+    actionData?.errors,
+  );
   const redirectTo = searchParams.get("redirectTo") ?? "";
 
   return (
@@ -57,21 +61,8 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <CardContent className="flex flex-col gap-5">
             <FormAlert>{errors.form}</FormAlert>
-            <TextField
-              name="email"
-              label="Email"
-              type="email"
-              autoComplete="email"
-              defaultValue={actionData?.email}
-              error={errors.email}
-            />
-            <TextField
-              name="password"
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-              error={errors.password}
-            />
+            <TextField name="email" label="Email" type="email" autoComplete="email" defaultValue={actionData?.email} error={errors.email} />
+            <TextField name="password" label="Password" type="password" autoComplete="current-password" error={errors.password} />
             <div className="flex items-center justify-between gap-3">
               <div className="flex items-center gap-2">
                 <Checkbox id="rememberMe" name="rememberMe" />

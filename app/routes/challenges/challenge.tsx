@@ -24,10 +24,7 @@ import { PATH_LABEL } from "~/lib/paths";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
-    ? [
-        { title: `${loaderData.challenge.title} · Challenges` },
-        { name: "description", content: loaderData.challenge.description },
-      ]
+    ? [{ title: `${loaderData.challenge.title} · Challenges` }, { name: "description", content: loaderData.challenge.description }]
     : [{ title: "Challenge not found" }];
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -45,12 +42,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = requireViewer(context, request);
   const services = context.get(servicesContext);
   const intent = String((await readForm(request)).get("intent") ?? "");
-  const result =
-    intent === "join"
-      ? await joinChallenge(services, viewer, id)
-      : intent === "check-in"
-        ? await checkIn(services, viewer, id)
-        : null;
+  const result = intent === "join" ? await joinChallenge(services, viewer, id) : intent === "check-in" ? await checkIn(services, viewer, id) : null;
   if (!result) throw data("Unknown action", { status: 400 });
   if (!result.ok) {
     if (result.status === 404) throw data("Not found", { status: 404 });
@@ -83,9 +75,8 @@ export default function Challenge({ loaderData, actionData }: Route.ComponentPro
         <ChallengeFacts challenge={challenge} />
       </div>
       <p className="mt-4 text-sm text-muted">
-        Complete {plural(challenge.checkInsRequired, "check-in")} within {plural(challenge.lengthDays, "day")} of joining, one a day on your
-        own calendar. Completing earns {challenge.xpReward} XP and trains{" "}
-        {challenge.virtues.length === 1 ? "its virtue" : "both its virtues"}.
+        Complete {plural(challenge.checkInsRequired, "check-in")} within {plural(challenge.lengthDays, "day")} of joining, one a day on your own calendar.
+        Completing earns {challenge.xpReward} XP and trains {challenge.virtues.length === 1 ? "its virtue" : "both its virtues"}.
       </p>
 
       <section aria-labelledby="your-progress" className="mt-10">
@@ -99,8 +90,7 @@ export default function Challenge({ loaderData, actionData }: Route.ComponentPro
           <div className="flex flex-col gap-3">
             {attempt ? (
               <p className="text-stone-700">
-                Your last attempt ran out on {formatDay(attempt.endsOn)} with {attempt.checkIns} of {attempt.required} check-ins. You can start
-                again.
+                Your last attempt ran out on {formatDay(attempt.endsOn)} with {attempt.checkIns} of {attempt.required} check-ins. You can start again.
               </p>
             ) : (
               <p className="text-stone-700">You are not on this challenge yet.</p>
@@ -153,8 +143,7 @@ export default function Challenge({ loaderData, actionData }: Route.ComponentPro
                 )}
                 {running ? (
                   <p className="text-xs text-muted">
-                    {plural(attempt.daysLeft, "day")} left, until {formatDay(attempt.endsOn)}. One missed day in any seven is a rest day that keeps
-                    your streak.
+                    {plural(attempt.daysLeft, "day")} left, until {formatDay(attempt.endsOn)}. One missed day in any seven is a rest day that keeps your streak.
                   </p>
                 ) : null}
               </CardContent>

@@ -50,7 +50,12 @@ export default function NewChallenge({ loaderData, actionData }: Route.Component
   const { publishes, allowed, refusal, submissionKey } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/challenges").then((m) => m.challengeSchema), [], actionData?.errors, CHALLENGE_LISTS);
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/challenges").then((m) => m.challengeSchema),
+    [],
+    actionData?.errors,
+    CHALLENGE_LISTS,
+  );
   const heading = publishes ? "Create a Challenge" : "Propose a Challenge";
   return (
     <div className="mx-auto max-w-2xl px-4 py-12">
@@ -73,9 +78,7 @@ export default function NewChallenge({ loaderData, actionData }: Route.Component
             <input type="hidden" name="submissionKey" value={submissionKey} />
             <CardHeader>
               <CardTitle>{publishes ? "A new challenge" : "Your proposal"}</CardTitle>
-              <CardDescription>
-                {publishes ? "It is published at once." : "An advisor reviews it and publishes it, or declines it."}
-              </CardDescription>
+              <CardDescription>{publishes ? "It is published at once." : "An advisor reviews it and publishes it, or declines it."}</CardDescription>
             </CardHeader>
             <CardContent className="flex flex-col gap-5">
               <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
@@ -110,8 +113,24 @@ export default function NewChallenge({ loaderData, actionData }: Route.Component
                 <FieldError id="virtues-error">{errors.virtues}</FieldError>
               </fieldset>
               <div className="grid gap-4 sm:grid-cols-2">
-                <TextField name="lengthDays" label="Length in days" type="number" inputMode="numeric" error={errors.lengthDays} min={CHALLENGE_NUMBER_MIN} max={CHALLENGE_LENGTH_MAX} />
-                <TextField name="checkInsRequired" label="Check-ins required" type="number" inputMode="numeric" error={errors.checkInsRequired} min={CHALLENGE_NUMBER_MIN} max={CHALLENGE_LENGTH_MAX} />
+                <TextField
+                  name="lengthDays"
+                  label="Length in days"
+                  type="number"
+                  inputMode="numeric"
+                  error={errors.lengthDays}
+                  min={CHALLENGE_NUMBER_MIN}
+                  max={CHALLENGE_LENGTH_MAX}
+                />
+                <TextField
+                  name="checkInsRequired"
+                  label="Check-ins required"
+                  type="number"
+                  inputMode="numeric"
+                  error={errors.checkInsRequired}
+                  min={CHALLENGE_NUMBER_MIN}
+                  max={CHALLENGE_LENGTH_MAX}
+                />
               </div>
             </CardContent>
             <CardFooter>

@@ -14,10 +14,7 @@ import { questionSchema } from "~/schemas/council";
 import { MARKDOWN_HELP, QUESTION_LISTS } from "~/schemas/fields";
 import { BODY_MAX, TITLE_MAX } from "~/schemas/fields";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Ask a Question · The Council" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => [{ title: "Ask a Question · The Council" }, { name: "robots", content: "noindex" }];
 
 export function loader({ request, context }: Route.LoaderArgs) {
   requireViewer(context, request);
@@ -36,7 +33,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/council").then((m) => m.questionSchema), [], actionData?.errors, QUESTION_LISTS);
+  const { errors, onSubmit, onChange } = useValidatedForm(
+    () => import("~/schemas/council").then((m) => m.questionSchema),
+    [],
+    actionData?.errors,
+    QUESTION_LISTS,
+  );
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
       <p className="text-sm">

@@ -54,10 +54,7 @@ export default function Council({ loaderData }: Route.ComponentProps) {
   const { advisors, questions, newer, older, virtue, unanswered } = loaderData;
   return (
     <>
-      <PageHeader
-        title="The Council"
-        intro="Seekers ask; experienced monks and warriors, verified community leaders, answer."
-      >
+      <PageHeader title="The Council" intro="Seekers ask; experienced monks and warriors, verified community leaders, answer.">
         <ButtonLink to="/council/ask" variant="monk">
           <HelpCircle aria-hidden="true" />
           Ask a Question
@@ -74,8 +71,8 @@ export default function Council({ loaderData }: Route.ComponentProps) {
       <section aria-labelledby="advisors" className="mx-auto max-w-6xl px-4 pt-12">
         <SectionHeading id="advisors">Featured Advisors</SectionHeading>
         <p className="-mt-2 mb-6 max-w-3xl text-sm text-muted">
-          Each advisor is verified to guide seekers on one path, monk or warrior. Their rank is separate: every
-          member climbs the same ladder of ranks by XP (see the{" "}
+          Each advisor is verified to guide seekers on one path, monk or warrior. Their rank is separate: every member climbs the same ladder of ranks by XP
+          (see the{" "}
           <Link to="/ranks" className="font-semibold text-monk-strong underline">
             Rank System
           </Link>
@@ -146,7 +143,11 @@ export default function Council({ loaderData }: Route.ComponentProps) {
             ))}
           </div>
         )}
-        <Pager label="Question pages" links={{ first: null, previous: newer, next: older, last: null }} names={["", "Newer questions", "Older questions", ""]} />
+        <Pager
+          label="Question pages"
+          links={{ first: null, previous: newer, next: older, last: null }}
+          names={["", "Newer questions", "Older questions", ""]}
+        />
       </section>
     </>
   );

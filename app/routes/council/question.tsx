@@ -47,10 +47,7 @@ const AnswerTextForm = hydrateLater(() => import("~/features/council/question-fo
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
-    ? [
-        { title: `${loaderData.question.title} · The Council` },
-        { name: "description", content: loaderData.question.excerpt },
-      ]
+    ? [{ title: `${loaderData.question.title} · The Council` }, { name: "description", content: loaderData.question.excerpt }]
     : [{ title: "Question not found" }];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -189,7 +186,11 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
           <DeleteControl intent="delete-question" fields={{}} prompt="Delete this question? It will no longer be listed." />
         </div>
       ) : null}
-      {actionData && !actionData.target && actionData.intent !== "answer" ? <div className="mt-4"><FormAlert>{actionData.errors.form}</FormAlert></div> : null}
+      {actionData && !actionData.target && actionData.intent !== "answer" ? (
+        <div className="mt-4">
+          <FormAlert>{actionData.errors.form}</FormAlert>
+        </div>
+      ) : null}
 
       <section aria-labelledby="answers" className="mt-10">
         <h2 id="answers" className="mb-4 text-2xl font-bold">
@@ -221,7 +222,13 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                   ) : null}
                   {editing === `answer-${a.id}` && a.mine && a.body !== null ? (
                     <div className="mt-3">
-                      <AnswerTextForm intent="edit-answer" answerId={a.id} body={a.body} errors={errorsFor(`answer-${a.id}`)} cancel={`${here}#answer-${a.id}`} />
+                      <AnswerTextForm
+                        intent="edit-answer"
+                        answerId={a.id}
+                        body={a.body}
+                        errors={errorsFor(`answer-${a.id}`)}
+                        cancel={`${here}#answer-${a.id}`}
+                      />
                     </div>
                   ) : a.html !== null ? (
                     <MemberProse className="mt-3" html={a.html} />

@@ -74,14 +74,17 @@ function RsvpButton({ intent, label, variant }: { intent: "going" | "not_going";
 
 function Rsvp({ event, signedIn, error }: { event: Route.ComponentProps["loaderData"]["event"]; signedIn: boolean; error?: string }) {
   if (event.cancelled) return <p className="rounded-md bg-warrior-soft p-4 font-medium text-warrior-strong">This event was cancelled.</p>;
-  if (event.started) return <p className="rounded-md bg-stone-100 p-4">{event.ended ? "This event has ended." : "This event has started, so RSVPs are closed."}</p>;
+  if (event.started)
+    return <p className="rounded-md bg-stone-100 p-4">{event.ended ? "This event has ended." : "This event has started, so RSVPs are closed."}</p>;
   if (!signedIn) return <SignInPrompt returnTo={`/events/${event.id}`} action="RSVP" />;
   const mine = event.mine?.status;
   return (
     <div className="flex flex-col gap-3">
       <FormAlert>{error}</FormAlert>
       {mine === "going" ? <p className="font-semibold">You are going.</p> : null}
-      {mine === "waitlisted" ? <p className="font-semibold">You are number {event.mine?.waitlistPosition} on the waitlist. If a place opens, you move up and we mail you.</p> : null}
+      {mine === "waitlisted" ? (
+        <p className="font-semibold">You are number {event.mine?.waitlistPosition} on the waitlist. If a place opens, you move up and we mail you.</p>
+      ) : null}
       {mine === "not_going" ? <p className="font-semibold">You are not going.</p> : null}
       <div className="flex flex-wrap gap-3">
         {mine === "going" || mine === "waitlisted" ? null : event.placesLeft > 0 ? (

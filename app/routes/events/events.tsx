@@ -13,8 +13,7 @@ export const meta: Route.MetaFunction = () => [
   { title: "Events · Inner Peace. Outer Strength." },
   {
     name: "description",
-    content:
-      "Online sits, group runs, workshops and retreats hosted by the community's advisors. See what is coming up, RSVP and add events to your calendar.",
+    content: "Online sits, group runs, workshops and retreats hosted by the community's advisors. See what is coming up, RSVP and add events to your calendar.",
   },
 ];
 
@@ -48,15 +47,7 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
   const member = useViewer() !== null;
   const { upcoming, past, mayHost } = loaderData;
   return (
-    <ProsePage
-      title="Events"
-      lead={
-        <p>
-          Practice is easier side by side. Events bring members together to sit, run, learn and train, online and
-          in person.
-        </p>
-      }
-    >
+    <ProsePage title="Events" lead={<p>Practice is easier side by side. Events bring members together to sit, run, learn and train, online and in person.</p>}>
       <div className="mb-8 flex flex-wrap gap-3">
         {mayHost ? (
           <ButtonLink to="/events/new" variant="monk">
@@ -82,14 +73,10 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
             <p className="text-lg font-semibold">No upcoming events are scheduled yet.</p>
             <p className="mx-auto mt-2 max-w-prose leading-7 text-muted">
               To hear about the first ones, subscribe to the{" "}
-              <a
-                href="#newsletter-email"
-                className="font-medium text-monk-strong underline underline-offset-4 hover:text-monk"
-              >
+              <a href="#newsletter-email" className="font-medium text-monk-strong underline underline-offset-4 hover:text-monk">
                 newsletter in the footer
               </a>
-              . Meanwhile, bring your questions to the <TextLink to="/council">Council</TextLink>, where members and
-              verified advisors answer.
+              . Meanwhile, bring your questions to the <TextLink to="/council">Council</TextLink>, where members and verified advisors answer.
             </p>
           </div>
         )}
@@ -124,33 +111,31 @@ export default function EventsPage({ loaderData }: Route.ComponentProps) {
           <li>how many places it has, and who hosts it.</li>
         </ul>
         <p>
-          Signed-in members answer <strong>Going</strong> or <strong>Not going</strong>, and can change their answer
-          later. An RSVP of Going holds a place while places are left; once an event is full, no new places are
-          given. If your plans change, switch to Not going so someone else can come.
+          Signed-in members answer <strong>Going</strong> or <strong>Not going</strong>, and can change their answer later. An RSVP of Going holds a place while
+          places are left; once an event is full, no new places are given. If your plans change, switch to Not going so someone else can come.
         </p>
         <p>
-          Each event also offers a calendar file (.ics). Open it to add the event, with its correct time and place,
-          to Google Calendar, Apple Calendar, Outlook or any other calendar app.
+          Each event also offers a calendar file (.ics). Open it to add the event, with its correct time and place, to Google Calendar, Apple Calendar, Outlook
+          or any other calendar app.
         </p>
         {member ? (
           <p>You are signed in, so you can RSVP as soon as an event is listed.</p>
         ) : (
           <p>
-            You do not need an account to read about events. To RSVP, <TextLink to="/join">join the path</TextLink> or{" "}
-            <TextLink to="/signin">sign in</TextLink>.
+            You do not need an account to read about events. To RSVP, <TextLink to="/join">join the path</TextLink> or <TextLink to="/signin">sign in</TextLink>
+            .
           </p>
         )}
       </ProseSection>
 
       <ProseSection id="hosts" title="Who hosts">
         <p>
-          Events are created by the community's <strong>advisors</strong>, members an admin has verified as leaders
-          on the monk's or the warrior's path, and by the site's <strong>admins</strong>. Each event names its host,
-          so you know who is guiding the sit or setting the pace of the run.
+          Events are created by the community's <strong>advisors</strong>, members an admin has verified as leaders on the monk's or the warrior's path, and by
+          the site's <strong>admins</strong>. Each event names its host, so you know who is guiding the sit or setting the pace of the run.
         </p>
         <p>
-          Events follow the same <TextLink to="/code-of-conduct">Code of Conduct</TextLink> as the rest of the site.
-          At an in-person event, tell the host straight away if something is wrong.
+          Events follow the same <TextLink to="/code-of-conduct">Code of Conduct</TextLink> as the rest of the site. At an in-person event, tell the host
+          straight away if something is wrong.
         </p>
       </ProseSection>
     </ProsePage>

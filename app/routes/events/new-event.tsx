@@ -57,7 +57,13 @@ export default function NewEvent({ loaderData, actionData }: Route.ComponentProp
       </p>
       <h1 className="mt-2 mb-2 font-serif text-4xl font-bold">Create Event</h1>
       <p className="mb-8 text-stone-700">Times are in the time zone you choose; members see them in their own zone too.</p>
-      <EventForm defaults={loaderData.defaults} zones={loaderData.zones} errors={actionData?.errors} submissionKey={loaderData.submissionKey} submitLabel="Create Event" />
+      <EventForm
+        defaults={loaderData.defaults}
+        zones={loaderData.zones}
+        errors={actionData?.errors}
+        submissionKey={loaderData.submissionKey}
+        submitLabel="Create Event"
+      />
     </div>
   );
 }

@@ -220,7 +220,11 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
               </>
             ) : null}
             {moderator ? (
-              <IntentButton intent="moderate" fields={{ kind: "creation", action: creation.hidden ? "restore" : "hide" }} label={creation.hidden ? "Restore" : "Hide"} />
+              <IntentButton
+                intent="moderate"
+                fields={{ kind: "creation", action: creation.hidden ? "restore" : "hide" }}
+                label={creation.hidden ? "Restore" : "Hide"}
+              />
             ) : null}
           </div>
         ) : null}
@@ -254,7 +258,13 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                   </Byline>
                   {editing === `comment-${c.id}` && c.mine && c.body !== null ? (
                     <div className="mt-3">
-                      <CommentForm intent="edit-comment" commentId={c.id} body={c.body} errors={errorsFor(`comment-${c.id}`)} cancel={`${here}#comment-${c.id}`} />
+                      <CommentForm
+                        intent="edit-comment"
+                        commentId={c.id}
+                        body={c.body}
+                        errors={errorsFor(`comment-${c.id}`)}
+                        cancel={`${here}#comment-${c.id}`}
+                      />
                     </div>
                   ) : c.html !== null ? (
                     <MemberProse className="mt-2 text-sm" html={c.html} />
@@ -272,7 +282,11 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                         </>
                       ) : null}
                       {moderator ? (
-                        <IntentButton intent="moderate" fields={{ kind: "comment", commentId: c.id, action: c.hidden ? "restore" : "hide" }} label={c.hidden ? "Restore" : "Hide"} />
+                        <IntentButton
+                          intent="moderate"
+                          fields={{ kind: "comment", commentId: c.id, action: c.hidden ? "restore" : "hide" }}
+                          label={c.hidden ? "Restore" : "Hide"}
+                        />
                       ) : null}
                     </div>
                   ) : null}

@@ -17,10 +17,7 @@ const loadSchema = () => import("~/schemas/forge").then((m) => m.editCreationSch
 /** This route takes uploads: server/http.ts lets its posts be larger than the global 1 MB. */
 export const handle = { maxBodyBytes: UPLOAD_BODY_LIMIT };
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Edit Your Creation · The Forge" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => [{ title: "Edit Your Creation · The Forge" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, request);

@@ -42,11 +42,7 @@ export default function Forge({ loaderData }: Route.ComponentProps) {
   const member = useViewer() !== null;
   return (
     <>
-      <PageHeader
-        title="The Forge"
-        intro="Where discipline becomes craft. Share what you make on the path: words, images, music and projects."
-        tone="neutral"
-      >
+      <PageHeader title="The Forge" intro="Where discipline becomes craft. Share what you make on the path: words, images, music and projects." tone="neutral">
         {/* A visitor is asked to join first, as the seed has it; a member goes straight to the form. */}
         <ButtonLink to={member ? "/forge/new" : "/join"} variant="monk">
           <Plus aria-hidden="true" />
@@ -75,7 +71,11 @@ export default function Forge({ loaderData }: Route.ComponentProps) {
             ))}
           </div>
         )}
-        <Pager label="Creation pages" links={{ first: null, previous: newer, next: older, last: null }} names={["", "Newer creations", "Older creations", ""]} />
+        <Pager
+          label="Creation pages"
+          links={{ first: null, previous: newer, next: older, last: null }}
+          names={["", "Newer creations", "Older creations", ""]}
+        />
       </section>
     </>
   );

@@ -19,10 +19,7 @@ const loadSchema = () => import("~/schemas/forge").then((m) => m.creationSchema)
 /** This route takes uploads: server/http.ts lets its posts be larger than the global 1 MB. */
 export const handle = { maxBodyBytes: UPLOAD_BODY_LIMIT };
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Share Your Creation · The Forge" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => [{ title: "Share Your Creation · The Forge" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, request);
@@ -69,8 +66,8 @@ export default function Share({ loaderData, actionData }: Route.ComponentProps) 
         <>
           {loaderData.left !== null ? (
             <p data-slot="posts-left" className="mb-6 rounded-md bg-monk-soft p-3 text-sm text-ink">
-              You can share {plural(loaderData.left, "more creation", "more creations")} today. Initiates may start {INITIATE_DAILY_POSTS} new
-              discussions, questions or creations a day, counted together.
+              You can share {plural(loaderData.left, "more creation", "more creations")} today. Initiates may start {INITIATE_DAILY_POSTS} new discussions,
+              questions or creations a day, counted together.
             </p>
           ) : null}
           <Card>

@@ -33,10 +33,7 @@ const ReplyForm = hydrateLater(() => import("~/features/forum/discussion-forms")
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [{ title: "Discussion not found" }];
   const { discussion, topic } = loaderData;
-  return [
-    { title: `${discussion.title} · ${topic.title}` },
-    { name: "description", content: discussion.excerpt || discussion.title },
-  ];
+  return [{ title: `${discussion.title} · ${topic.title}` }, { name: "description", content: discussion.excerpt || discussion.title }];
 };
 
 /** "123-some-slug" → 123; anything else is not a discussion. */
@@ -146,7 +143,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 type Page = Route.ComponentProps["loaderData"];
 
-function ModeratorControls({ kind, id, hidden, locked, featured }: { kind: "discussion" | "reply"; id: number; hidden: boolean; locked?: boolean; featured?: boolean }) {
+function ModeratorControls({
+  kind,
+  id,
+  hidden,
+  locked,
+  featured,
+}: {
+  kind: "discussion" | "reply";
+  id: number;
+  hidden: boolean;
+  locked?: boolean;
+  featured?: boolean;
+}) {
   const fields = (action: string) => ({ kind, id, action });
   return (
     <div className="flex flex-wrap gap-1" role="group" aria-label="Moderation">
@@ -198,14 +207,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
           <PostMeta post={discussion} label="started" />
         </Byline>
         {editing === "discussion" && discussion.mine && discussion.body !== null ? (
-          <EditForm
-            kind="discussion"
-            id={discussion.id}
-            title={discussion.title}
-            body={discussion.body}
-            cancel={path}
-            errors={errorsFor("discussion")}
-          />
+          <EditForm kind="discussion" id={discussion.id} title={discussion.title} body={discussion.body} cancel={path} errors={errorsFor("discussion")} />
         ) : discussion.html !== null ? (
           <MemberProse className="mt-4" html={discussion.html} />
         ) : (
@@ -217,7 +219,11 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
               <ButtonLink to={`${path}?edit=discussion#post`} variant="ghost" size="sm" preventScrollReset>
                 Edit
               </ButtonLink>
-              <DeleteControl intent="delete" fields={{ kind: "discussion", id: discussion.id }} prompt="Delete this discussion's opening post? Its text will show as [deleted]." />
+              <DeleteControl
+                intent="delete"
+                fields={{ kind: "discussion", id: discussion.id }}
+                prompt="Delete this discussion's opening post? Its text will show as [deleted]."
+              />
             </>
           ) : null}
           {moderator ? (
@@ -299,6 +305,5 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
     </article>
   );
 }
-
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error-boundary";

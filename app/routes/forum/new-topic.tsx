@@ -69,8 +69,7 @@ export default function NewTopic({ loaderData, actionData }: Route.ComponentProp
           <CardHeader>
             <CardTitle>Not yet</CardTitle>
             <CardDescription>
-              Creating topics unlocks at the {unlock.label} rank ({unlock.minXp} XP). You have {xp} XP: start
-              discussions and reply to earn more.
+              Creating topics unlocks at the {unlock.label} rank ({unlock.minXp} XP). You have {xp} XP: start discussions and reply to earn more.
             </CardDescription>
           </CardHeader>
           {topics.length > 0 ? (

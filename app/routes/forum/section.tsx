@@ -11,7 +11,6 @@ import { TopicCard } from "~/features/forum/topic-card";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { ButtonLink } from "~/components/ui/button";
 
-
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   const section = loaderData ? SECTIONS[loaderData.section] : null;
   return section
@@ -45,10 +44,7 @@ export default function Section({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={info.title} intro={info.intro} tone={info.tone}>
-        <ButtonLink
-          to={signedIn ? `/${section}/new` : `/signin?redirectTo=${encodeURIComponent(`/${section}/new`)}`}
-          variant={info.tone}
-        >
+        <ButtonLink to={signedIn ? `/${section}/new` : `/signin?redirectTo=${encodeURIComponent(`/${section}/new`)}`} variant={info.tone}>
           <Plus aria-hidden="true" />
           Create New Topic
         </ButtonLink>

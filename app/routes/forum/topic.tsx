@@ -25,10 +25,7 @@ import { postsBreakdown } from "~/features/forum/topic-card";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
-    ? [
-        { title: `${loaderData.topic.title} · ${SECTIONS[loaderData.topic.section].title}` },
-        { name: "description", content: loaderData.topic.description },
-      ]
+    ? [{ title: `${loaderData.topic.title} · ${SECTIONS[loaderData.topic.section].title}` }, { name: "description", content: loaderData.topic.description }]
     : [{ title: "Topic not found" }];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -36,13 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (params.topicId.length > 100) throw data("Not found", { status: 404 });
   const pageAsked = pageRequest(new URL(request.url).searchParams, decodeActivityCursor);
   if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
-  const shown = await topicWithDiscussions(
-    context.get(servicesContext).db,
-    context.get(viewerContext),
-    section,
-    params.topicId,
-    pageAsked.value,
-  );
+  const shown = await topicWithDiscussions(context.get(servicesContext).db, context.get(viewerContext), section, params.topicId, pageAsked.value);
   if (!shown) throw data("Not found", { status: 404 });
   return { ...shown, signedIn: context.get(viewerContext) !== null };
 }

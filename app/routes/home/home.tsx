@@ -22,8 +22,7 @@ export const meta: Route.MetaFunction = () => [
   { title: "Inner Peace. Outer Strength." },
   {
     name: "description",
-    content:
-      "A digital sanctuary for self-discipline, resilience and purpose. Train the mind in the Monastery, the body on the Battlefield.",
+    content: "A digital sanctuary for self-discipline, resilience and purpose. Train the mind in the Monastery, the body on the Battlefield.",
   },
 ];
 
@@ -49,8 +48,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <span className="text-monk-strong">Inner Peace.</span> <span className="text-warrior-strong">Outer Strength.</span>
           </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-stone-700">
-            A digital sanctuary for self-discipline, resilience and purpose. Train your mind like a monk and your body
-            like a warrior, together with people who walk both paths.
+            A digital sanctuary for self-discipline, resilience and purpose. Train your mind like a monk and your body like a warrior, together with people who
+            walk both paths.
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
             <ButtonLink to="/monastery" variant="monk" size="lg">
@@ -127,8 +126,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <div className="mx-auto max-w-6xl px-4">
           <SectionHeading id="path-teaser">The Path of Growth</SectionHeading>
           <p className="max-w-2xl text-stone-700">
-            Every contribution earns experience. Climb seven ranks and train six virtues through challenges, from
-            Initiate to Master.
+            Every contribution earns experience. Climb seven ranks and train six virtues through challenges, from Initiate to Master.
           </p>
           <div className="mt-8 grid gap-8 md:grid-cols-2">
             <div>
@@ -198,9 +196,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="cta" className="font-serif text-3xl font-bold">
             Continue your journey
           </h2>
-          <p className="mx-auto mt-4 max-w-xl text-stone-700">
-            Your dashboard shows your rank and how much XP the next one needs.
-          </p>
+          <p className="mx-auto mt-4 max-w-xl text-stone-700">Your dashboard shows your rank and how much XP the next one needs.</p>
           <ButtonLink to="/dashboard" variant="default" size="lg" className="mt-8">
             Go to Dashboard
           </ButtonLink>
@@ -210,9 +206,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h2 id="cta" className="font-serif text-3xl font-bold">
             Begin your journey today
           </h2>
-          <p className="mx-auto mt-4 max-w-xl text-stone-700">
-            Join a community that trains the mind and the body, and grows stronger together.
-          </p>
+          <p className="mx-auto mt-4 max-w-xl text-stone-700">Join a community that trains the mind and the body, and grows stronger together.</p>
           <ButtonLink to="/join" variant="default" size="lg" className="mt-8">
             Join the Path
           </ButtonLink>

@@ -147,28 +147,10 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           Contributions
         </h2>
         <div className="grid gap-6 md:grid-cols-2">
-          <Contributions
-            id="contributions-discussions"
-            title="Discussions"
-            items={p.discussions}
-            total={p.counts.discussions}
-            empty="No discussions yet."
-          />
+          <Contributions id="contributions-discussions" title="Discussions" items={p.discussions} total={p.counts.discussions} empty="No discussions yet." />
           <Contributions id="contributions-answers" title="Answers" items={p.answers} total={p.counts.answers} empty="No answers yet." />
-          <Contributions
-            id="contributions-questions"
-            title="Questions"
-            items={p.questions}
-            total={p.counts.questions}
-            empty="No questions yet."
-          />
-          <Contributions
-            id="contributions-creations"
-            title="Creations"
-            items={p.creations}
-            total={p.counts.creations}
-            empty="No creations yet."
-          />
+          <Contributions id="contributions-questions" title="Questions" items={p.questions} total={p.counts.questions} empty="No questions yet." />
+          <Contributions id="contributions-creations" title="Creations" items={p.creations} total={p.counts.creations} empty="No creations yet." />
         </div>
       </section>
     </div>

@@ -23,12 +23,7 @@ export function loader({ pattern }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
-  loaderData
-    ? [
-        { title: `${loaderData.tabTitle} · Inner Peace. Outer Strength.` },
-        { name: "description", content: loaderData.description },
-      ]
-    : [];
+  loaderData ? [{ title: `${loaderData.tabTitle} · Inner Peace. Outer Strength.` }, { name: "description", content: loaderData.description }] : [];
 
 export default function ContentPage({ loaderData: page }: Route.ComponentProps) {
   return (

@@ -21,8 +21,7 @@ export const meta: Route.MetaFunction = () => [
   { title: "Rank System · Inner Peace. Outer Strength." },
   {
     name: "description",
-    content:
-      `How members earn XP and climb ${countWord(RANKS.length)} ranks from ${RANKS[0].label} to ${RANKS[RANKS.length - 1].label}, how the ${countWord(VIRTUES.length)} virtues level up through challenges, and what each rank unlocks.`,
+    content: `How members earn XP and climb ${countWord(RANKS.length)} ranks from ${RANKS[0].label} to ${RANKS[RANKS.length - 1].label}, how the ${countWord(VIRTUES.length)} virtues level up through challenges, and what each rank unlocks.`,
   },
 ];
 
@@ -89,8 +88,6 @@ const VIRTUE_LEVEL_STEPS = Array.from({ length: MAX_VIRTUE_LEVEL }, (_, i) => ({
 /** Completed challenges per virtue that the master rank asks for. */
 const masterChallenges = challengesForLevel(MASTER_VIRTUE_LEVEL);
 
-
-
 export default function RanksPage() {
   const member = useViewer() !== null;
   return (
@@ -99,15 +96,15 @@ export default function RanksPage() {
       title="Rank System"
       lead={
         <p>
-          Everything you contribute earns experience points (XP). XP carries you up {countWord(RANKS.length)} ranks,
-          and the challenges you complete train {countWord(VIRTUES.length)} virtues. The higher ranks unlock more of the community's tools.
+          Everything you contribute earns experience points (XP). XP carries you up {countWord(RANKS.length)} ranks, and the challenges you complete train{" "}
+          {countWord(VIRTUES.length)} virtues. The higher ranks unlock more of the community's tools.
         </p>
       }
     >
       <ProseSection id="ranks" title={`The ${countWord(RANKS.length)} ranks`} plain>
         <p className="max-w-prose leading-7">
-          Your rank follows your total XP. The ladder starts at {RANKS[0].label} and ends at{" "}
-          {RANKS[RANKS.length - 1].label}, the only rank that asks for more than XP.
+          Your rank follows your total XP. The ladder starts at {RANKS[0].label} and ends at {RANKS[RANKS.length - 1].label}, the only rank that asks for more
+          than XP.
         </p>
         <ol className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {RANKS.map((rank, index) => (
@@ -134,8 +131,8 @@ export default function RanksPage() {
                 )}
                 {rank.id === "master" ? (
                   <>
-                    , and every one of the {countWord(VIRTUES.length)} virtues at level {MASTER_VIRTUE_LEVEL} or higher.
-                    Until then a member past {formatCount(rank.minXp)} XP stays {RANKS[index - 1].label}.
+                    , and every one of the {countWord(VIRTUES.length)} virtues at level {MASTER_VIRTUE_LEVEL} or higher. Until then a member past{" "}
+                    {formatCount(rank.minXp)} XP stays {RANKS[index - 1].label}.
                   </>
                 ) : null}
               </p>
@@ -146,10 +143,9 @@ export default function RanksPage() {
 
       <ProseSection id="virtues" title={`The ${countWord(VIRTUES.length)} virtues`} plain>
         <p className="max-w-prose leading-7">
-          Virtues are trained by <TextLink to="/challenges">challenges</TextLink>. Each challenge trains one or two
-          virtues, and finishing it counts toward each of them. Wisdom, discipline and compassion belong to the
-          monk's path; courage, honor and resilience to the warrior's. A virtue you have not trained yet does not
-          appear on your profile.
+          Virtues are trained by <TextLink to="/challenges">challenges</TextLink>. Each challenge trains one or two virtues, and finishing it counts toward each
+          of them. Wisdom, discipline and compassion belong to the monk's path; courage, honor and resilience to the warrior's. A virtue you have not trained
+          yet does not appear on your profile.
         </p>
         <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {VIRTUES.map((v) => (
@@ -158,42 +154,38 @@ export default function RanksPage() {
                 <VirtueBadge virtue={v.id} />
               </div>
               <p>{v.description}</p>
-              <p className={cn("text-sm font-semibold", v.path === "monk" ? "text-monk-strong" : "text-warrior-strong")}>
-                {PATH_LABEL[v.path]}
-              </p>
+              <p className={cn("text-sm font-semibold", v.path === "monk" ? "text-monk-strong" : "text-warrior-strong")}>{PATH_LABEL[v.path]}</p>
             </li>
           ))}
         </ul>
 
         <h3 className="mt-10 text-lg font-semibold">How a virtue levels up</h3>
         <p className="mt-2 max-w-prose leading-7">
-          A virtue's level counts the challenges you have completed that train it. An attempt that runs past the
-          challenge's length unfinished does not count, but you can restart the challenge and try again.
+          A virtue's level counts the challenges you have completed that train it. An attempt that runs past the challenge's length unfinished does not count,
+          but you can restart the challenge and try again.
         </p>
         <ol className="mt-4 grid gap-3 sm:grid-cols-3">
           {VIRTUE_LEVEL_STEPS.map((step) => (
             <li key={step.level} className="rounded-lg border border-line bg-white p-4">
               <p className="font-semibold">Level {step.level}</p>
               <p className="text-sm text-muted">
-                after {step.challenges} completed {step.challenges === 1 ? "challenge" : "challenges"} that{" "}
-                {step.challenges === 1 ? "trains" : "train"} the virtue
+                after {step.challenges} completed {step.challenges === 1 ? "challenge" : "challenges"} that {step.challenges === 1 ? "trains" : "train"} the
+                virtue
               </p>
             </li>
           ))}
         </ol>
         <p className="mt-4 max-w-prose text-sm leading-6 text-muted">
-          Example: a challenge that trains{" "}
-          <VirtueBadge virtue="discipline" className="align-middle" /> and{" "}
-          <VirtueBadge virtue="resilience" className="align-middle" /> moves both virtues one step closer to
-          their next level when you complete it. {RANKS[RANKS.length - 1].label} asks for all {countWord(VIRTUES.length)} virtues at level {MASTER_VIRTUE_LEVEL}: at
-          least {masterChallenges} completed challenges training each one.
+          Example: a challenge that trains <VirtueBadge virtue="discipline" className="align-middle" /> and{" "}
+          <VirtueBadge virtue="resilience" className="align-middle" /> moves both virtues one step closer to their next level when you complete it.{" "}
+          {RANKS[RANKS.length - 1].label} asks for all {countWord(VIRTUES.length)} virtues at level {MASTER_VIRTUE_LEVEL}: at least {masterChallenges} completed
+          challenges training each one.
         </p>
       </ProseSection>
 
       <ProseSection id="xp" title="Earning XP" plain>
         <p className="max-w-prose leading-7">
-          XP is awarded once for each event below. When the content behind it is removed, by you or by a moderator,
-          the XP it earned is taken back.
+          XP is awarded once for each event below. When the content behind it is removed, by you or by a moderator, the XP it earned is taken back.
         </p>
         <div className="mt-6 max-w-2xl overflow-x-auto rounded-xl border border-line bg-white">
           <table className="w-full border-collapse text-left text-sm">
@@ -213,9 +205,7 @@ export default function RanksPage() {
                 <tr key={row.event} className="border-b border-line last:border-b-0">
                   <th scope="row" className="px-4 py-2 font-normal">
                     {row.event}
-                    {row.fromOthers ? (
-                      <span className="block text-xs text-muted">Counts toward the daily cap</span>
-                    ) : null}
+                    {row.fromOthers ? <span className="block text-xs text-muted">Counts toward the daily cap</span> : null}
                   </th>
                   <td className="px-4 py-2 text-right font-semibold tabular-nums">+{row.xp}</td>
                 </tr>
@@ -224,8 +214,8 @@ export default function RanksPage() {
             <tfoot>
               <tr className="border-t border-line bg-paper">
                 <td colSpan={2} className="px-4 py-3 text-muted">
-                  Daily cap: XP from others' votes and likes (helpful marks on your answers, likes on your creations)
-                  counts at most {DAILY_VOTE_XP_CAP} XP a day.
+                  Daily cap: XP from others' votes and likes (helpful marks on your answers, likes on your creations) counts at most {DAILY_VOTE_XP_CAP} XP a
+                  day.
                 </td>
               </tr>
             </tfoot>
@@ -234,9 +224,7 @@ export default function RanksPage() {
       </ProseSection>
 
       <ProseSection id="privileges" title="Privileges by rank" plain>
-        <p className="max-w-prose leading-7">
-          Each rank keeps everything the ranks below it allow and adds the following.
-        </p>
+        <p className="max-w-prose leading-7">Each rank keeps everything the ranks below it allow and adds the following.</p>
         <dl className="mt-6 max-w-3xl divide-y divide-line rounded-xl border border-line bg-white">
           {PRIVILEGES.map((p) => (
             <div key={p.ranks.join("-")} className="flex flex-col gap-2 p-5 sm:flex-row sm:gap-6">
@@ -258,16 +246,14 @@ export default function RanksPage() {
           ))}
         </dl>
         <p className="mt-6 max-w-prose leading-7">
-          Advisor, moderator and admin are roles, not ranks. An admin grants them: advisors are community leaders on
-          the monk's or the warrior's path whose answers in the Council carry a "Verified advisor" mark, and who
-          create challenges and events; moderators look after the discussions.
+          Advisor, moderator and admin are roles, not ranks. An admin grants them: advisors are community leaders on the monk's or the warrior's path whose
+          answers in the Council carry a "Verified advisor" mark, and who create challenges and events; moderators look after the discussions.
         </p>
       </ProseSection>
 
       <ProseSection id="start" title="Start climbing" plain>
         <p className="max-w-prose leading-7">
-          Every member begins as an {RANKS[0].label} with {RANKS[0].minXp} XP. Your
-          first reply, question or completed challenge is the first step.
+          Every member begins as an {RANKS[0].label} with {RANKS[0].minXp} XP. Your first reply, question or completed challenge is the first step.
         </p>
         <div className="mt-6 flex flex-col gap-3 sm:flex-row">
           {member ? (

@@ -42,9 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (page) return backToForm(target, "newsletter-invalid-email", secure);
     return data({ error: parsed.errors.email ?? "Please enter a valid email address" }, { status: 400 });
   }
-  const limited = await hit(services.db, [
-    { key: `newsletter:ip:${context.get(requestContext).clientIp}`, max: 10, windowMs: 60 * 60 * 1000 },
-  ]);
+  const limited = await hit(services.db, [{ key: `newsletter:ip:${context.get(requestContext).clientIp}`, max: 10, windowMs: 60 * 60 * 1000 }]);
   if (!limited.ok) {
     refuseSubscription();
     if (page) return backToForm(target, "newsletter-limited", secure);

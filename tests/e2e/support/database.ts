@@ -39,12 +39,7 @@ export async function grantXp(email: string, points: number) {
 /** The newest mail queued in the outbox (mail_outbox) for this address, text part; null when none. */
 export async function queuedMailTo(email: string) {
   return withSiteDatabase(async (db) => {
-    const row = await db
-      .selectFrom("mail_outbox")
-      .select(["subject", "text_body"])
-      .where("to_address", "=", email)
-      .orderBy("id", "desc")
-      .executeTakeFirst();
+    const row = await db.selectFrom("mail_outbox").select(["subject", "text_body"]).where("to_address", "=", email).orderBy("id", "desc").executeTakeFirst();
     return row ?? null;
   });
 }

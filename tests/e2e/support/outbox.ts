@@ -38,7 +38,14 @@ export async function mailTo(email: string, containing = "") {
       const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
       found = files
         .map((f) => fs.readFileSync(path.join(outbox, f), "utf8"))
-        .find((m) => m.includes(email) && m.replace(/=\r?\n/g, "").replace(/=3D/g, "=").includes(containing));
+        .find(
+          (m) =>
+            m.includes(email) &&
+            m
+              .replace(/=\r?\n/g, "")
+              .replace(/=3D/g, "=")
+              .includes(containing),
+        );
       return found !== undefined;
     })
     .toBe(true);

@@ -16,10 +16,7 @@ import { JOIN_ATTEMPT_MAIL_LIMIT, JOIN_LIMIT, JOIN_WINDOW_MS, SIGN_IN_LIMIT, SIG
 export const EMAIL_TAKEN = "An account with this email already exists";
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
-
-export type ServiceResult =
-  | { ok: true; headers: Headers }
-  | { ok: false; status: 400 | 429; errors: FieldErrors };
+export type ServiceResult = { ok: true; headers: Headers } | { ok: false; status: 400 | 429; errors: FieldErrors };
 
 export type JoinResult = { ok: true; headers: Headers; viewer: Viewer } | { ok: false; status: 400 | 429; errors: FieldErrors };
 
@@ -48,11 +45,7 @@ function joinLimit(ip: string): Limit {
  * which addresses have accounts at full speed); counted and recorded in one step (ADR 0013), before
  * the password is hashed. A form refused before it gets here counts as well (refuseJoin).
  */
-export async function registerMember(
-  services: AppServices,
-  values: JoinValues,
-  request: { headers: Headers; ip: string },
-): Promise<JoinResult> {
+export async function registerMember(services: AppServices, values: JoinValues, request: { headers: Headers; ip: string }): Promise<JoinResult> {
   const limited = await hit(services.db, [joinLimit(request.ip)]);
   if (!limited.ok) return { ok: false, status: 429, errors: { form: tryAgainMessage(limited.retryMinutes) } };
   const email = values.email.toLowerCase();
@@ -152,11 +145,7 @@ function signInLimits(email: string, ip: string, deviceHash: string | null): Lim
  * leaves the address's count alone, or it would hand whoever fills it ten fresh guesses. Every
  * success trusts the browser from then on (its device cookie is in the returned headers).
  */
-export async function signInMember(
-  services: AppServices,
-  values: SignInValues,
-  request: { headers: Headers; ip: string },
-): Promise<ServiceResult> {
+export async function signInMember(services: AppServices, values: SignInValues, request: { headers: Headers; ip: string }): Promise<ServiceResult> {
   const email = values.email.toLowerCase();
   const deviceHash = await trustedDeviceFor(services.db, request.headers, email);
   const limits = signInLimits(email, request.ip, deviceHash);

@@ -117,7 +117,13 @@ export async function dashboardLists(db: Db, memberId: string, now = new Date())
       [
         discussions.map((d) => post("discussion", d.id, d.title, discussionPath(d.section, d.topic_id, d), d.created_at)),
         replies.map((r) =>
-          post("reply", r.id, r.title, `${discussionPath(r.section, r.topic_id, { id: r.discussion_id, slug: r.slug })}${replyPage(r.id)}#reply-${r.id}`, r.created_at),
+          post(
+            "reply",
+            r.id,
+            r.title,
+            `${discussionPath(r.section, r.topic_id, { id: r.discussion_id, slug: r.slug })}${replyPage(r.id)}#reply-${r.id}`,
+            r.created_at,
+          ),
         ),
         questions.map((q) => post("question", q.id, q.title, `/council/${q.id}`, q.created_at)),
         answers.map((a) => post("answer", a.id, a.question_title, `/council/${a.question_id}#answer-${a.id}`, a.created_at)),

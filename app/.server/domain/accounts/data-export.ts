@@ -14,124 +14,105 @@ export async function exportMemberData(db: Db, memberId: string, now = new Date(
     .where("id", "=", memberId)
     .executeTakeFirst();
   if (!member) return null;
-  const [
-    discussions,
-    replies,
-    questions,
-    virtues,
-    answers,
-    creations,
-    comments,
-    likes,
-    helpfulVotes,
-    xp,
-    topics,
-    newsletter,
-    attempts,
-    checkIns,
-  ] = await Promise.all([
-    db
-      .selectFrom("discussion")
-      .select(["id", "topic_id", "title", "slug", "body", "created_at", "edited_at", "deleted_at", "hidden_at"])
-      .where("author_id", "=", memberId)
-      .orderBy("id")
-      .execute(),
-    db
-      .selectFrom("reply")
-      .select(["id", "discussion_id", "body", "created_at", "edited_at", "deleted_at", "hidden_at"])
-      .where("author_id", "=", memberId)
-      .orderBy("id")
-      .execute(),
-    db
-      .selectFrom("question")
-      .select(["id", "title", "body", "accepted_answer_id", "created_at", "edited_at", "deleted_at", "hidden_at"])
-      .where("author_id", "=", memberId)
-      .orderBy("id")
-      .execute(),
-    db
-      .selectFrom("question_virtue")
-      .innerJoin("question", "question.id", "question_virtue.question_id")
-      .select(["question_virtue.question_id", "question_virtue.virtue"])
-      .where("question.author_id", "=", memberId)
-      .execute(),
-    db
-      .selectFrom("answer")
-      .select(["id", "question_id", "body", "helpful_count", "created_at", "edited_at", "deleted_at", "hidden_at"])
-      .where("author_id", "=", memberId)
-      .orderBy("id")
-      .execute(),
-    db
-      .selectFrom("creation")
-      .select([
-        "id",
-        "title",
-        "description",
-        "type",
-        "body",
-        "link_url",
-        "image_name",
-        "audio_name",
-        "like_count",
-        "created_at",
-        "edited_at",
-        "deleted_at",
-        "hidden_at",
-      ])
-      .where("author_id", "=", memberId)
-      .orderBy("id")
-      .execute(),
-    db
-      .selectFrom("creation_comment")
-      .select(["id", "creation_id", "body", "created_at", "edited_at", "deleted_at", "hidden_at"])
-      .where("author_id", "=", memberId)
-      .orderBy("id")
-      .execute(),
-    db.selectFrom("creation_like").select(["creation_id", "created_at"]).where("member_id", "=", memberId).orderBy("creation_id").execute(),
-    db.selectFrom("helpful_vote").select(["answer_id", "created_at"]).where("member_id", "=", memberId).orderBy("answer_id").execute(),
-    db
-      .selectFrom("xp_event")
-      .select(["kind", "subject_id", "points", "created_at"])
-      .where("member_id", "=", memberId)
-      .orderBy("id")
-      .execute(),
-    db
-      .selectFrom("topic_member")
-      .innerJoin("topic", "topic.id", "topic_member.topic_id")
-      .select(["topic.id", "topic.section", "topic.title", "topic_member.joined_at"])
-      .where("topic_member.member_id", "=", memberId)
-      .orderBy("topic.id")
-      .execute(),
-    db
-      .selectFrom("newsletter_subscription")
-      .select(["status", "created_at", "confirmed_at", "unsubscribed_at"])
-      .where("email", "=", member.email)
-      .executeTakeFirst(),
-    db
-      .selectFrom("challenge_attempt")
-      .innerJoin("challenge", "challenge.id", "challenge_attempt.challenge_id")
-      .select([
-        "challenge_attempt.id",
-        "challenge_attempt.challenge_id",
-        "challenge.title",
-        "challenge_attempt.status",
-        "challenge_attempt.starts_on",
-        "challenge_attempt.ends_on",
-        "challenge_attempt.check_in_count",
-        "challenge_attempt.created_at",
-        "challenge_attempt.completed_at",
-      ])
-      .where("challenge_attempt.member_id", "=", memberId)
-      .orderBy("challenge_attempt.id")
-      .execute(),
-    db
-      .selectFrom("challenge_check_in")
-      .innerJoin("challenge_attempt", "challenge_attempt.id", "challenge_check_in.attempt_id")
-      .select(["challenge_check_in.attempt_id", "challenge_check_in.day", "challenge_check_in.created_at"])
-      .where("challenge_attempt.member_id", "=", memberId)
-      .orderBy("challenge_check_in.attempt_id")
-      .orderBy("challenge_check_in.day")
-      .execute(),
-  ]);
+  const [discussions, replies, questions, virtues, answers, creations, comments, likes, helpfulVotes, xp, topics, newsletter, attempts, checkIns] =
+    await Promise.all([
+      db
+        .selectFrom("discussion")
+        .select(["id", "topic_id", "title", "slug", "body", "created_at", "edited_at", "deleted_at", "hidden_at"])
+        .where("author_id", "=", memberId)
+        .orderBy("id")
+        .execute(),
+      db
+        .selectFrom("reply")
+        .select(["id", "discussion_id", "body", "created_at", "edited_at", "deleted_at", "hidden_at"])
+        .where("author_id", "=", memberId)
+        .orderBy("id")
+        .execute(),
+      db
+        .selectFrom("question")
+        .select(["id", "title", "body", "accepted_answer_id", "created_at", "edited_at", "deleted_at", "hidden_at"])
+        .where("author_id", "=", memberId)
+        .orderBy("id")
+        .execute(),
+      db
+        .selectFrom("question_virtue")
+        .innerJoin("question", "question.id", "question_virtue.question_id")
+        .select(["question_virtue.question_id", "question_virtue.virtue"])
+        .where("question.author_id", "=", memberId)
+        .execute(),
+      db
+        .selectFrom("answer")
+        .select(["id", "question_id", "body", "helpful_count", "created_at", "edited_at", "deleted_at", "hidden_at"])
+        .where("author_id", "=", memberId)
+        .orderBy("id")
+        .execute(),
+      db
+        .selectFrom("creation")
+        .select([
+          "id",
+          "title",
+          "description",
+          "type",
+          "body",
+          "link_url",
+          "image_name",
+          "audio_name",
+          "like_count",
+          "created_at",
+          "edited_at",
+          "deleted_at",
+          "hidden_at",
+        ])
+        .where("author_id", "=", memberId)
+        .orderBy("id")
+        .execute(),
+      db
+        .selectFrom("creation_comment")
+        .select(["id", "creation_id", "body", "created_at", "edited_at", "deleted_at", "hidden_at"])
+        .where("author_id", "=", memberId)
+        .orderBy("id")
+        .execute(),
+      db.selectFrom("creation_like").select(["creation_id", "created_at"]).where("member_id", "=", memberId).orderBy("creation_id").execute(),
+      db.selectFrom("helpful_vote").select(["answer_id", "created_at"]).where("member_id", "=", memberId).orderBy("answer_id").execute(),
+      db.selectFrom("xp_event").select(["kind", "subject_id", "points", "created_at"]).where("member_id", "=", memberId).orderBy("id").execute(),
+      db
+        .selectFrom("topic_member")
+        .innerJoin("topic", "topic.id", "topic_member.topic_id")
+        .select(["topic.id", "topic.section", "topic.title", "topic_member.joined_at"])
+        .where("topic_member.member_id", "=", memberId)
+        .orderBy("topic.id")
+        .execute(),
+      db
+        .selectFrom("newsletter_subscription")
+        .select(["status", "created_at", "confirmed_at", "unsubscribed_at"])
+        .where("email", "=", member.email)
+        .executeTakeFirst(),
+      db
+        .selectFrom("challenge_attempt")
+        .innerJoin("challenge", "challenge.id", "challenge_attempt.challenge_id")
+        .select([
+          "challenge_attempt.id",
+          "challenge_attempt.challenge_id",
+          "challenge.title",
+          "challenge_attempt.status",
+          "challenge_attempt.starts_on",
+          "challenge_attempt.ends_on",
+          "challenge_attempt.check_in_count",
+          "challenge_attempt.created_at",
+          "challenge_attempt.completed_at",
+        ])
+        .where("challenge_attempt.member_id", "=", memberId)
+        .orderBy("challenge_attempt.id")
+        .execute(),
+      db
+        .selectFrom("challenge_check_in")
+        .innerJoin("challenge_attempt", "challenge_attempt.id", "challenge_check_in.attempt_id")
+        .select(["challenge_check_in.attempt_id", "challenge_check_in.day", "challenge_check_in.created_at"])
+        .where("challenge_attempt.member_id", "=", memberId)
+        .orderBy("challenge_check_in.attempt_id")
+        .orderBy("challenge_check_in.day")
+        .execute(),
+    ]);
   const virtuesOf = new Map<number, string[]>();
   for (const v of virtues) virtuesOf.set(v.question_id, [...(virtuesOf.get(v.question_id) ?? []), v.virtue]);
   let interests: unknown;

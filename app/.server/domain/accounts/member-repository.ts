@@ -38,11 +38,7 @@ export async function findProfileByHandle(db: Executor, handle: string) {
 
 /** What the settings page edits, and shows back. */
 export async function findSettings(db: Executor, memberId: string) {
-  return db
-    .selectFrom("member")
-    .select(["id", "name", "email", "handle", "bio", "interests", "time_zone"])
-    .where("id", "=", memberId)
-    .executeTakeFirst();
+  return db.selectFrom("member").select(["id", "name", "email", "handle", "bio", "interests", "time_zone"]).where("id", "=", memberId).executeTakeFirst();
 }
 
 export interface ProfileChange {
@@ -102,31 +98,19 @@ function parseEmailChange(row: { value: string; expires_at: string | Date } | un
 }
 
 export async function findEmailChange(db: Executor, tokenHash: string) {
-  const row = await db
-    .selectFrom("verification")
-    .select(["value", "expires_at"])
-    .where("identifier", "=", `${EMAIL_CHANGE}${tokenHash}`)
-    .executeTakeFirst();
+  const row = await db.selectFrom("verification").select(["value", "expires_at"]).where("identifier", "=", `${EMAIL_CHANGE}${tokenHash}`).executeTakeFirst();
   return parseEmailChange(row);
 }
 
 /** Takes the pending change out of the table: of two requests with one link, only one gets it. */
 export async function consumeEmailChange(db: Executor, tokenHash: string) {
-  const row = await db
-    .deleteFrom("verification")
-    .where("identifier", "=", `${EMAIL_CHANGE}${tokenHash}`)
-    .returning(["value", "expires_at"])
-    .executeTakeFirst();
+  const row = await db.deleteFrom("verification").where("identifier", "=", `${EMAIL_CHANGE}${tokenHash}`).returning(["value", "expires_at"]).executeTakeFirst();
   return parseEmailChange(row);
 }
 
 /** Every pending email change of a member: a newer request, a done change or a deleted account ends them. */
 export async function deleteEmailChanges(db: Executor, memberId: string) {
-  await db
-    .deleteFrom("verification")
-    .where("identifier", "like", `${EMAIL_CHANGE}%`)
-    .where("value", "like", `${memberId} %`)
-    .execute();
+  await db.deleteFrom("verification").where("identifier", "like", `${EMAIL_CHANGE}%`).where("value", "like", `${memberId} %`).execute();
 }
 
 export async function updateEmail(db: Executor, memberId: string, email: string, at: string) {

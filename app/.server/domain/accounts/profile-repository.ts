@@ -23,15 +23,7 @@ export async function recentRepliesBy(db: Db, memberId: string, limit: number) {
     .selectFrom("reply")
     .innerJoin("discussion", "discussion.id", "reply.discussion_id")
     .innerJoin("topic", "topic.id", "discussion.topic_id")
-    .select([
-      "reply.id",
-      "reply.created_at",
-      "discussion.id as discussion_id",
-      "discussion.title",
-      "discussion.slug",
-      "discussion.topic_id",
-      "topic.section",
-    ])
+    .select(["reply.id", "reply.created_at", "discussion.id as discussion_id", "discussion.title", "discussion.slug", "discussion.topic_id", "topic.section"])
     .where("reply.author_id", "=", memberId)
     .where("reply.deleted_at", "is", null)
     .where("reply.hidden_at", "is", null)

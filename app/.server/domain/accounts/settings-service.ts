@@ -91,12 +91,7 @@ async function passwordIsRight(services: AppServices, headers: Headers, password
  * every session and opens a fresh one for this browser: the returned headers carry its cookie.
  * Outstanding reset links die with the old password.
  */
-export async function changePassword(
-  services: AppServices,
-  viewer: Viewer,
-  values: ChangePasswordValues,
-  requestHeaders: Headers,
-): Promise<Outcome<Headers>> {
+export async function changePassword(services: AppServices, viewer: Viewer, values: ChangePasswordValues, requestHeaders: Headers): Promise<Outcome<Headers>> {
   // A password and an address are shown nowhere.
   wroteNothingPublic();
   const allowed = await passwordAttemptAllowed(services, viewer);
@@ -150,14 +145,7 @@ export async function requestEmailChange(
   const token = newToken();
   await services.db.transaction().execute(async (trx) => {
     await deleteEmailChanges(trx, viewer.id);
-    await insertEmailChange(
-      trx,
-      emailChangeHash(token),
-      viewer.id,
-      email,
-      new Date(now.getTime() + EMAIL_CHANGE_LINK_MS).toISOString(),
-      now.toISOString(),
-    );
+    await insertEmailChange(trx, emailChangeHash(token), viewer.id, email, new Date(now.getTime() + EMAIL_CHANGE_LINK_MS).toISOString(), now.toISOString());
     await enqueueMail(trx, emailChangeMailTo(services.env.BASE_URL, email, viewer.name, token), now);
   });
   return { ok: true, value: { email } };
@@ -239,7 +227,10 @@ export async function deleteAccount(
   if (!(await passwordIsRight(services, requestHeaders, values.currentPassword))) {
     return fail(400, WRONG_PASSWORD, "currentPassword");
   }
-  const suffix = randomBytes(9).toString("base64url").toLowerCase().replace(/[^a-z0-9]/g, "0");
+  const suffix = randomBytes(9)
+    .toString("base64url")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "0");
   // The name goes from every page the member wrote on, their profile and any advisor place: rare
   // enough to start every page afresh.
   wrote(tag.member(viewer.id), tag.site);

@@ -11,8 +11,7 @@ import { SIGN_IN_LINK_EMAIL_LIMIT, SIGN_IN_LINK_IP_LIMIT, SIGN_IN_LINK_MS } from
 
 // A locked address's owner signs in by a link mailed to it (issue 25, item 9; ADR 0042).
 
-export const SIGN_IN_LINK_SENT =
-  "If an account exists for that address, we have sent it a sign-in link. The link works once, for 15 minutes.";
+export const SIGN_IN_LINK_SENT = "If an account exists for that address, we have sent it a sign-in link. The link works once, for 15 minutes.";
 export const SIGN_IN_LINK_INVALID = "This sign-in link has already been used or has expired. Ask for a new one.";
 
 export function signInLinkUrl(baseUrl: string, token: string) {

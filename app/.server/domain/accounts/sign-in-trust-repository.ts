@@ -55,10 +55,7 @@ export async function deleteTrustedDevicesBeyond(db: Executor, memberId: string,
     .execute();
 }
 
-export async function insertSignInLink(
-  db: Executor,
-  link: { tokenHash: string; memberId: string; email: string; expiresAt: string; createdAt: string },
-) {
+export async function insertSignInLink(db: Executor, link: { tokenHash: string; memberId: string; email: string; expiresAt: string; createdAt: string }) {
   await db
     .insertInto("sign_in_link")
     .values({ token_hash: link.tokenHash, member_id: link.memberId, email: link.email, expires_at: link.expiresAt, created_at: link.createdAt })
@@ -86,11 +83,7 @@ export async function signInLinkUsable(db: Executor, tokenHash: string, now: str
  * row. Returns its member when the link was unexpired and its address is still the member's.
  */
 export async function consumeSignInLink(db: Executor, tokenHash: string, now: string) {
-  const link = await db
-    .deleteFrom("sign_in_link")
-    .where("token_hash", "=", tokenHash)
-    .returning(["member_id", "email", "expires_at"])
-    .executeTakeFirst();
+  const link = await db.deleteFrom("sign_in_link").where("token_hash", "=", tokenHash).returning(["member_id", "email", "expires_at"]).executeTakeFirst();
   if (!link || toDate(link.expires_at).getTime() <= Date.parse(now)) return null;
   const member = await db.selectFrom("member").select("id").where("id", "=", link.member_id).where("email", "=", link.email).executeTakeFirst();
   return member?.id ?? null;

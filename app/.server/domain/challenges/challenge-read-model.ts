@@ -6,7 +6,16 @@ import { daysBetween, localDay } from "~/lib/calendar-days";
 import { streaksOf, type Streaks } from "~/lib/streaks";
 import { XP } from "~/lib/xp";
 import { readsFrom, tag } from "../../cache/page-tags";
-import { activeAttemptsOf, checkInDaysOf, findChallenge, findLatestAttempt, latestAttemptsOf, listChallenges, participationOf, challengeVirtues } from "./challenge-repository";
+import {
+  activeAttemptsOf,
+  checkInDaysOf,
+  findChallenge,
+  findLatestAttempt,
+  latestAttemptsOf,
+  listChallenges,
+  participationOf,
+  challengeVirtues,
+} from "./challenge-repository";
 import { memberTimeZone } from "../accounts/member-repository";
 
 /**
@@ -31,8 +40,7 @@ export interface ChallengeOverview {
 }
 
 /** An attempt's status on `today`: active past its last day is a failed one not yet written down. */
-const standing = (status: AttemptStatus, endsOn: string, today: string): AttemptStatus =>
-  status === "active" && endsOn < today ? "failed" : status;
+const standing = (status: AttemptStatus, endsOn: string, today: string): AttemptStatus => (status === "active" && endsOn < today ? "failed" : status);
 
 async function cards(db: Db, rows: Awaited<ReturnType<typeof listChallenges>>, viewer: Viewer | null, now: Date) {
   const ids = rows.map((r) => r.id);
@@ -43,21 +51,19 @@ async function cards(db: Db, rows: Awaited<ReturnType<typeof listChallenges>>, v
     viewer ? memberTimeZone(db, viewer.id) : Promise.resolve("UTC"),
   ]);
   const today = localDay(now, zone);
-  return rows.map(
-    (r): ChallengeOverview => ({
-      id: r.id,
-      title: r.title,
-      description: r.description,
-      path: r.path,
-      virtues: virtues.get(r.id) ?? [],
-      lengthDays: r.length_days,
-      checkInsRequired: r.check_ins_required,
-      xpReward: XP["challenge.completed"],
-      members: participation.get(r.id)!.members,
-      completed: participation.get(r.id)!.completed,
-      yours: mine.has(r.id) ? standing(mine.get(r.id)!.status, mine.get(r.id)!.ends_on, today) : null,
-    }),
-  );
+  return rows.map((r): ChallengeOverview => ({
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    path: r.path,
+    virtues: virtues.get(r.id) ?? [],
+    lengthDays: r.length_days,
+    checkInsRequired: r.check_ins_required,
+    xpReward: XP["challenge.completed"],
+    members: participation.get(r.id)!.members,
+    completed: participation.get(r.id)!.completed,
+    yours: mine.has(r.id) ? standing(mine.get(r.id)!.status, mine.get(r.id)!.ends_on, today) : null,
+  }));
 }
 
 /** Published challenges, newest first, with counts and the viewer's standing: a fixed number of queries. */

@@ -54,7 +54,16 @@ export async function participationOf(db: Executor, challengeIds: readonly numbe
     .selectFrom("challenge_attempt")
     .select((eb) => [
       "challenge_id",
-      eb.fn.sum<number>(eb.case().when(eb.and([eb("status", "=", "active"), eb("ends_on", ">=", earliestDay)])).then(1).else(0).end()).as("members"),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb("status", "=", "active"), eb("ends_on", ">=", earliestDay)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as("members"),
       eb.fn.sum<number>(eb.case().when("status", "=", "completed").then(1).else(0).end()).as("completed"),
     ])
     .where("challenge_id", "in", [...challengeIds])
@@ -89,12 +98,7 @@ export async function insertChallenge(
 }
 
 export async function findBySubmissionKey(db: Executor, memberId: string, key: string) {
-  return db
-    .selectFrom("challenge")
-    .select(["id", "status"])
-    .where("created_by", "=", memberId)
-    .where("submission_key", "=", key)
-    .executeTakeFirst();
+  return db.selectFrom("challenge").select(["id", "status"]).where("created_by", "=", memberId).where("submission_key", "=", key).executeTakeFirst();
 }
 
 export async function insertChallengeVirtues(db: Executor, challengeId: number, virtues: readonly string[]) {
@@ -162,10 +166,7 @@ export async function lockAttempt(db: Executor, attemptId: number) {
   await db.selectFrom("challenge_attempt").select("id").where("id", "=", attemptId).forUpdate().execute();
 }
 
-export async function insertAttempt(
-  db: Executor,
-  values: { challenge_id: number; member_id: string; starts_on: string; ends_on: string; created_at: string },
-) {
+export async function insertAttempt(db: Executor, values: { challenge_id: number; member_id: string; starts_on: string; ends_on: string; created_at: string }) {
   // A second join at the same moment hits the partial unique index and inserts nothing.
   const row = await db
     .insertInto("challenge_attempt")
@@ -238,21 +239,9 @@ export async function activeAttemptsOf(db: Executor, memberId: string) {
   return db
     .selectFrom("challenge_attempt as a")
     .innerJoin("challenge as c", "c.id", "a.challenge_id")
-    .select([
-      "a.id",
-      "a.challenge_id",
-      "a.starts_on",
-      "a.ends_on",
-      "a.check_in_count",
-      "c.title",
-      "c.path",
-      "c.length_days",
-      "c.check_ins_required",
-    ])
+    .select(["a.id", "a.challenge_id", "a.starts_on", "a.ends_on", "a.check_in_count", "c.title", "c.path", "c.length_days", "c.check_ins_required"])
     .where("a.member_id", "=", memberId)
     .where("a.status", "=", "active")
     .orderBy("a.ends_on")
     .execute();
 }
-
-

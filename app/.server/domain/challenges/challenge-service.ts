@@ -9,7 +9,19 @@ import { awardXp, memberRank, settleRank } from "../progression/progression-serv
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { boundKey } from "../submission-key";
 import { tag, wrote, wroteNothingPublic } from "../../cache/page-tags";
-import { completeAttempt, failAttempt, findBySubmissionKey, findChallenge, findOpenAttempt, insertAttempt, insertChallenge, insertCheckIn, insertChallengeVirtues, lockAttempt, reviewChallenge } from "./challenge-repository";
+import {
+  completeAttempt,
+  failAttempt,
+  findBySubmissionKey,
+  findChallenge,
+  findOpenAttempt,
+  insertAttempt,
+  insertChallenge,
+  insertCheckIn,
+  insertChallengeVirtues,
+  lockAttempt,
+  reviewChallenge,
+} from "./challenge-repository";
 import { isAdvisor, memberTimeZone } from "../accounts/member-repository";
 
 export type { Outcome };
@@ -90,12 +102,7 @@ export interface CheckInResult {
  * challenges (the ledger's subject is the day); on reaching the required check-ins within the
  * length the attempt completes and pays 25 XP once (the subject is the attempt).
  */
-export async function checkIn(
-  services: AppServices,
-  viewer: Viewer,
-  challengeId: number,
-  now = new Date(),
-): Promise<Outcome<CheckInResult>> {
+export async function checkIn(services: AppServices, viewer: Viewer, challengeId: number, now = new Date()): Promise<Outcome<CheckInResult>> {
   const { db } = services;
   const challenge = await findChallenge(db, challengeId);
   if (!challenge || challenge.status !== "published") return fail(404, CHALLENGE_MESSAGES.notFound);

@@ -81,7 +81,11 @@ export async function questionPageRows(db: Db, filter: QuestionFilter, request: 
     query = query.where((eb) => eb(eb.refTuple("question.created_at", "question.id"), op, eb.tuple(at, id)));
   }
   const direction = newestFirst ? "desc" : "asc";
-  const rows = await query.orderBy("question.created_at", direction).orderBy("question.id", direction).limit(limit + 1).execute();
+  const rows = await query
+    .orderBy("question.created_at", direction)
+    .orderBy("question.id", direction)
+    .limit(limit + 1)
+    .execute();
   const page = slicePage(rows, limit, request);
   return { rows: page.rows, hasNewer: page.hasPrevious, hasOlder: page.hasNext };
 }
@@ -184,7 +188,10 @@ export async function findVisibleQuestion(db: Db, id: number) {
 }
 
 export async function insertQuestionVirtues(db: Db, questionId: number, virtues: readonly string[]) {
-  await db.insertInto("question_virtue").values(virtues.map((virtue) => ({ question_id: questionId, virtue }))).execute();
+  await db
+    .insertInto("question_virtue")
+    .values(virtues.map((virtue) => ({ question_id: questionId, virtue })))
+    .execute();
 }
 
 export async function replaceQuestionVirtues(db: Db, questionId: number, virtues: readonly string[]) {
@@ -261,13 +268,22 @@ export async function deleteHelpfulVote(db: Db, answerId: number, memberId: stri
 }
 
 export async function moveHelpfulCount(db: Db, answerId: number, delta: number) {
-  await db.updateTable("answer").set((eb) => ({ helpful_count: eb("helpful_count", "+", delta) })).where("id", "=", answerId).execute();
+  await db
+    .updateTable("answer")
+    .set((eb) => ({ helpful_count: eb("helpful_count", "+", delta) }))
+    .where("id", "=", answerId)
+    .execute();
 }
 
 /** Which of these answers the member marked helpful. */
 export async function votedAnswerIds(db: Db, memberId: string, answerIds: readonly number[]) {
   if (answerIds.length === 0) return new Set<number>();
-  const rows = await db.selectFrom("helpful_vote").select("answer_id").where("member_id", "=", memberId).where("answer_id", "in", [...answerIds]).execute();
+  const rows = await db
+    .selectFrom("helpful_vote")
+    .select("answer_id")
+    .where("member_id", "=", memberId)
+    .where("answer_id", "in", [...answerIds])
+    .execute();
   return new Set(rows.map((v) => v.answer_id));
 }
 
@@ -282,7 +298,11 @@ export async function insertView(db: Db, questionId: number, viewerKey: string, 
 }
 
 export async function countView(db: Db, questionId: number) {
-  await db.updateTable("question").set((eb) => ({ view_count: eb("view_count", "+", 1) })).where("id", "=", questionId).execute();
+  await db
+    .updateTable("question")
+    .set((eb) => ({ view_count: eb("view_count", "+", 1) }))
+    .where("id", "=", questionId)
+    .execute();
 }
 
 export async function upsertAdvisor(db: Db, advisor: { member_id: string; path: PathId; specialty: string; granted_at: string }) {

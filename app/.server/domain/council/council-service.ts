@@ -183,7 +183,13 @@ export async function deleteQuestion(services: AppServices, viewer: Viewer, ques
   return deleted.ok ? { ok: true, value: { id: questionId } } : deleted;
 }
 
-export async function editAnswer(services: AppServices, viewer: Viewer, answerId: number, input: { body: string }, now = new Date()): Promise<Outcome<{ id: number }>> {
+export async function editAnswer(
+  services: AppServices,
+  viewer: Viewer,
+  answerId: number,
+  input: { body: string },
+  now = new Date(),
+): Promise<Outcome<{ id: number }>> {
   const edited = await editOwnPost(services, viewer, "answer", answerId, { values: () => ({ body: input.body }) }, now);
   return edited.ok ? { ok: true, value: { id: Number(edited.value.parent_id) } } : edited;
 }
@@ -203,7 +209,10 @@ export async function deleteAnswer(services: AppServices, viewer: Viewer, answer
  */
 export function viewerKey(secret: string, viewer: Viewer | null, ip: string, at = new Date()) {
   if (viewer) return `m:${viewer.id}`;
-  return `a:${createHmac("sha256", secret).update(`${dayOf(at)}|${ip}`).digest("base64url").slice(0, 32)}`;
+  return `a:${createHmac("sha256", secret)
+    .update(`${dayOf(at)}|${ip}`)
+    .digest("base64url")
+    .slice(0, 32)}`;
 }
 
 /** Views this process has already written today, per database; the unique key is the real guard. */

@@ -9,7 +9,11 @@ describe("foldLine (RFC 5545 §3.1)", () => {
     expect(foldLine("A".repeat(75))).toBe("A".repeat(75));
     expect(foldLine("A".repeat(76))).toBe(`${"A".repeat(75)}\r\n A`);
     // The space counts: continuation lines carry 74 octets of the line.
-    expect(foldLine("A".repeat(75 + 74 + 1)).split("\r\n").map(octets)).toEqual([75, 75, 2]);
+    expect(
+      foldLine("A".repeat(75 + 74 + 1))
+        .split("\r\n")
+        .map(octets),
+    ).toEqual([75, 75, 2]);
   });
 
   it("folds non-ASCII text by octets and never inside a character", () => {

@@ -43,7 +43,13 @@ type WithTimestamp = EventAttributes & { timestamp: number };
 
 function attributes(baseUrl: string, event: CalendarEvent): WithTimestamp {
   const url = `${baseUrl}/events/${event.id}`;
-  const description = [event.description, "", `Hosted by ${event.host_name}. Times set in ${event.time_zone}.`, event.online_url ? `Join online: ${event.online_url}` : null, url]
+  const description = [
+    event.description,
+    "",
+    `Hosted by ${event.host_name}. Times set in ${event.time_zone}.`,
+    event.online_url ? `Join online: ${event.online_url}` : null,
+    url,
+  ]
     .filter((line) => line !== null)
     .join("\n");
   return {

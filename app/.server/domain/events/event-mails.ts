@@ -59,15 +59,44 @@ function compose(kind: string, baseUrl: string, event: MailEvent, member: MailMe
 }
 
 export const promotedMail = (baseUrl: string, event: MailEvent, member: MailMember) =>
-  compose("event-promoted", baseUrl, event, member, `A place opened: you are going to ${event.title}`, "A place opened up and you have moved up from the waitlist. You are going.");
+  compose(
+    "event-promoted",
+    baseUrl,
+    event,
+    member,
+    `A place opened: you are going to ${event.title}`,
+    "A place opened up and you have moved up from the waitlist. You are going.",
+  );
 
 export const changedMail = (baseUrl: string, event: MailEvent, member: MailMember) =>
-  compose("event-changed", baseUrl, event, member, `Event updated: ${event.title}`, "The host has changed the details of an event you are going to. Here is what it looks like now.");
+  compose(
+    "event-changed",
+    baseUrl,
+    event,
+    member,
+    `Event updated: ${event.title}`,
+    "The host has changed the details of an event you are going to. Here is what it looks like now.",
+  );
 
 export const cancelledMail = (baseUrl: string, event: MailEvent, member: MailMember) =>
-  compose("event-cancelled", baseUrl, event, member, `Event cancelled: ${event.title}`, "The host has cancelled an event you were going to. We are sorry for the change of plans.");
+  compose(
+    "event-cancelled",
+    baseUrl,
+    event,
+    member,
+    `Event cancelled: ${event.title}`,
+    "The host has cancelled an event you were going to. We are sorry for the change of plans.",
+  );
 
 export const reminderKey = (eventId: number, memberId: string) => `event-reminder:${eventId}:${memberId}`;
 
 export const reminderMail = (baseUrl: string, event: MailEvent, member: MailMember & { id: string }) =>
-  compose("event-reminder", baseUrl, event, member, `Tomorrow: ${event.title}`, "A reminder: an event you are going to starts within a day.", reminderKey(event.id, member.id));
+  compose(
+    "event-reminder",
+    baseUrl,
+    event,
+    member,
+    `Tomorrow: ${event.title}`,
+    "A reminder: an event you are going to starts within a day.",
+    reminderKey(event.id, member.id),
+  );

@@ -65,7 +65,13 @@ export async function eventLists(db: Db, viewer: Viewer | null, now = new Date()
   ]);
   // The viewer's own "You're going" marks: an RSVP of theirs, or one moved for them (a waitlist
   // promotion, a cancellation), writes tag.events, which this page reads (ADR 0040).
-  const going = viewer ? await eventsGoingTo(db, viewer.id, upcoming.map((e) => Number(e.id))) : new Set<number>();
+  const going = viewer
+    ? await eventsGoingTo(
+        db,
+        viewer.id,
+        upcoming.map((e) => Number(e.id)),
+      )
+    : new Set<number>();
   const hosts = [...new Set([...upcoming, ...past].map((e) => e.host_id))];
   // Which events show and their places left change with any event or RSVP; each host's name and rank, with their member tag.
   readsFrom(tag.events, ...hosts.map(tag.member));
@@ -123,7 +129,9 @@ export async function eventPage(db: Db, id: number, viewer: Viewer | null, now =
     cancelled: event.cancelled_at !== null,
     started,
     ended,
-    mine: mine ? { status: mine.status, waitlistPosition: mine.status === "waitlisted" ? waitlisted.findIndex((w) => w.author_id === viewer!.id) + 1 : null } : null,
+    mine: mine
+      ? { status: mine.status, waitlistPosition: mine.status === "waitlisted" ? waitlisted.findIndex((w) => w.author_id === viewer!.id) + 1 : null }
+      : null,
   };
 }
 

@@ -35,7 +35,10 @@ export async function findEvent(db: Db, id: number) {
 export type EventRow = NonNullable<Awaited<ReturnType<typeof findEvent>>>;
 
 /** Events by when they start: upcoming (not yet ended) or past; each with its going count. */
-export async function listEvents(db: Db, options: { endedBefore?: string; endingAfter?: string; includeCancelled: boolean; newestFirst?: boolean; limit: number }) {
+export async function listEvents(
+  db: Db,
+  options: { endedBefore?: string; endingAfter?: string; includeCancelled: boolean; newestFirst?: boolean; limit: number },
+) {
   let query = db
     .selectFrom("event")
     .innerJoin("member", "member.id", "event.host_id")
@@ -146,7 +149,15 @@ export async function rsvpMembers(db: Db, eventId: number, status: RsvpStatus) {
   return db
     .selectFrom("event_rsvp")
     .innerJoin("member", "member.id", "event_rsvp.member_id")
-    .select(["event_rsvp.member_id as author_id", "member.name as author_name", "member.handle as author_handle", "member.rank as author_rank", "member.email", "member.time_zone", "event_rsvp.waitlist_position"])
+    .select([
+      "event_rsvp.member_id as author_id",
+      "member.name as author_name",
+      "member.handle as author_handle",
+      "member.rank as author_rank",
+      "member.email",
+      "member.time_zone",
+      "event_rsvp.waitlist_position",
+    ])
     .where("event_rsvp.event_id", "=", eventId)
     .where("event_rsvp.status", "=", status)
     .orderBy("event_rsvp.waitlist_position", "asc")
@@ -180,4 +191,3 @@ export async function goingMembersOfEventsStarting(db: Db, from: string, until: 
     .orderBy("event.starts_at")
     .execute();
 }
-

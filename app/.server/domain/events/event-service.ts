@@ -8,7 +8,19 @@ import { fail, writeAllowed, type Outcome } from "../outcome";
 import { boundKey } from "../submission-key";
 import type { PathId } from "~/lib/domain-values";
 import { cancelledMail, changedMail, promotedMail, type MailEvent, type MailMember } from "./event-mails";
-import { countGoing, findEvent, findEventIdBySubmission, findRsvp, insertEvent, nextWaitlistPosition, rsvpMembers, updateEvent, upsertRsvp, waitlistHead, type EventRow } from "./event-repository";
+import {
+  countGoing,
+  findEvent,
+  findEventIdBySubmission,
+  findRsvp,
+  insertEvent,
+  nextWaitlistPosition,
+  rsvpMembers,
+  updateEvent,
+  upsertRsvp,
+  waitlistHead,
+  type EventRow,
+} from "./event-repository";
 import { isAdvisor } from "../accounts/member-repository";
 import { tag, wrote } from "../../cache/page-tags";
 

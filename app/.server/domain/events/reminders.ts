@@ -18,7 +18,14 @@ export async function enqueueDueReminders(db: Db, now: Date, baseUrl: string): P
   return db.transaction().execute(async (trx) => {
     let queued = 0;
     for (const row of due) {
-      const event = { id: Number(row.event_id), title: row.title, starts_at: row.starts_at, time_zone: row.time_zone, online_url: row.online_url, place: row.place };
+      const event = {
+        id: Number(row.event_id),
+        title: row.title,
+        starts_at: row.starts_at,
+        time_zone: row.time_zone,
+        online_url: row.online_url,
+        place: row.place,
+      };
       const member = { id: row.member_id, name: row.name, email: row.email, time_zone: row.member_time_zone };
       if (await enqueueMail(trx, reminderMail(baseUrl, event, member), now)) queued += 1;
     }

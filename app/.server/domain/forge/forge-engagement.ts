@@ -87,7 +87,13 @@ export async function commentOnCreation(
 }
 
 /** The author edits their comment; the answer names the creation it belongs to. */
-export async function editComment(services: AppServices, viewer: Viewer, commentId: number, input: { body: string }, now = new Date()): Promise<Outcome<{ creationId: number }>> {
+export async function editComment(
+  services: AppServices,
+  viewer: Viewer,
+  commentId: number,
+  input: { body: string },
+  now = new Date(),
+): Promise<Outcome<{ creationId: number }>> {
   const edited = await editOwnPost(services, viewer, "comment", commentId, { values: () => ({ body: input.body }) }, now);
   return edited.ok ? { ok: true, value: { creationId: Number(edited.value.parent_id) } } : edited;
 }

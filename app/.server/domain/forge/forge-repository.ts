@@ -10,10 +10,7 @@ export const CREATION_TYPES: { id: CreationType; label: string }[] = [
 ];
 
 function visibleCreations(db: Db) {
-  return db
-    .selectFrom("creation")
-    .where("creation.deleted_at", "is", null)
-    .where("creation.hidden_at", "is", null);
+  return db.selectFrom("creation").where("creation.deleted_at", "is", null).where("creation.hidden_at", "is", null);
 }
 
 /**
@@ -61,7 +58,11 @@ export async function retypeCreation(trx: Db, id: number, type: CreationType) {
     { type, delta: 1 },
   ].sort((x, y) => (x.type < y.type ? -1 : 1));
   for (const move of moves) {
-    await trx.updateTable("creation_type_count").set((eb) => ({ creations: eb("creations", "+", move.delta) })).where("type", "=", move.type).execute();
+    await trx
+      .updateTable("creation_type_count")
+      .set((eb) => ({ creations: eb("creations", "+", move.delta) }))
+      .where("type", "=", move.type)
+      .execute();
   }
 }
 
@@ -105,7 +106,11 @@ export async function creationPageRows(db: Db, type: CreationType | undefined, r
     query = query.where((eb) => eb(eb.refTuple("creation.created_at", "creation.id"), op, eb.tuple(at, id)));
   }
   const direction = walksForward(request) ? "desc" : "asc";
-  const rows = await query.orderBy("creation.created_at", direction).orderBy("creation.id", direction).limit(limit + 1).execute();
+  const rows = await query
+    .orderBy("creation.created_at", direction)
+    .orderBy("creation.id", direction)
+    .limit(limit + 1)
+    .execute();
   const page = slicePage(rows, limit, request);
   return { rows: page.rows, hasNewer: page.hasPrevious, hasOlder: page.hasNext };
 }
@@ -193,7 +198,11 @@ export async function deleteLike(db: Db, creationId: number, memberId: string) {
 }
 
 export async function moveLikeCount(db: Db, creationId: number, delta: number) {
-  await db.updateTable("creation").set((eb) => ({ like_count: eb("like_count", "+", delta) })).where("id", "=", creationId).execute();
+  await db
+    .updateTable("creation")
+    .set((eb) => ({ like_count: eb("like_count", "+", delta) }))
+    .where("id", "=", creationId)
+    .execute();
 }
 
 export async function likeCountOf(db: Db, creationId: number) {
@@ -202,6 +211,11 @@ export async function likeCountOf(db: Db, creationId: number) {
 }
 
 export async function hasLiked(db: Db, creationId: number, memberId: string) {
-  const row = await db.selectFrom("creation_like").select("member_id").where("creation_id", "=", creationId).where("member_id", "=", memberId).executeTakeFirst();
+  const row = await db
+    .selectFrom("creation_like")
+    .select("member_id")
+    .where("creation_id", "=", creationId)
+    .where("member_id", "=", memberId)
+    .executeTakeFirst();
   return row !== undefined;
 }

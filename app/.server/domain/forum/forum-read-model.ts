@@ -10,15 +10,8 @@ import { findTopic } from "./section-repository";
 import { isModerator } from "../accounts/roles";
 import { discussionPath, topicSummary } from "./section-read-model";
 
-
 /** A topic with one page of its discussions (newest activity first) and links to the pages around. */
-export async function topicWithDiscussions(
-  db: Db,
-  viewer: Viewer | null,
-  section: SectionId,
-  topicId: string,
-  request: PageRequest<ActivityCursor>,
-) {
+export async function topicWithDiscussions(db: Db, viewer: Viewer | null, section: SectionId, topicId: string, request: PageRequest<ActivityCursor>) {
   const topic = await findTopic(db, section, topicId);
   if (!topic) return null;
   // Its counts, its members and its list of discussions; each author reads their own tag.

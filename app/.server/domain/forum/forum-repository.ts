@@ -115,12 +115,7 @@ export async function findReply(db: Executor, id: number) {
  * every reply of the discussion and sorts them (5 s for a million): so the page is cut in a
  * subquery of reply alone, and only its rows meet member.
  */
-export async function replyPage(
-  db: Executor,
-  discussionId: number,
-  request: PageRequest<number>,
-  { includeHidden = false, limit = REPLIES_PER_PAGE } = {},
-) {
+export async function replyPage(db: Executor, discussionId: number, request: PageRequest<number>, { includeHidden = false, limit = REPLIES_PER_PAGE } = {}) {
   const direction = walksForward(request) ? "asc" : "desc";
   const after = request.kind === "after" ? request.cursor : 0;
   // Below the cursor, or up to the largest id there can be (MAX_ID + 1 would not fit PostgreSQL's integer).
@@ -134,7 +129,13 @@ export async function replyPage(
       .where((eb) => eb(eb.refTuple("reply.discussion_id", "reply.id"), below, eb.tuple(discussionId, before)));
     if (!includeHidden) page = page.where("reply.hidden_at", "is", null);
     rows = await db
-      .selectFrom(page.orderBy("reply.discussion_id", direction).orderBy("reply.id", direction).limit(limit + 1).as("reply"))
+      .selectFrom(
+        page
+          .orderBy("reply.discussion_id", direction)
+          .orderBy("reply.id", direction)
+          .limit(limit + 1)
+          .as("reply"),
+      )
       .innerJoin("member", "member.id", "reply.author_id")
       .select(REPLY_COLUMNS)
       .orderBy("reply.id", direction)
@@ -142,19 +143,17 @@ export async function replyPage(
   } else {
     let query = replySelect(db).where("reply.discussion_id", "=", discussionId).where("reply.id", ">", after).where("reply.id", below, before);
     if (!includeHidden) query = query.where("reply.hidden_at", "is", null);
-    rows = await query.orderBy("reply.id", direction).limit(limit + 1).execute();
+    rows = await query
+      .orderBy("reply.id", direction)
+      .limit(limit + 1)
+      .execute();
   }
   const page = slicePage(rows, limit, request);
   return { rows: page.rows, hasEarlier: page.hasPrevious, hasLater: page.hasNext };
 }
 
 export async function isTopicMember(db: Executor, topicId: string, memberId: string) {
-  const row = await db
-    .selectFrom("topic_member")
-    .select("member_id")
-    .where("topic_id", "=", topicId)
-    .where("member_id", "=", memberId)
-    .executeTakeFirst();
+  const row = await db.selectFrom("topic_member").select("member_id").where("topic_id", "=", topicId).where("member_id", "=", memberId).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -171,5 +170,9 @@ export async function isLocked(db: Executor, id: number) {
 
 /** Sets or clears a moderator's mark on a discussion (locked, featured). */
 export async function setDiscussionMark(db: Executor, id: number, mark: "locked_at" | "featured_at", at: string | null) {
-  await db.updateTable("discussion").set({ [mark]: at }).where("id", "=", id).execute();
+  await db
+    .updateTable("discussion")
+    .set({ [mark]: at })
+    .where("id", "=", id)
+    .execute();
 }

@@ -158,7 +158,13 @@ export async function editForumPost(
  * The post's text becomes "[deleted]" on the page while the thread stays readable; its XP is taken
  * back and the counts move, all in one transaction.
  */
-export async function deleteForumPost(services: AppServices, viewer: Viewer, kind: ForumPostKind, id: number, now = new Date()): Promise<Outcome<{ id: number }>> {
+export async function deleteForumPost(
+  services: AppServices,
+  viewer: Viewer,
+  kind: ForumPostKind,
+  id: number,
+  now = new Date(),
+): Promise<Outcome<{ id: number }>> {
   const deleted = await deleteOwnPost(services, viewer, kind, id, now);
   return deleted.ok ? { ok: true, value: { id } } : deleted;
 }

@@ -173,7 +173,11 @@ export async function removeTopicMember(db: Db, topicId: string, memberId: strin
 }
 
 export async function moveTopicMembers(db: Db, topicId: string, delta: number) {
-  await db.updateTable("topic").set((eb) => ({ member_count: eb("member_count", "+", delta) })).where("id", "=", topicId).execute();
+  await db
+    .updateTable("topic")
+    .set((eb) => ({ member_count: eb("member_count", "+", delta) }))
+    .where("id", "=", topicId)
+    .execute();
 }
 
 /** The topic a discussion is in (its section and title), for writes that must name the section. */
@@ -182,7 +186,10 @@ export async function topicOfDiscussion(db: Db, topicId: string) {
 }
 
 /** Where a forum post shows: the topic, found by its id or by a discussion in it, and its section. */
-export async function forumPlace(db: Executor, of: { topicId: string } | { discussionId: number }): Promise<{ topicId: string; section: SectionId } | undefined> {
+export async function forumPlace(
+  db: Executor,
+  of: { topicId: string } | { discussionId: number },
+): Promise<{ topicId: string; section: SectionId } | undefined> {
   const row =
     "topicId" in of
       ? await db.selectFrom("topic").select(["topic.id", "topic.section"]).where("topic.id", "=", of.topicId).executeTakeFirst()

@@ -1,11 +1,7 @@
 import type { Db } from "../../db/connect";
 
 export async function findSubscriptionByEmail(db: Db, email: string) {
-  return db
-    .selectFrom("newsletter_subscription")
-    .select(["id", "status", "token", "confirmation_sent_at"])
-    .where("email", "=", email)
-    .executeTakeFirst();
+  return db.selectFrom("newsletter_subscription").select(["id", "status", "token", "confirmation_sent_at"]).where("email", "=", email).executeTakeFirst();
 }
 
 /**

@@ -195,7 +195,12 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
  * before createPost (an upload to decode) refuses cheaply first. `madeAlready` is the post a
  * repeated submission made, which needs no work at all.
  */
-export function postAllowedAhead(services: AppServices, viewer: Viewer, post: Pick<NewPost, "kind" | "values" | "submissionKey" | "alsoSubmitted">, now = new Date()) {
+export function postAllowedAhead(
+  services: AppServices,
+  viewer: Viewer,
+  post: Pick<NewPost, "kind" | "values" | "submissionKey" | "alsoSubmitted">,
+  now = new Date(),
+) {
   return postLimitsAhead(services.db, viewer, { kind: post.kind, submissionKey: submittedKey(post) }, now);
 }
 

@@ -45,7 +45,12 @@ export async function postWithinLimits<T>(
  * member who passes here and loses a race there is refused all the same. A repeated submission
  * answers with the post it already made, which no limit stops.
  */
-export async function postLimitsAhead(db: Db, viewer: Viewer, post: { kind: PostKind; submissionKey: string }, now: Date): Promise<Outcome<{ madeAlready: number | null }>> {
+export async function postLimitsAhead(
+  db: Db,
+  viewer: Viewer,
+  post: { kind: PostKind; submissionKey: string },
+  now: Date,
+): Promise<Outcome<{ madeAlready: number | null }>> {
   const first = await findSubmitted(db, post.kind, viewer.id, post.submissionKey);
   if (first) return { ok: true, value: { madeAlready: first.id } };
   if (await dailyLimitReached(db, viewer, post.kind, now)) return fail(429, INITIATE_DAILY_POSTS_MESSAGE);

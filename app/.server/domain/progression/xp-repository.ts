@@ -127,7 +127,11 @@ export async function addToMemberXp(db: Executor, memberId: string, delta: numbe
 /** Members' stored XP totals and ranks, one query. */
 export async function memberXpAndRanks(db: Executor, memberIds: readonly string[]) {
   if (memberIds.length === 0) return [];
-  return db.selectFrom("member").select(["id", "xp", "rank"]).where("id", "in", [...memberIds]).execute();
+  return db
+    .selectFrom("member")
+    .select(["id", "xp", "rank"])
+    .where("id", "in", [...memberIds])
+    .execute();
 }
 
 export async function setMemberRank(db: Executor, memberId: string, rank: string) {

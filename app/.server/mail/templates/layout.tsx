@@ -72,8 +72,7 @@ function MailLayout({ content }: { content: MailContent }) {
         </div>
         {content.unsubscribeUrl ? (
           <p style={styles.footer}>
-            You receive this because this address asked for the {SITE_NAME} newsletter.{" "}
-            <a href={content.unsubscribeUrl}>Unsubscribe</a>
+            You receive this because this address asked for the {SITE_NAME} newsletter. <a href={content.unsubscribeUrl}>Unsubscribe</a>
           </p>
         ) : null}
       </body>
@@ -85,7 +84,8 @@ function renderText(content: MailContent) {
   const blocks = [SITE_NAME, content.greeting, ...content.intro];
   if (content.action) blocks.push(`${content.action.label}:\n${content.action.url}`);
   blocks.push(...(content.outro ?? []));
-  if (content.unsubscribeUrl) blocks.push(`--\nYou receive this because this address asked for the ${SITE_NAME} newsletter.\nUnsubscribe: ${content.unsubscribeUrl}`);
+  if (content.unsubscribeUrl)
+    blocks.push(`--\nYou receive this because this address asked for the ${SITE_NAME} newsletter.\nUnsubscribe: ${content.unsubscribeUrl}`);
   return blocks.join("\n\n") + "\n";
 }
 
