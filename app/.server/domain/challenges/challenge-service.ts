@@ -8,7 +8,7 @@ import type { Virtue } from "~/lib/virtues";
 import { awardXp, memberRank, settleRank } from "../progression/progression-service";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { boundKey } from "../submission-key";
-import { tag, wrote, wroteNothingPublic } from "../../cache/page-tags";
+import { tag, wrote } from "../../cache/page-tags";
 import {
   completeAttempt,
   failAttempt,
@@ -179,9 +179,10 @@ export async function createChallenge(
   if (!allowed.ok) return allowed;
   const status = publishes ? "published" : "proposed";
   const at = now.toISOString();
-  // A proposal is seen only on the review page, by advisors and admins.
-  if (status === "published") wrote(tag.challenges);
-  else wroteNothingPublic();
+  // A proposal is seen only on the review page (never kept), but its rows are the challenge tables
+  // every list of challenges reads: it names their tag too, as the page-cache audit asks (ADR 0051).
+  // Proposals are rare; the lists are rendered again once each.
+  wrote(tag.challenges);
   return db.transaction().execute(async (trx) => {
     const id = await insertChallenge(trx, {
       title: input.title,
@@ -217,8 +218,8 @@ export async function reviewProposal(
   if (!challenge) return fail(404, CHALLENGE_MESSAGES.notFound);
   const done = await reviewChallenge(db, challengeId, decision === "publish" ? "published" : "declined", viewer.id, now.toISOString());
   if (!done) return fail(409, CHALLENGE_MESSAGES.notProposal);
-  // Published, it has a page and a card; declined, it shows nowhere.
-  if (decision === "publish") wrote(tag.challenges, tag.challenge(challengeId));
-  else wroteNothingPublic();
+  // Published, it has a page and a card; declined, it shows nowhere, but its row changed all the
+  // same (see createChallenge).
+  wrote(tag.challenges, tag.challenge(challengeId));
   return { ok: true, value: { id: challengeId } };
 }
