@@ -1,3 +1,4 @@
+import { sql, type SelectQueryBuilder, type StringReference } from "kysely";
 import { isId, parseId } from "~/lib/params";
 
 /**
@@ -90,4 +91,32 @@ export function slicePage<R>(rows: R[], limit: number, request: PageRequest<unkn
     hasPrevious: request.kind === "first" ? false : forward ? true : more,
     hasNext: request.kind === "last" ? false : forward ? more : true,
   };
+}
+
+/**
+ * One page of a list ordered by (time, id), newest first, by keyset: the rows below or above the
+ * cursor, one extra to say whether there is more. The cursor is a row comparison, not
+ * `a < x OR (a = x AND id < y)`: both engines turn it into one index range on the list's index,
+ * read forwards or backwards, where the OR made PostgreSQL filter row by row (ADR 0028).
+ */
+export async function activityPage<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  [atColumn, idColumn]: [StringReference<DB, TB>, StringReference<DB, TB>],
+  request: PageRequest<ActivityCursor>,
+  limit: number,
+) {
+  if (request.kind === "after" || request.kind === "before") {
+    const { at, id } = request.cursor;
+    const op = sql.raw(request.kind === "after" ? "<" : ">");
+    // What eb.refTuple(...) op eb.tuple(...) writes, which Kysely cannot type over a generic table.
+    query = query.where(sql<boolean>`(${sql.ref(atColumn)}, ${sql.ref(idColumn)}) ${op} (${at}, ${id})`);
+  }
+  const direction = walksForward(request) ? "desc" : "asc";
+  const rows = await query
+    .orderBy(atColumn, direction)
+    .orderBy(idColumn, direction)
+    .limit(limit + 1)
+    .execute();
+  const page = slicePage(rows, limit, request);
+  return { rows: page.rows, hasNewer: page.hasPrevious, hasOlder: page.hasNext };
 }

@@ -1,6 +1,6 @@
 import { engineOf, type Db } from "../../db/connect";
 import type { PathId } from "~/lib/domain-values";
-import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
+import { activityPage, type ActivityCursor, type PageRequest } from "../../pagination";
 
 function questionRows(db: Db) {
   return db
@@ -72,22 +72,8 @@ export async function recentQuestions(db: Db, limit = 5, filter: QuestionFilter 
 
 /** A keyset page of questions, newest first: (created_at, id) below or above the cursor. */
 export async function questionPageRows(db: Db, filter: QuestionFilter, request: PageRequest<ActivityCursor>, limit: number) {
-  let query = filtered(db, filter);
-  const newestFirst = walksForward(request);
-  if (request.kind === "after" || request.kind === "before") {
-    const { at, id } = request.cursor;
-    const op = request.kind === "after" ? "<" : ">";
-    // A row comparison: one index range on question_created_idx on both engines (ADR 0028).
-    query = query.where((eb) => eb(eb.refTuple("question.created_at", "question.id"), op, eb.tuple(at, id)));
-  }
-  const direction = newestFirst ? "desc" : "asc";
-  const rows = await query
-    .orderBy("question.created_at", direction)
-    .orderBy("question.id", direction)
-    .limit(limit + 1)
-    .execute();
-  const page = slicePage(rows, limit, request);
-  return { rows: page.rows, hasNewer: page.hasPrevious, hasOlder: page.hasNext };
+  // One index range on question_created_idx.
+  return activityPage(filtered(db, filter), ["question.created_at", "question.id"], request, limit);
 }
 
 export async function findQuestion(db: Db, id: number) {

@@ -1,6 +1,6 @@
 import { engineOf, type Db } from "../../db/connect";
 import type { CreationType } from "~/lib/domain-values";
-import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
+import { activityPage, type ActivityCursor, type PageRequest } from "../../pagination";
 
 export const CREATION_TYPES: { id: CreationType; label: string }[] = [
   { id: "writing", label: "Writing" },
@@ -97,22 +97,8 @@ export async function recentCreations(db: Db, { limit = 5, type }: { limit?: num
 
 /** A keyset page of creations, newest first: (created_at, id) below or above the cursor. */
 export async function creationPageRows(db: Db, type: CreationType | undefined, request: PageRequest<ActivityCursor>, limit: number) {
-  let query = creationRows(db, type);
-  if (request.kind === "after" || request.kind === "before") {
-    const { at, id } = request.cursor;
-    const op = request.kind === "after" ? "<" : ">";
-    // A row comparison: one index range on (created_at, id), or (type, created_at, id) for a
-    // category, on both engines (ADR 0028).
-    query = query.where((eb) => eb(eb.refTuple("creation.created_at", "creation.id"), op, eb.tuple(at, id)));
-  }
-  const direction = walksForward(request) ? "desc" : "asc";
-  const rows = await query
-    .orderBy("creation.created_at", direction)
-    .orderBy("creation.id", direction)
-    .limit(limit + 1)
-    .execute();
-  const page = slicePage(rows, limit, request);
-  return { rows: page.rows, hasNewer: page.hasPrevious, hasOlder: page.hasNext };
+  // One index range on (created_at, id), or (type, created_at, id) for a category.
+  return activityPage(creationRows(db, type), ["creation.created_at", "creation.id"], request, limit);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { engineOf } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import { MAX_ID } from "~/lib/params";
-import { slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
+import { activityPage, slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
 
 export const DISCUSSIONS_PER_PAGE = 20;
 export const REPLIES_PER_PAGE = 50;
@@ -59,23 +59,8 @@ export async function discussionPage(
 ) {
   let query = discussionSelect(db).where("discussion.topic_id", "=", topicId);
   if (!includeHidden) query = query.where("discussion.hidden_at", "is", null);
-  const newestFirst = walksForward(request);
-  if (request.kind === "after" || request.kind === "before") {
-    const { at, id } = request.cursor;
-    const op = request.kind === "after" ? "<" : ">";
-    // A row comparison, not `a < x OR (a = x AND id < y)`: both engines turn it into one index
-    // range on (topic_id, last_activity_at, id), where the OR made PostgreSQL filter row by row (ADR 0028).
-    query = query.where((eb) => eb(eb.refTuple("discussion.last_activity_at", "discussion.id"), op, eb.tuple(at, id)));
-  }
-  const direction = newestFirst ? "desc" : "asc";
-  // One extra row says whether there is more beyond this page.
-  const rows = await query
-    .orderBy("discussion.last_activity_at", direction)
-    .orderBy("discussion.id", direction)
-    .limit(limit + 1)
-    .execute();
-  const page = slicePage(rows, limit, request);
-  return { rows: page.rows, hasNewer: page.hasPrevious, hasOlder: page.hasNext };
+  // One index range on (topic_id, last_activity_at, id).
+  return activityPage(query, ["discussion.last_activity_at", "discussion.id"], request, limit);
 }
 
 const REPLY_COLUMNS = [
