@@ -7,6 +7,7 @@ import path from "node:path";
 import { createDatabase } from "../app/.server/db/connect";
 import { renderMarkdown } from "../app/.server/markdown";
 import { migrateToLatest } from "../database/migrate";
+import { member } from "../tests/factories/member";
 import { startBuiltSite, timePage } from "./bench-support";
 
 const DISCUSSIONS = 10_000;
@@ -20,22 +21,7 @@ await migrateToLatest(db);
 console.log(`seeding ${DISCUSSIONS} discussions and ${REPLIES} replies…`);
 const t0 = Date.now() - DISCUSSIONS * 60_000;
 await db.transaction().execute(async (trx) => {
-  await trx
-    .insertInto("member")
-    .values({
-      id: "bench",
-      name: "Bench Member",
-      email: "bench@example.org",
-      email_verified: false,
-      image: null,
-      created_at: new Date(t0).toISOString(),
-      updated_at: new Date(t0).toISOString(),
-      handle: "bench",
-      bio: null,
-      interests: "[]",
-      role: "member",
-    })
-    .execute();
+  await member(trx, { id: "bench", name: "Bench Member", email: "bench@example.org", handle: "bench", createdAt: new Date(t0) });
   await trx
     .insertInto("topic")
     .values({

@@ -9,6 +9,7 @@ import { createDatabase } from "../app/.server/db/connect";
 import { renderMarkdown } from "../app/.server/markdown";
 import { excerptOf } from "../app/lib/text";
 import { migrateToLatest } from "../database/migrate";
+import { member } from "../tests/factories/member";
 import { startBuiltSite, timePage } from "./bench-support";
 
 const LENGTH = 20_000;
@@ -70,22 +71,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-bench-md-"));
 const db = createDatabase({ engine: "sqlite", sqlitePath: path.join(dataDir, "site.db") });
 await migrateToLatest(db);
 const at = new Date().toISOString();
-await db
-  .insertInto("member")
-  .values({
-    id: "bench",
-    name: "Bench Member",
-    email: "bench@example.org",
-    email_verified: false,
-    image: null,
-    created_at: at,
-    updated_at: at,
-    handle: "bench",
-    bio: null,
-    interests: "[]",
-    role: "member",
-  })
-  .execute();
+await member(db, { id: "bench", name: "Bench Member", email: "bench@example.org", handle: "bench", createdAt: new Date(at) });
 await db
   .insertInto("topic")
   .values({

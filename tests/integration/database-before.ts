@@ -45,3 +45,27 @@ export function databaseBefore(migration: string) {
   });
   return held;
 }
+
+/**
+ * Member "m" and their topic "t" in the old schema (the columns a member had then), so a migration
+ * test's posts have an author and a place.
+ */
+export async function seedAuthorAndTopic(db: Kysely<any>, at: string, section: string) {
+  await db
+    .insertInto("member")
+    .values({
+      id: "m",
+      name: "Member",
+      email: "m@example.org",
+      email_verified: false,
+      image: null,
+      created_at: at,
+      updated_at: at,
+      handle: "m",
+      bio: null,
+      interests: "[]",
+      role: "member",
+    })
+    .execute();
+  await db.insertInto("topic").values({ id: "t", section, title: "Topic", description: "", created_by: "m", created_at: at, last_activity_at: at }).execute();
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { excerptOf } from "~/lib/text";
-import { databaseBefore } from "./database-before";
+import { databaseBefore, seedAuthorAndTopic } from "./database-before";
 import { ENGINE } from "./test-services";
 
 // A database as it stood before the excerpt columns, so the migration meets rows it must fill.
@@ -11,26 +11,7 @@ describe(`the post-excerpts migration on ${ENGINE}`, () => {
   it("fills the excerpt of every existing discussion and question, as the app makes them", async () => {
     const { db, migrator } = old;
     const at = new Date().toISOString();
-    await db
-      .insertInto("member")
-      .values({
-        id: "m",
-        name: "Member",
-        email: "m@example.org",
-        email_verified: false,
-        image: null,
-        created_at: at,
-        updated_at: at,
-        handle: "m",
-        bio: null,
-        interests: "[]",
-        role: "member",
-      })
-      .execute();
-    await db
-      .insertInto("topic")
-      .values({ id: "t", section: "monastery", title: "Topic", description: "", created_by: "m", created_at: at, last_activity_at: at })
-      .execute();
+    await seedAuthorAndTopic(db, at, "monastery");
     const bodies = [
       "Sit **ten** minutes. See [my notes](https://example.org/n) and ![the view](/v.png).",
       "```\ncode only\n```\n# Heading _here_",

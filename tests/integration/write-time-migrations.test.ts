@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "~/.server/markdown";
-import { databaseBefore } from "./database-before";
+import { databaseBefore, seedAuthorAndTopic } from "./database-before";
 import { ENGINE } from "./test-services";
 
 // A database as it stood before the reply buckets, the rendered-everywhere backfill and the Forge's category counts.
@@ -11,26 +11,7 @@ describe(`the write-time migrations (ADR 0027) on ${ENGINE}`, () => {
   it("render every body and event description not yet rendered, and count visible replies per discussion and hour and visible creations per category", async () => {
     const { db, migrator } = old;
     const at = "2026-11-01T10:15:00.000Z";
-    await db
-      .insertInto("member")
-      .values({
-        id: "m",
-        name: "Member",
-        email: "m@example.org",
-        email_verified: false,
-        image: null,
-        created_at: at,
-        updated_at: at,
-        handle: "m",
-        bio: null,
-        interests: "[]",
-        role: "member",
-      })
-      .execute();
-    await db
-      .insertInto("topic")
-      .values({ id: "t", section: "battlefield", title: "Topic", description: "", created_by: "m", created_at: at, last_activity_at: at })
-      .execute();
+    await seedAuthorAndTopic(db, at, "battlefield");
     const bodies = ["Sit **ten** minutes, see [notes](https://example.org/n).", "# Heading _here_", "![".repeat(2_000)];
     const d = await db
       .insertInto("discussion")
