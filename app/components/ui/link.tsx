@@ -1,4 +1,4 @@
-import { useEffect, type ComponentProps } from "react";
+import { useEffect, type ComponentProps, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
 
 // Links to the site's own pages as plain <a> elements, navigated client-side by one click handler on
@@ -24,6 +24,20 @@ type LinkProps = Omit<ComponentProps<"a">, "href"> & {
 export function Link({ to, preventScrollReset, reloadDocument, ...props }: LinkProps) {
   if (reloadDocument) return <a href={to} {...props} />;
   return <a href={to} data-discover="true" data-client-link="" data-keep-scroll={preventScrollReset ? "" : undefined} {...props} />;
+}
+
+/**
+ * The line above a page's heading that leads back to the page it belongs to ("Events" above an
+ * event). `accent` is the monk colour the Council, the Forge and the events use.
+ */
+export function ParentLink({ to, accent = false, children }: { to: string; accent?: boolean; children: ReactNode }) {
+  return (
+    <p className="text-sm">
+      <Link to={to} className={accent ? "font-semibold text-monk-strong underline" : "font-semibold underline"}>
+        {children}
+      </Link>
+    </p>
+  );
 }
 
 type NavLinkProps = Omit<LinkProps, "className"> & {

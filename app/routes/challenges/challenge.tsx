@@ -1,7 +1,7 @@
 import { Flame } from "~/components/ui/icons/flame";
 import { Trophy } from "~/components/ui/icons/trophy";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/ui/link";
+import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/challenge";
 import { VirtueBadge } from "~/components/community/badges";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
@@ -58,11 +58,7 @@ export default function Challenge({ loaderData, actionData }: Route.ComponentPro
   const running = attempt?.status === "active";
   return (
     <div className="mx-auto max-w-4xl px-4 py-12">
-      <p className="text-sm">
-        <Link to="/challenges" className="font-semibold underline">
-          Challenges
-        </Link>
-      </p>
+      <ParentLink to="/challenges">Challenges</ParentLink>
       <div className="mt-4 flex flex-wrap items-center gap-2">
         <Badge tone={challenge.path}>{PATH_LABEL[challenge.path]}</Badge>
         {challenge.virtues.map((v) => (

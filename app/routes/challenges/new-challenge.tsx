@@ -1,5 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/ui/link";
+import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/new-challenge";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
@@ -59,11 +59,7 @@ export default function NewChallenge({ loaderData, actionData }: Route.Component
   const heading = publishes ? "Create a Challenge" : "Propose a Challenge";
   return (
     <div className="mx-auto max-w-2xl px-4 py-12">
-      <p className="text-sm">
-        <Link to="/challenges" className="font-semibold underline">
-          Challenges
-        </Link>
-      </p>
+      <ParentLink to="/challenges">Challenges</ParentLink>
       <h1 className="mt-2 mb-8 font-serif text-4xl font-bold">{heading}</h1>
       {!allowed ? (
         <Card>

@@ -1,5 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/ui/link";
+import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/proposals";
 import { VirtueBadge } from "~/components/community/badges";
 import { Badge } from "~/components/ui/badge";
@@ -40,11 +40,7 @@ export default function Proposals({ loaderData, actionData }: Route.ComponentPro
   const busy = useNavigation().state === "submitting";
   return (
     <div className="mx-auto max-w-4xl px-4 py-12">
-      <p className="text-sm">
-        <Link to="/challenges" className="font-semibold underline">
-          Challenges
-        </Link>
-      </p>
+      <ParentLink to="/challenges">Challenges</ParentLink>
       <h1 className="mt-2 mb-8 font-serif text-4xl font-bold">Proposed Challenges</h1>
       <FormAlert>{actionData?.errors ? Object.values(actionData.errors)[0] : null}</FormAlert>
       {loaderData.proposals.length === 0 ? (

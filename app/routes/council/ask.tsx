@@ -1,5 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/ui/link";
+import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/ask";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
@@ -41,11 +41,9 @@ export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
   );
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
-      <p className="text-sm">
-        <Link to="/council" className="font-semibold text-monk-strong underline">
-          The Council
-        </Link>
-      </p>
+      <ParentLink to="/council" accent>
+        The Council
+      </ParentLink>
       <h1 className="mt-2 mb-2 font-serif text-4xl font-bold">Ask a Question</h1>
       <p className="mb-8 text-stone-700">Experienced monks and warriors answer. Say what you tried and where you are stuck.</p>
       <Card>

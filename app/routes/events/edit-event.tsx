@@ -1,5 +1,5 @@
 import { data, Form, redirect } from "react-router";
-import { Link } from "~/components/ui/link";
+import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/edit-event";
 import { Button } from "~/components/ui/button";
 import { servicesContext } from "~/.server/context";
@@ -73,11 +73,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function EditEvent({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
-      <p className="text-sm">
-        <Link to={`/events/${loaderData.id}`} className="font-semibold text-monk-strong underline">
-          Back to the event
-        </Link>
-      </p>
+      <ParentLink to={`/events/${loaderData.id}`} accent>
+        Back to the event
+      </ParentLink>
       <h1 className="mt-2 mb-2 font-serif text-4xl font-bold">Edit Event</h1>
       <p className="mb-8 text-stone-700">Members who are going get a mail with the new details.</p>
       {loaderData.cancelled ? (

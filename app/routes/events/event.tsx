@@ -4,7 +4,7 @@ import { MapPin } from "~/components/ui/icons/map-pin";
 import { Users } from "~/components/ui/icons/users";
 import { Video } from "~/components/ui/icons/video";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/ui/link";
+import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/event";
 import { Avatar } from "~/components/community/avatar";
 import { Byline } from "~/components/community/byline";
@@ -104,11 +104,9 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
   const { event, signedIn, mayEdit } = loaderData;
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
-      <p className="text-sm">
-        <Link to="/events" className="font-semibold text-monk-strong underline">
-          Events
-        </Link>
-      </p>
+      <ParentLink to="/events" accent>
+        Events
+      </ParentLink>
       <div className="mt-4 flex flex-wrap items-center gap-2">
         <Badge tone={event.path}>{PATH_LABEL[event.path]}</Badge>
         {event.cancelled ? <Badge tone="warrior">Cancelled</Badge> : event.ended ? <Badge tone="neutral">Past</Badge> : null}

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { Link } from "~/components/ui/link";
+import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/new-event";
 import { servicesContext } from "~/.server/context";
 import { viewerTimeZone } from "~/.server/domain/events/event-read-model";
@@ -50,11 +50,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function NewEvent({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
-      <p className="text-sm">
-        <Link to="/events" className="font-semibold text-monk-strong underline">
-          Events
-        </Link>
-      </p>
+      <ParentLink to="/events" accent>
+        Events
+      </ParentLink>
       <h1 className="mt-2 mb-2 font-serif text-4xl font-bold">Create Event</h1>
       <p className="mb-8 text-stone-700">Times are in the time zone you choose; members see them in their own zone too.</p>
       <EventForm

@@ -1,7 +1,7 @@
 import { ExternalLink } from "~/components/ui/icons/external-link";
 import { MessageCircle } from "~/components/ui/icons/message-circle";
 import { data, redirect } from "react-router";
-import { Link } from "~/components/ui/link";
+import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/creation";
 import { Byline } from "~/components/community/byline";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
@@ -144,11 +144,9 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
   const errorsFor = (target: string) => (failed?.target === target ? failed.errors : undefined);
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
-      <p className="text-sm">
-        <Link to="/forge" className="font-semibold text-monk-strong underline">
-          The Forge
-        </Link>
-      </p>
+      <ParentLink to="/forge" accent>
+        The Forge
+      </ParentLink>
       <Badge className="mt-4">{CREATION_LABELS[creation.type]}</Badge>
       {creation.hidden ? (
         <Badge tone="warrior" className="ml-2 mt-4">

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { Link } from "~/components/ui/link";
+import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/edit";
 import { Card } from "~/components/ui/card";
 import { servicesContext } from "~/.server/context";
@@ -46,11 +46,9 @@ export default function Edit({ loaderData, actionData }: Route.ComponentProps) {
   const { creation } = loaderData;
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
-      <p className="text-sm">
-        <Link to={`/forge/${creation.id}`} className="font-semibold text-monk-strong underline">
-          Back to the creation
-        </Link>
-      </p>
+      <ParentLink to={`/forge/${creation.id}`} accent>
+        Back to the creation
+      </ParentLink>
       <h1 className="mt-2 mb-8 font-serif text-4xl font-bold">Edit Your Creation</h1>
       <Card>
         <CreationForm

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { Link } from "~/components/ui/link";
+import { Link, ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/share";
 import { Card } from "~/components/ui/card";
 import { servicesContext } from "~/.server/context";
@@ -43,11 +43,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Share({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
-      <p className="text-sm">
-        <Link to="/forge" className="font-semibold text-monk-strong underline">
-          The Forge
-        </Link>
-      </p>
+      <ParentLink to="/forge" accent>
+        The Forge
+      </ParentLink>
       <h1 className="mt-2 mb-2 font-serif text-4xl font-bold">Share Your Creation</h1>
       <p className="mb-8 text-stone-700">Writing, visual art, music or a project: show the community what you made.</p>
       {loaderData.left === 0 ? (

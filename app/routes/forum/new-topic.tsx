@@ -1,5 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/ui/link";
+import { Link, ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/new-topic";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
@@ -58,11 +58,7 @@ export default function NewTopic({ loaderData, actionData }: Route.ComponentProp
   const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/forum").then((m) => m.topicSchema), [], actionData?.errors);
   return (
     <div className="mx-auto max-w-2xl px-4 py-12">
-      <p className="text-sm">
-        <Link to={`/${section}`} className="font-semibold underline">
-          {info.title}
-        </Link>
-      </p>
+      <ParentLink to={`/${section}`}>{info.title}</ParentLink>
       <h1 className="mt-2 mb-8 font-serif text-4xl font-bold">Create New Topic</h1>
       {!allowed ? (
         <Card>
