@@ -107,10 +107,6 @@ export const HIDDEN_TABLES: Readonly<Partial<Record<Table, string>>> = {
 export const NEW_ROWS_UNSEEN: Readonly<Partial<Record<Table, string>>> = {
   member:
     "a member shows only as an author (through posts, which name their pages) and on their own profile, a 404 before they join, which is never kept; no page lists or counts members",
-  // The audit then cannot tell an advisor's challenge, published as it is added (which names
-  // `challenges`), from a proposal: a published insert that forgot its tag would pass (ADR 0051).
-  challenge: "a member's new challenge is a proposal, shown only on the proposals page (never kept) until an advisor publishes it, a change that names its tags",
-  challenge_virtue: "added with its challenge, so seen no earlier than the challenge",
 };
 
 /**
