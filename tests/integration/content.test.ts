@@ -1,45 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { insertDemoContent } from "~/.server/db/demo-content";
 import { featuredAdvisorSummaries, questionWithAnswers, questionSummaries } from "~/.server/domain/council/council-read-model";
 import { creationWithComments, creationSummaries, listCategories } from "~/.server/domain/forge/forge-read-model";
 import { featuredDiscussionSummaries, sectionTopics } from "~/.server/domain/forum/section-read-model";
 import { topicWithDiscussions } from "~/.server/domain/forum/forum-read-model";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { demoSite } from "./demo-site";
+import { ENGINE } from "./test-services";
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-  expect(await insertDemoContent(site.services.db)).toBe(true);
-});
-afterAll(async () => {
-  await site.destroy();
-});
+const demo = demoSite();
 
 describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
   it("is added once: a second start adds nothing", async () => {
-    expect(await insertDemoContent(site.services.db)).toBe(false);
-    const topics = await site.services.db.selectFrom("topic").select("id").execute();
+    expect(await insertDemoContent(demo.site.services.db)).toBe(false);
+    const topics = await demo.site.services.db.selectFrom("topic").select("id").execute();
     expect(topics).toHaveLength(12);
   });
 
   it("has six topics per section with posts and members counted from the rows", async () => {
-    const { db } = site.services;
+    const { db } = demo.site.services;
     for (const section of ["monastery", "battlefield"] as const) {
       const topics = await sectionTopics(db, section);
       expect(topics).toHaveLength(6);
       for (const topic of topics) {
         const discussions = await db.selectFrom("discussion").select("id").where("topic_id", "=", topic.id).execute();
-        const replies = discussions.length
-          ? await db
-              .selectFrom("reply")
-              .select("id")
-              .where(
-                "discussion_id",
-                "in",
-                discussions.map((d) => d.id),
-              )
-              .execute()
-          : [];
+        const replies = await db
+          .selectFrom("reply")
+          .innerJoin("discussion", "discussion.id", "reply.discussion_id")
+          .select("reply.id")
+          .where("discussion.topic_id", "=", topic.id)
+          .execute();
         const members = await db.selectFrom("topic_member").select("member_id").where("topic_id", "=", topic.id).execute();
         expect(topic.posts).toBe(discussions.length + replies.length);
         expect(topic.discussions).toBe(discussions.length);
@@ -50,7 +39,7 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
   });
 
   it("features the most replied discussions of the last 7 days, and a moderator's pick first", async () => {
-    const { db } = site.services;
+    const { db } = demo.site.services;
     const featured = await featuredDiscussionSummaries(db, { section: "battlefield", limit: 3 });
     expect(featured.map((d) => d.title)[0]).toBe("Form over weight: a deadlift checklist");
     expect(featured.every((d) => d.section === "battlefield")).toBe(true);
@@ -66,14 +55,14 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
   });
 
   it("shows a topic with its discussions, newest activity first", async () => {
-    const page = await topicWithDiscussions(site.services.db, null, "monastery", "morning-meditation", { kind: "first" });
+    const page = await topicWithDiscussions(demo.site.services.db, null, "monastery", "morning-meditation", { kind: "first" });
     expect(page?.topic.title).toBe("Morning Meditation");
     expect(page?.discussions[0].author.name).toBe("Priya Nair");
-    expect(await topicWithDiscussions(site.services.db, null, "battlefield", "morning-meditation", { kind: "first" })).toBeNull();
+    expect(await topicWithDiscussions(demo.site.services.db, null, "battlefield", "morning-meditation", { kind: "first" })).toBeNull();
   });
 
   it("has four Forge categories with live counts and five creations", async () => {
-    const { db } = site.services;
+    const { db } = demo.site.services;
     const categories = await listCategories(db);
     expect(categories.map((c) => c.label)).toEqual(["Writing", "Visual Art", "Music", "Projects"]);
     expect(categories.map((c) => c.count)).toEqual([2, 1, 1, 1]);
@@ -87,7 +76,7 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
   });
 
   it("has five questions with virtues, and three advisors ranked by accepted answers", async () => {
-    const { db } = site.services;
+    const { db } = demo.site.services;
     const questions = await questionSummaries(db, 5);
     expect(questions).toHaveLength(5);
     expect(questions[0].virtues).toEqual(["discipline", "resilience"]);
@@ -109,7 +98,7 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
   });
 
   it("gives demo members various ranks from the XP ledger", async () => {
-    const questions = await questionSummaries(site.services.db, 5);
+    const questions = await questionSummaries(demo.site.services.db, 5);
     const ranks = new Set(questions.map((q) => q.author.rank));
     expect(ranks.size).toBeGreaterThan(2);
   });
@@ -117,7 +106,7 @@ describe(`demo content and the seed screens' data on ${ENGINE}`, () => {
 
 describe(`Council filters on ${ENGINE}`, () => {
   it("filters questions by virtue and shows the unanswered ones", async () => {
-    const { db } = site.services;
+    const { db } = demo.site.services;
     const wisdom = await questionSummaries(db, 20, { virtue: "wisdom" });
     expect(wisdom.map((q) => q.title)).toEqual(["Which Stoic text should a beginner read first?"]);
     const unanswered = await questionSummaries(db, 20, { unanswered: true });
