@@ -140,6 +140,8 @@ interface Tracked {
   res: Response;
   tags: PageTags;
   closed: boolean;
+  /** Its statements sent and not yet ended: a transaction's next one follows the last at once. */
+  inflight: number;
   timer?: NodeJS.Timeout;
   reported: Set<string>;
 }
@@ -172,30 +174,33 @@ export class CacheAudit {
     if (!record) return;
     const { read, wrote, inserted } = sqlTables(query.sql);
     if (read.length === 0 && wrote.length === 0 && inserted.length === 0) return;
+    const tracked = this.tracked.get(tags);
     this.inflight++;
+    if (tracked) tracked.inflight++;
     return (result) => {
       this.inflight--;
+      if (tracked) tracked.inflight--;
       // A read that found no row showed nothing of a table whose new rows no page can show (a
       // list with no discussion read no author); of any other table it showed an absence, which
       // an insert would change.
       const found = result !== undefined && result.rows.length > 0;
       for (const table of read) if (found || isShownInsert(table)) record.read.add(table);
-      if (wrote.length === 0 && inserted.length === 0) return;
       // A statement that changed no row (a conflict left alone, a failure) changed nothing shown.
-      const changed = result ? (result.numAffectedRows ?? BigInt(result.rows.length)) > 0n : false;
-      if (!changed) return;
-      for (const table of wrote) record.wrote.add(table);
-      for (const table of inserted) record.inserted.add(table);
-      const tracked = this.tracked.get(tags);
-      // A write after the answer (an action its client left, a view counted): judged again.
-      if (tracked?.closed) this.schedule(tracked);
+      const changed = result !== undefined && (wrote.length > 0 || inserted.length > 0) && (result.numAffectedRows ?? BigInt(result.rows.length)) > 0n;
+      if (changed) {
+        for (const table of wrote) record.wrote.add(table);
+        for (const table of inserted) record.inserted.add(table);
+      }
+      // A write after the answer (an action its client left, a view counted), or the last statement
+      // of a request waiting to be judged: judged (again) once it has none in flight.
+      if (tracked?.closed && (changed || this.pending.has(tracked))) this.schedule(tracked);
     };
   };
 
   /** Starts recording a request; its writes are judged shortly after its answer. */
   begin(req: Request, res: Response, tags: PageTags) {
     tags.audit = { read: new Set(), wrote: new Set(), inserted: new Set(), changedByRead: new Set() };
-    const tracked: Tracked = { method: req.method, path: req.originalUrl, res, tags, closed: false, reported: new Set() };
+    const tracked: Tracked = { method: req.method, path: req.originalUrl, res, tags, closed: false, inflight: 0, reported: new Set() };
     this.tracked.set(tags, tracked);
     res.once("close", () => {
       tracked.closed = true;
@@ -218,8 +223,10 @@ export class CacheAudit {
     tracked.timer.unref();
   }
 
-  private judge(tracked: Tracked) {
+  private judge(tracked: Tracked, force = false) {
     clearTimeout(tracked.timer);
+    // Mid-transaction (a view inserted, its count not yet moved): the statement's end judges again.
+    if (tracked.inflight > 0 && !force) return;
     this.pending.delete(tracked);
     const { tags, res, method } = tracked;
     if (!tags.audit) return;
@@ -252,7 +259,7 @@ export class CacheAudit {
     for (let waited = 0; this.inflight > 0 && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
     // What a finished statement's callers do next (a view's changedByRead) runs before this.
     await new Promise((resolve) => setImmediate(resolve));
-    for (const tracked of [...this.pending]) this.judge(tracked);
+    for (const tracked of [...this.pending]) this.judge(tracked, true);
   }
 }
 
