@@ -9,7 +9,7 @@ import { useNonce } from "~/components/layout/nonce";
 import { Scripts } from "~/components/layout/scripts";
 import { useLinkNavigation } from "~/components/ui/link";
 import { useFocusAfterNavigation } from "~/components/layout/use-focus-after-navigation";
-import { servicesContext, viewerContext, viewerRankContext } from "~/.server/context";
+import { servicesContext, viewerContext, viewerRankContext, viewerUnreadContext } from "~/.server/context";
 import { noticeRankUp } from "~/.server/domain/progression/rank-up";
 import { clearFlashCookie, FLASHES, readFlash } from "~/.server/flash";
 import { loadViewer } from "~/.server/session";
@@ -27,9 +27,10 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 const session: Route.MiddlewareFunction = async ({ request, context }, next) => {
-  const { viewer, rank, headers } = await loadViewer(context, request);
+  const { viewer, rank, unread, headers } = await loadViewer(context, request);
   context.set(viewerContext, viewer);
   context.set(viewerRankContext, rank);
+  context.set(viewerUnreadContext, unread);
   const response = await next();
   for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
   if (readFlash(request)) {
@@ -49,7 +50,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     // The canonical link's origin: the site's configured address, never the request's Host (ADR 0046).
     baseUrl: context.get(servicesContext).env.BASE_URL,
-    viewer: viewer ? { name: viewer.name, handle: viewer.handle, role: viewer.role } : null,
+    // The bell's count travels with the viewer (issue 28); the session's fingerprint holds it, so a
+    // kept page never shows a stale one (ADR 0040).
+    viewer: viewer ? { name: viewer.name, handle: viewer.handle, role: viewer.role, unread: context.get(viewerUnreadContext) } : null,
     toast: flash
       ? { id: `${flash}-${Date.now()}`, ...FLASHES[flash] }
       : rankUp

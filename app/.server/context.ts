@@ -50,3 +50,5 @@ export const servicesContext = createContext<AppServices>();
 export const viewerRankContext = createContext<ViewerRank | null>(null);
 export const requestContext = createContext<RequestInfo>();
 export const viewerContext = createContext<Viewer | null>(null);
+/** The signed-in member's unread notifications as the session read them, for the bell (issue 28). */
+export const viewerUnreadContext = createContext<number>(0);

@@ -7,12 +7,15 @@ import { Link, NavLink } from "~/components/ui/link";
 import { Avatar } from "~/components/community/avatar";
 import { cn } from "~/lib/utils";
 import { ServerMarkup } from "./server-markup";
+import { NotificationBell } from "./notification-bell";
 import type { MemberRole } from "~/lib/domain-values";
 
 export interface NavViewer {
   name: string;
   handle: string;
   role?: MemberRole;
+  /** Unread notifications, for the bell (issue 28). */
+  unread?: number;
 }
 
 const SECTIONS = [
@@ -185,6 +188,8 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
         </div>
 
         <div className="flex shrink-0 items-center gap-2">
+          {/* The bell is the server's markup (no code on every page); the live client updates it. */}
+          {viewer ? <ServerMarkup id="bell">{import.meta.env.SSR ? <NotificationBell unread={viewer.unread ?? 0} /> : null}</ServerMarkup> : null}
           {viewer ? (
             <DropdownMenu
               label={`Account menu for ${viewer.name}`}
