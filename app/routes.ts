@@ -18,6 +18,7 @@ export default [
   route("forgot-password", "routes/account/forgot-password.tsx"),
   route("reset-password", "routes/account/reset-password.tsx"),
   route("dashboard", "routes/account/dashboard.tsx"),
+  route("notifications", "routes/account/notifications.tsx"),
   route("challenges", "routes/challenges/challenges.tsx"),
   route("challenges/new", "routes/challenges/new-challenge.tsx"),
   route("challenges/proposals", "routes/challenges/proposals.tsx"),

@@ -32,6 +32,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/account/forgot-password": "static",
   "routes/account/reset-password": "never",
   "routes/account/dashboard": "never",
+  // One member's own list, read and changed by opening it (issue 28).
+  "routes/account/notifications": "never",
   "routes/challenges/challenges": "tags",
   "routes/challenges/new-challenge": "never",
   "routes/challenges/proposals": "never",
