@@ -71,3 +71,9 @@ export type InterestId = (typeof INTERESTS)[number]["id"];
 export const INTEREST_CHECKBOXES = INTERESTS.map((i) => `interests.${i.id}`);
 export const JOIN_CHECKBOXES = [...INTEREST_CHECKBOXES, "termsAccepted"] as const;
 export const SIGN_IN_CHECKBOXES = ["rememberMe"] as const;
+
+// settings.ts
+/** A kind of notification's two checkboxes, "notify.reply.site" and "notify.reply.mail" (issue 28). */
+export function notificationField(kind: string, channel: "site" | "mail") {
+  return `notify.${kind}.${channel}`;
+}

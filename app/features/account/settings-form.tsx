@@ -8,7 +8,7 @@ import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
 import type { FieldErrors } from "~/schemas/form-data";
 
 /** The settings page's forms; each posts to `/settings?intent=<intent>` and is parsed by its own schema. */
-export type SettingsIntent = "profile" | "email" | "password" | "delete";
+export type SettingsIntent = "profile" | "email" | "password" | "delete" | "notifications" | "unmute";
 
 /** What the settings action answers a form: its errors, or what it did. */
 export interface SettingsResult {
@@ -17,7 +17,8 @@ export interface SettingsResult {
   done?: string;
 }
 
-function Done({ children }: { children?: string }) {
+/** What a settings form did, announced politely. */
+export function Done({ children }: { children?: string }) {
   if (!children) return null;
   return (
     <p role="status" className="flex items-center gap-2 rounded-md bg-monk-soft p-3 text-sm font-medium text-monk-strong">

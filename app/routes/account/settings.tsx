@@ -3,30 +3,43 @@ import type { Route } from "./+types/settings";
 import { DataExportCard } from "~/features/account/data-export-card";
 import { DeleteAccountForm } from "~/features/account/delete-account-form";
 import { EmailSettingsForm } from "~/features/account/email-settings-form";
+import { MutedMembers, NotificationSettingsForm } from "~/features/account/notification-settings-form";
 import { PasswordSettingsForm } from "~/features/account/password-settings-form";
 import { ProfileSettingsForm } from "~/features/account/profile-settings-form";
 import type { SettingsIntent, SettingsResult } from "~/features/account/settings-form";
 import { servicesContext } from "~/.server/context";
 import { signOutMember } from "~/.server/domain/accounts/account-service";
 import { changePassword, deleteAccount, requestEmailChange, saveProfile, settingsOf } from "~/.server/domain/accounts/settings-service";
+import { membersMutedBy, notificationSettings, saveNotificationSettings, setMemberMuted } from "~/.server/domain/notifications/notification-service";
 import { flashCookie } from "~/.server/flash";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { INTEREST_CHECKBOXES } from "~/schemas/fields";
 import type { FieldErrors } from "~/schemas/form-data";
-import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSettingsSchema } from "~/schemas/settings";
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteAccountSchema,
+  NOTIFICATION_CHECKBOXES,
+  notificationSettingsSchema,
+  profileSettingsSchema,
+  unmuteSchema,
+} from "~/schemas/settings";
+import { NOTIFICATION_SETTING_NAMES } from "~/lib/notifications";
 import { timeZoneNames } from "~/lib/time-zones";
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings · Inner Peace. Outer Strength." }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, request);
-  const settings = await settingsOf(context.get(servicesContext), viewer.id);
+  const services = context.get(servicesContext);
+  const settings = await settingsOf(services, viewer.id);
   if (!settings) throw data("Not found", { status: 404 });
   const zones = timeZoneNames();
   // A zone saved under an older alias stays selectable as it is.
   if (!zones.includes(settings.timeZone)) zones.unshift(settings.timeZone);
-  return { settings, zones };
+  const [notifications, muted] = await Promise.all([notificationSettings(services.db, viewer.id), membersMutedBy(services.db, viewer)]);
+  return { settings, zones, notifications, muted };
 }
 
 const fail = (intent: SettingsIntent, errors: FieldErrors, status: number) => data<SettingsResult>({ intent, errors }, { status });
@@ -63,6 +76,24 @@ export async function action({ request, context }: Route.ActionArgs) {
       for (const cookie of result.value.getSetCookie()) headers.append("Set-Cookie", cookie);
       return data<SettingsResult>({ intent, errors: {}, done: "Your password is changed. Every other session is signed out." }, { headers });
     }
+    case "notifications": {
+      const parsed = await parseForm(request, notificationSettingsSchema, NOTIFICATION_CHECKBOXES);
+      if (!parsed.ok) return fail(intent, parsed.errors, 400);
+      const { notify } = parsed.values;
+      await saveNotificationSettings(
+        services,
+        viewer,
+        NOTIFICATION_SETTING_NAMES.map((kind) => ({ kind, inSite: notify[kind].site, byMail: notify[kind].mail })),
+      );
+      return data<SettingsResult>({ intent, errors: {}, done: "Your notification settings are saved." });
+    }
+    case "unmute": {
+      const parsed = await parseForm(request, unmuteSchema);
+      if (!parsed.ok) return fail(intent, { form: parsed.errors.memberId ?? parsed.errors.form ?? "Unknown member" }, 400);
+      const result = await setMemberMuted(services, viewer, parsed.values.memberId, false);
+      if (!result.ok) return fail(intent, result.errors, result.status);
+      return data<SettingsResult>({ intent, errors: {}, done: "Unmuted: you will be notified of what they do again." });
+    }
     case "delete": {
       const parsed = await parseForm(request, deleteAccountSchema);
       if (!parsed.ok) return fail(intent, parsed.errors, 400);
@@ -81,14 +112,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { settings, zones } = loaderData;
+  const { settings, zones, notifications, muted } = loaderData;
   const resultFor = (intent: SettingsIntent) => (actionData?.intent === intent ? actionData : undefined);
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
       <h1 className="font-serif text-4xl font-bold">Settings</h1>
-      <p className="mt-2 text-stone-700">Your profile, sign-in and data.</p>
+      <p className="mt-2 text-stone-700">Your profile, notifications, sign-in and data.</p>
       <div className="mt-8 flex flex-col gap-8">
         <ProfileSettingsForm settings={settings} zones={zones} result={resultFor("profile")} />
+        <NotificationSettingsForm settings={notifications} result={resultFor("notifications")} />
+        <MutedMembers members={muted} result={resultFor("unmute")} />
         <EmailSettingsForm email={settings.email} result={resultFor("email")} />
         <PasswordSettingsForm result={resultFor("password")} />
         <DataExportCard />
