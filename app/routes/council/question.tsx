@@ -26,6 +26,8 @@ import {
   type Outcome,
 } from "~/.server/domain/council/council-service";
 import { progressOf } from "~/.server/domain/progression/progression-service";
+import { setWatching, watchLevelFor } from "~/.server/domain/notifications/notification-service";
+import { watchableQuestion } from "~/.server/domain/notifications/page-controls";
 import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { DeleteControl, IntentButton } from "~/components/community/post-actions";
@@ -35,6 +37,8 @@ import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { virtueById } from "~/lib/virtues";
 import { cn, plural } from "~/lib/utils";
 import { answerSchema, editAnswerSchema, editQuestionSchema } from "~/schemas/council";
+import { watchSchema } from "~/schemas/notifications";
+import { WatchControl } from "~/components/community/watch-control";
 import { QUESTION_LISTS } from "~/schemas/fields";
 import { MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
@@ -64,6 +68,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     ...shown,
     canonical: `${services.env.BASE_URL}/council/${id}`,
     signedIn: viewer !== null,
+    // The viewer's watching level (issue 28); null for a visitor, who has no control.
+    watch: await watchLevelFor(services.db, viewer, `question:${id}`),
     canVote: progress ? isRankAtLeast(progress.rank.id, HELPFUL_RANK) : false,
     helpfulRank: { label: helpfulRank.label, minXp: helpfulRank.minXp },
     editing: edit === "question" || edit?.startsWith("answer-") ? edit : null,
@@ -138,13 +144,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!result.ok) return fail(result);
       return redirect(`${here}#answer-${target}`);
     }
+    case "watch": {
+      const parsed = await parseForm(request, watchSchema);
+      if (!parsed.ok) throw data(parsed.errors.level ?? "Unknown level", { status: 400 });
+      if (!(await watchableQuestion(services.db, id))) throw data("Not found", { status: 404 });
+      await setWatching(services, viewer, `question:${id}`, parsed.values.level);
+      return redirect(`${here}#watch`);
+    }
     default:
       throw data("Unknown action", { status: 400 });
   }
 }
 
 export default function Question({ loaderData, actionData }: Route.ComponentProps) {
-  const { question, answers, signedIn, canVote, helpfulRank, editing, submissionKey } = loaderData;
+  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey } = loaderData;
   const here = `/council/${question.id}`;
   const errorsFor = (target: string) => (actionData?.target === target ? actionData.errors : undefined);
   return (
@@ -191,6 +204,8 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
           <FormAlert>{actionData.errors.form}</FormAlert>
         </div>
       ) : null}
+
+      {watch ? <WatchControl what="question" level={watch} className="mt-6" /> : null}
 
       <section aria-labelledby="answers" className="mt-10">
         <h2 id="answers" className="mb-4 text-2xl font-bold">

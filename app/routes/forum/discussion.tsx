@@ -12,6 +12,7 @@ import { Card } from "~/components/ui/card";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
 import { discussionAddress, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
+import { setWatching, watchLevelFor } from "~/.server/domain/notifications/notification-service";
 import { deleteForumPost, editForumPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
 import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
@@ -20,6 +21,8 @@ import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { parseId } from "~/lib/params";
 import { cn, plural } from "~/lib/utils";
 import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/forum";
+import { watchSchema } from "~/schemas/notifications";
+import { WatchControl } from "~/components/community/watch-control";
 import { MarkupFromServer, MemberProse } from "~/components/community/member-prose";
 import { PostMeta } from "~/components/community/reply-card";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
@@ -73,6 +76,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     })),
     canonical: services.env.BASE_URL + shown.path,
     signedIn: viewer !== null,
+    // The viewer's watching level (issue 28); null for a visitor, who has no control.
+    watch: await watchLevelFor(services.db, viewer, `discussion:${id}`),
     editing,
     submissionKey: formKey(),
   });
@@ -136,6 +141,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!result.ok) return fail(result);
       return redirect(`${here}${kind === "reply" ? `#reply-${targetId}` : ""}`);
     }
+    case "watch": {
+      const parsed = await parseForm(request, watchSchema);
+      if (!parsed.ok) throw data(parsed.errors.level ?? "Unknown level", { status: 400 });
+      await setWatching(services, viewer, `discussion:${id}`, parsed.values.level);
+      return redirect(`${here}#watch`);
+    }
     default:
       throw data("Unknown action", { status: 400 });
   }
@@ -171,7 +182,7 @@ function ModeratorControls({
 }
 
 export default function Discussion({ loaderData, actionData }: Route.ComponentProps) {
-  const { topic, discussion, replies, pages, path, signedIn, editing, submissionKey, moderator } = loaderData as Page;
+  const { topic, discussion, replies, pages, path, signedIn, watch, editing, submissionKey, moderator } = loaderData as Page;
   // The count is of live replies; deleted ones keep their place as "[deleted]", so the heading
   // names them too and never reads "0 Replies" above a card.
   const deletedHere = replies.filter((r) => r.deleted).length;
@@ -231,6 +242,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
           ) : null}
         </div>
       </Card>
+      {watch ? <WatchControl what="discussion" level={watch} className="mt-4" /> : null}
 
       <section aria-labelledby="replies" className="mt-10">
         <h2 id="replies" className="mb-4 text-2xl font-bold">

@@ -15,9 +15,12 @@ import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
 import { topicWithDiscussions } from "~/.server/domain/forum/forum-read-model";
 import { setTopicMembership } from "~/.server/domain/forum/forum-service";
+import { setWatching, watchLevelFor } from "~/.server/domain/notifications/notification-service";
 import { topicHeading } from "~/.server/domain/forum/section-read-model";
 import { requireViewer } from "~/.server/session";
-import { readForm } from "~/.server/forms";
+import { parseForm, readForm } from "~/.server/forms";
+import { WatchControl } from "~/components/community/watch-control";
+import { watchSchema } from "~/schemas/notifications";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { formatDate } from "~/lib/dates";
 import { plural } from "~/lib/utils";
@@ -33,9 +36,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (params.topicId.length > 100) throw data("Not found", { status: 404 });
   const pageAsked = pageRequest(new URL(request.url).searchParams, decodeActivityCursor);
   if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
-  const shown = await topicWithDiscussions(context.get(servicesContext).db, context.get(viewerContext), section, params.topicId, pageAsked.value);
+  const { db } = context.get(servicesContext);
+  const viewer = context.get(viewerContext);
+  const shown = await topicWithDiscussions(db, viewer, section, params.topicId, pageAsked.value);
   if (!shown) throw data("Not found", { status: 404 });
-  return { ...shown, signedIn: context.get(viewerContext) !== null };
+  return { ...shown, signedIn: viewer !== null, watch: await watchLevelFor(db, viewer, `topic:${shown.topic.id}`) };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -43,14 +48,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const topic = await topicHeading(services.db, sectionOrNotFound(params.section), params.topicId);
   if (!topic) throw data("Not found", { status: 404 });
-  const intent = (await readForm(request)).get("intent");
+  const intent = (await readForm(request, { clone: true })).get("intent");
+  if (intent === "watch") {
+    const parsed = await parseForm(request, watchSchema);
+    if (!parsed.ok) throw data(parsed.errors.level ?? "Unknown level", { status: 400 });
+    await setWatching(services, viewer, `topic:${topic.id}`, parsed.values.level);
+    return redirect(`/${topic.section}/${topic.id}#watch`);
+  }
   if (intent !== "join" && intent !== "leave") throw data("Unknown action", { status: 400 });
   await setTopicMembership(services, viewer, topic.id, intent === "join");
   return redirect(`/${topic.section}/${topic.id}`);
 }
 
 export default function Topic({ loaderData }: Route.ComponentProps) {
-  const { topic, discussions, pages, signedIn } = loaderData;
+  const { topic, discussions, pages, signedIn, watch } = loaderData;
   const info = SECTIONS[topic.section];
   const here = `/${topic.section}/${topic.id}`;
   return (
@@ -78,6 +89,7 @@ export default function Topic({ loaderData }: Route.ComponentProps) {
             Join Topic
           </ButtonLink>
         )}
+        {watch ? <WatchControl what="topic" level={watch} className="w-full" /> : null}
       </PageHeader>
       <section aria-labelledby="discussions" className="mx-auto max-w-4xl px-4 py-12">
         <SectionHeading id="discussions">Discussions</SectionHeading>
