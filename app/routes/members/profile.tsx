@@ -1,12 +1,18 @@
-import { data } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/profile";
 import { Avatar } from "~/components/community/avatar";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { NextRankNeeds } from "~/components/community/next-rank-needs";
+import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { servicesContext } from "~/.server/context";
+import { FormAlert } from "~/components/ui/form-controls";
+import { servicesContext, viewerContext } from "~/.server/context";
 import { memberProfile } from "~/.server/domain/accounts/profile-read-model";
+import { setMemberMuted, viewerMutes } from "~/.server/domain/notifications/notification-service";
+import { memberIdByHandle } from "~/.server/domain/notifications/page-controls";
+import { readForm } from "~/.server/forms";
+import { requireViewer } from "~/.server/session";
 import { formatDate } from "~/lib/dates";
 import { isProfileHandle } from "~/lib/members";
 import { rankById } from "~/lib/ranks";
@@ -24,9 +30,44 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   // Odd characters or a deleted account's handle are simply no profile: a 404, never a 500.
   const handle = params.handle ?? "";
   if (!isProfileHandle(handle)) throw data("Not found", { status: 404 });
-  const profile = await memberProfile(context.get(servicesContext).db, handle);
+  const { db } = context.get(servicesContext);
+  const profile = await memberProfile(db, handle);
   if (!profile) throw data("Not found", { status: 404 });
-  return { profile };
+  const viewer = context.get(viewerContext);
+  // The mute button (issue 28): for a signed-in member on someone else's profile; null otherwise.
+  const muted = viewer && viewer.id !== profile.id ? await viewerMutes(db, viewer, profile.id) : null;
+  return { profile, muted };
+}
+
+/** Mute or unmute this member: nothing they do notifies the viewer while muted (issue 28). */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const handle = params.handle ?? "";
+  if (!isProfileHandle(handle)) throw data("Not found", { status: 404 });
+  const viewer = requireViewer(context, request);
+  const services = context.get(servicesContext);
+  const intent = (await readForm(request)).get("intent");
+  if (intent !== "mute" && intent !== "unmute") throw data("Unknown action", { status: 400 });
+  const memberId = await memberIdByHandle(services.db, handle);
+  if (!memberId) throw data("Not found", { status: 404 });
+  const result = await setMemberMuted(services, viewer, memberId, intent === "mute");
+  if (!result.ok) return data({ errors: result.errors }, { status: result.status });
+  return redirect(`/members/${handle}#mute`);
+}
+
+/** The viewer's mute button for this member, and what it does. */
+function MuteControl({ name, muted, error }: { name: string; muted: boolean; error?: string }) {
+  return (
+    <Form method="post" preventScrollReset id="mute" className="mt-3 flex flex-col gap-1">
+      <input type="hidden" name="intent" value={muted ? "unmute" : "mute"} />
+      <FormAlert>{error}</FormAlert>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" variant="outline" size="sm">
+          {muted ? `Unmute ${name}` : `Mute ${name}`}
+        </Button>
+        <span className="text-sm text-stone-700">{muted ? "You are not notified of anything they do." : "You will not be notified of anything they do."}</span>
+      </div>
+    </Form>
+  );
 }
 
 type Item = { id: number; title: string; href: string; at: string };
@@ -61,7 +102,7 @@ function Contributions({ id, title, items, total, empty }: { id: string; title: 
   );
 }
 
-export default function Profile({ loaderData }: Route.ComponentProps) {
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const p = loaderData.profile;
   const rank = rankById(p.rank);
   return (
@@ -90,6 +131,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           ) : (
             <p className="mt-2 text-sm text-stone-700">The highest rank: both paths in balance.</p>
           )}
+          {loaderData.muted === null ? null : <MuteControl name={p.name} muted={loaderData.muted} error={actionData?.errors.form} />}
         </div>
       </section>
 
