@@ -1,6 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
-import { markdownParser, renderMarkdown } from "./markdown";
+import { markdownParser, mentionCandidates, renderMarkdown } from "./markdown";
 
 /** How many inline tokens markdown-it tried to skip while rendering: its unit of work on brackets. */
 function inlineSteps(source: string) {
@@ -61,5 +61,131 @@ describe("renderMarkdown", () => {
     ];
     const withoutRel = (html: string) => html.replaceAll(' rel="nofollow ugc noopener noreferrer"', "");
     for (const post of posts) expect(withoutRel(renderMarkdown(post)), post).toBe(reference.render(post));
+  });
+});
+
+describe("mentionCandidates", () => {
+  it("lists the handles in the order they are first named, each once, in lower case", () => {
+    expect(mentionCandidates("@Amara and @nora, then @NORA and @amara again, and @Nora-Newcomer")).toEqual(["amara", "nora", "nora-newcomer"]);
+  });
+
+  it("finds nothing in a body without mentions", () => {
+    expect(mentionCandidates("No one named here.")).toEqual([]);
+    expect(mentionCandidates("")).toEqual([]);
+  });
+
+  it("finds mentions in headings, quotes, lists, emphasis and tables", () => {
+    const body = "# For @heading\n\n> @quoted\n\n- @listed\n\n**@bold** and _@slanted_\n\n| who |\n| --- |\n| @cell |\n\nline\n@after-break";
+    expect(mentionCandidates(body)).toEqual(["heading", "quoted", "listed", "bold", "slanted", "cell", "after-break"]);
+  });
+
+  for (const [where, body] of [
+    ["a code span", "Run `@nora` now"],
+    ["a fenced block", "```\n@nora\n```"],
+    ["an indented block", "Text\n\n    @nora\n"],
+    ["a link's text", "[ask @nora](https://example.org)"],
+    ["a link's URL", "[profile](https://example.org/@nora)"],
+    ["a linkified URL", "See https://example.org/@nora today"],
+    ["an autolink", "See <https://example.org/@nora>"],
+    ["an e-mail address", "Write to nora@example.com"],
+    ["an autolinked e-mail address", "Write to <nora@example.com>"],
+    ["an image's alt text", "![@nora at the lake](/lake.png)"],
+    ["an escaped @", "Not \\@nora"],
+    ["an entity @", "Not &commat;nora or &#64;nora, though @ is written"],
+  ] as const) {
+    it(`finds no mention in ${where}`, () => {
+      expect(mentionCandidates(body)).toEqual([]);
+    });
+  }
+
+  it("finds mentions next to punctuation", () => {
+    const body = '(@paren) @comma, @stop. @bang! @ask? @colon: @quote\'s "@quoted" @dash- [@bracket] @escaped\\!';
+    expect(mentionCandidates(body)).toEqual(["paren", "comma", "stop", "bang", "ask", "colon", "quote", "quoted", "dash", "bracket", "escaped"]);
+  });
+
+  it("finds no mention right after a letter, digit or part of an address or path", () => {
+    expect(mentionCandidates("x@nora 1@nora é@nora _@nora /@nora .@nora -@nora @@nora")).toEqual([]);
+  });
+
+  it("finds no mention that runs on into other characters", () => {
+    expect(mentionCandidates("@nora_x @noraé @nora@example @example.com @scope/package @nora\\-x")).toEqual([]);
+  });
+
+  it("takes only what a handle can be: at most 80 characters, never a deleted account's", () => {
+    const longest = `a${"b".repeat(79)}`;
+    expect(mentionCandidates(`@${longest} @${longest}c @deleted-3f2a @-dash`)).toEqual([longest]);
+  });
+
+  it("finds all of 200 mentions", () => {
+    const handles = Array.from({ length: 200 }, (_, i) => `member-${i + 1}`);
+    expect(mentionCandidates(handles.map((h) => `@${h}`).join(" "))).toEqual(handles);
+    expect(mentionCandidates(handles.map((h) => `Thanks, @${h}!`).join("\n\n"))).toEqual(handles);
+  });
+});
+
+describe("renderMarkdown with mentions", () => {
+  const mentions = new Set(["nora", "amara", "nora-newcomer"]);
+
+  it("links each mention of a known handle to the profile, as written and without rel", () => {
+    expect(renderMarkdown("Thanks @Nora and @amara, not @stranger.", { mentions })).toBe(
+      '<p>Thanks <a href="/members/nora" class="mention">@Nora</a> and <a href="/members/amara" class="mention">@amara</a>, not @stranger.</p>\n',
+    );
+  });
+
+  it("links a handle with hyphens, and leaves a trailing hyphen as text", () => {
+    expect(renderMarkdown("@Nora-Newcomer- hi", { mentions })).toBe('<p><a href="/members/nora-newcomer" class="mention">@Nora-Newcomer</a>- hi</p>\n');
+  });
+
+  it("links nothing in code, links, addresses, alt text or an escaped @", () => {
+    const body = "`@nora` [@nora](https://example.org/@nora) https://example.org/@nora nora@example.com ![@nora](/a.png) \\@nora &commat;nora";
+    expect(renderMarkdown(body, { mentions })).not.toContain('class="mention"');
+    expect(renderMarkdown(body, { mentions })).toBe(renderMarkdown(body));
+  });
+
+  it("links all of 200 mentions", () => {
+    const handles = Array.from({ length: 200 }, (_, i) => `member-${i + 1}`);
+    const html = renderMarkdown(handles.map((h) => `@${h}`).join(" "), { mentions: new Set(handles) });
+    expect(html.match(/class="mention"/g)).toHaveLength(200);
+    expect(html).toContain('<a href="/members/member-200" class="mention">@member-200</a></p>');
+  });
+
+  it("escapes the text around a mention and links only what is a handle's syntax", () => {
+    const html = renderMarkdown('<b>@nora</b> @nora"><script>', { mentions: new Set([...mentions, 'nora"><script>']) });
+    expect(html).toBe(
+      '<p>&lt;b&gt;<a href="/members/nora" class="mention">@nora</a>&lt;/b&gt; <a href="/members/nora" class="mention">@nora</a>&quot;&gt;&lt;script&gt;</p>\n',
+    );
+  });
+
+  it("keeps the rel of the member's own links beside a mention", () => {
+    expect(renderMarkdown("@nora [site](https://example.org)", { mentions })).toBe(
+      '<p><a href="/members/nora" class="mention">@nora</a> <a href="https://example.org" rel="nofollow ugc noopener noreferrer">site</a></p>\n',
+    );
+  });
+
+  // Captured from renderMarkdown before mentions existed (commit 392aa75), for bodies full of @.
+  const before: Array<[string, string]> = [
+    [
+      "Thanks @nora, see nora@example.com and `@code`.",
+      '<p>Thanks @nora, see <a href="mailto:nora@example.com" rel="nofollow ugc noopener noreferrer">nora@example.com</a> and <code>@code</code>.</p>\n',
+    ],
+    [
+      '# Hi @Nora-Newcomer!\n\n> @amara said (c) "quoted" -- fine...\n\n- [@link](https://example.org/@nora)\n- https://example.org/@nora\n\n```\n@fenced\n```\n\n    @indented\n',
+      '<h1>Hi @Nora-Newcomer!</h1>\n<blockquote>\n<p>@amara said © “quoted” – fine…</p>\n</blockquote>\n<ul>\n<li><a href="https://example.org/@nora" rel="nofollow ugc noopener noreferrer">@link</a></li>\n<li><a href="https://example.org/@nora" rel="nofollow ugc noopener noreferrer">https://example.org/@nora</a></li>\n</ul>\n<pre><code>@fenced\n</code></pre>\n<pre><code>@indented\n</code></pre>\n',
+    ],
+    [
+      "\\@escaped &commat;entity ![@alt](/a.png) <nora@example.com> **@bold**",
+      '<p>@escaped @entity <img src="/a.png" alt="@alt"> <a href="mailto:nora@example.com" rel="nofollow ugc noopener noreferrer">nora@example.com</a> <strong>@bold</strong></p>\n',
+    ],
+    [
+      "| a | b |\n|---|---|\n| @cell | x |\n\nline one\n@two  \n@three",
+      "<table>\n<thead>\n<tr>\n<th>a</th>\n<th>b</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>@cell</td>\n<td>x</td>\n</tr>\n</tbody>\n</table>\n<p>line one\n@two<br>\n@three</p>\n",
+    ],
+  ];
+  it("renders as before mentions existed without the option or with no handles", () => {
+    for (const [body, html] of before) {
+      expect(renderMarkdown(body), body).toBe(html);
+      expect(renderMarkdown(body, {}), body).toBe(html);
+      expect(renderMarkdown(body, { mentions: new Set() }), body).toBe(html);
+    }
   });
 });
