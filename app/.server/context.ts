@@ -6,6 +6,7 @@ import type { MemberRole } from "~/lib/domain-values";
 import type { Env } from "./env";
 import type { Mailer } from "./mail/mailer";
 import type { MediaStore } from "./media/media-store";
+import type { LiveBus } from "./live/live-bus";
 
 /** What the whole process shares: built once at start and handed to every request (STYLE.md). */
 export interface AppServices {
@@ -17,6 +18,8 @@ export interface AppServices {
   mailer: Mailer;
   /** Uploaded files (ADR 0020). */
   media: MediaStore;
+  /** Live updates to open pages (issue 28): bells and new posts, published after a commit. */
+  live: LiveBus;
   /** The database's statements as they run, for the page-cache audit (ADR 0051); only while it is on. */
   queries?: QueryObservers;
 }

@@ -1,3 +1,4 @@
+import { inProcessLiveBus } from "./live/live-bus";
 import type { Logger } from "pino";
 import { createAuth } from "./auth";
 import type { AppServices } from "./context";
@@ -46,7 +47,7 @@ export async function createServices(env: Env, logger: Logger, migrateToLatest: 
   });
   // The one MediaStore so far; an S3-compatible one would be chosen here by configuration.
   const media = databaseMediaStore(db);
-  return { db, engine: env.DATABASE_ENGINE, auth, env, logger, mailer, media, queries };
+  return { db, engine: env.DATABASE_ENGINE, auth, env, logger, mailer, media, queries, live: inProcessLiveBus() };
 }
 
 /** Raised when the database stayed unreachable for the whole retry bound; its message is the line to print. */

@@ -4,6 +4,7 @@ import { getSessionCookie } from "better-auth/cookies";
 import { AUTH_COOKIE_PREFIX, type Auth } from "./auth";
 import { servicesContext, viewerContext, type AppServices, type Viewer, type ViewerRank } from "./context";
 import { findSessionMember } from "./domain/accounts/member-repository";
+import { unreadCount } from "./domain/notifications/notification-service";
 import { toDate } from "~/lib/dates";
 import { readsAsViewer, writesAsViewer, type PageViewer } from "./cache/page-tags";
 
@@ -11,7 +12,7 @@ import { readsAsViewer, writesAsViewer, type PageViewer } from "./cache/page-tag
 export async function loadViewer(context: Readonly<RouterContextProvider>, request: Request) {
   // No session cookie, no session: a visitor's page skips Better Auth's endpoint pipeline, which was
   // about 3% of an uncached anonymous page (issue 13).
-  if (!getSessionCookie(request, { cookiePrefix: AUTH_COOKIE_PREFIX })) return { viewer: null, rank: null, headers: new Headers() };
+  if (!getSessionCookie(request, { cookiePrefix: AUTH_COOKIE_PREFIX })) return { viewer: null, rank: null, unread: 0, headers: new Headers() };
   const services = context.get(servicesContext);
   const settled = await settledSession(services, request);
   const writes = request.method !== "GET" && request.method !== "HEAD";
@@ -20,15 +21,16 @@ export async function loadViewer(context: Readonly<RouterContextProvider>, reque
     // below may set cookies, and a response that sets one is never kept.
     if (writes) writesAsViewer(settled.viewer.id);
     else readsAsViewer(settled.page);
-    return { viewer: settled.viewer, rank: settled.rank, headers: new Headers() };
+    return { viewer: settled.viewer, rank: settled.rank, unread: settled.unread, headers: new Headers() };
   }
   const { headers, response } = await services.auth.api.getSession({ headers: request.headers, returnHeaders: true });
-  if (!response) return { viewer: null, rank: null, headers };
+  if (!response) return { viewer: null, rank: null, unread: 0, headers };
   const user = response.user as typeof response.user & { handle: string; role: Viewer["role"]; rank?: string | null; seenRank?: string | null };
   const viewer: Viewer = { id: user.id, name: user.name, email: user.email, handle: user.handle, role: user.role };
   const rank: ViewerRank = { rank: user.rank ?? "initiate", seenRank: user.seenRank ?? null };
   if (writes) writesAsViewer(viewer.id);
-  return { viewer, rank, headers };
+  // The bell's count; this page is never kept (Better Auth's path), so no fingerprint needs it.
+  return { viewer, rank, unread: await unreadCount(services.db, viewer.id), headers };
 }
 
 type AuthContext = Awaited<Auth["$context"]>;
@@ -45,7 +47,7 @@ const authContexts = new WeakMap<Auth, Promise<AuthContext>>();
  * server time (issue 13). Nothing is cached: a signed-out or revoked session is refused on the
  * next request, as before. The secret, cookie names and session ages are Better Auth's own.
  */
-async function settledSession(services: AppServices, request: Request): Promise<{ viewer: Viewer; rank: ViewerRank; page: PageViewer } | null> {
+async function settledSession(services: AppServices, request: Request): Promise<{ viewer: Viewer; rank: ViewerRank; unread: number; page: PageViewer } | null> {
   let pending = authContexts.get(services.auth);
   if (!pending) authContexts.set(services.auth, (pending = services.auth.$context));
   const { secret, authCookies, sessionConfig } = await pending;
@@ -72,6 +74,7 @@ async function settledSession(services: AppServices, request: Request): Promise<
   return {
     viewer: { id: row.id, name: row.name, email: row.email, handle: row.handle, role: row.role },
     rank: { rank: row.rank ?? "initiate", seenRank: row.seen_rank ?? null },
+    unread: Number(row.unread),
     page: { memberId: row.id, token, fingerprint: sessionFingerprint(row), until: Math.min(expiresAt, refreshAt) },
   };
 }
@@ -81,10 +84,22 @@ type SessionMember = NonNullable<Awaited<ReturnType<typeof findSessionMember>>>;
 /**
  * What a signed-in page may depend on of its session and member row: the expiry (a refresh moves
  * it), the name, address, handle and role (the header, the controls), the rank and the rank seen
- * (the rank-up toast) and the XP, which other members' likes, votes and accepted answers move.
+ * (the rank-up toast), the XP, which other members' likes, votes and accepted answers move, and the
+ * bell's unread count, which others' replies and mentions move (issue 28).
  */
 function sessionFingerprint(row: SessionMember) {
-  return JSON.stringify([toDate(row.expires_at).getTime(), row.id, row.name, row.email, row.handle, row.role, row.rank, row.seen_rank, Number(row.xp)]);
+  return JSON.stringify([
+    toDate(row.expires_at).getTime(),
+    row.id,
+    row.name,
+    row.email,
+    row.handle,
+    row.role,
+    row.rank,
+    row.seen_rank,
+    Number(row.xp),
+    Number(row.unread),
+  ]);
 }
 
 /**

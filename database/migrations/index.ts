@@ -21,6 +21,7 @@ import * as rateLimitHitTime from "./2026-11-23-0121-rate-limit-hit-time";
 import * as creationTypeCounts from "./2026-11-24-0130-creation-type-counts";
 import * as creationMediaIndexes from "./2026-11-26-0140-creation-media-indexes";
 import * as trustedDevices from "./2026-11-26-0150-trusted-devices";
+import * as notifications from "./2026-11-28-0160-notifications";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24-0130-creation-type-counts": creationTypeCounts,
   "2026-11-26-0140-creation-media-indexes": creationMediaIndexes,
   "2026-11-26-0150-trusted-devices": trustedDevices,
+  "2026-11-28-0160-notifications": notifications,
 };

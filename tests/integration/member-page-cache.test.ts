@@ -142,7 +142,13 @@ describe(`a member's pages kept in memory, on ${ENGINE}`, () => {
     const submissionKey = form.match(/name="submissionKey" value="([^"]+)"/)![1]!;
     const replied = await web.http.post(path, { intent: "reply", body: `Kept reply ${n}, counted slowly.`, submissionKey }, { cookie: writer.cookie });
     expect(replied.status).toBe(302);
-    const after = await get(path, reader.cookie);
+    // The reader had read it all: the discussion now opens at the reply they have not read (issue 28).
+    const back = await get(path, reader.cookie);
+    expect(back.cache).toBe("miss");
+    expect(back.status).toBe(302);
+    const first = new URL(back.headers.get("location")!, "http://site.invalid");
+    expect(first.hash).toMatch(/^#reply-\d+$/);
+    const after = await get(first.pathname + first.search, reader.cookie);
     expect(after.cache).toBe("miss");
     expect(after.html).toContain(`Kept reply ${n}, counted slowly.`);
   });

@@ -234,6 +234,8 @@ const SPEC_FIELDS: Record<keyof PostKindSpec, true> = {
   daily: true,
   editsLimited: true,
   media: true,
+  notices: true,
+  live: true,
 };
 
 /** The columns the pipeline's steps read and write on every post table. */
@@ -272,6 +274,14 @@ async function specProblems(db: Db, name: string, spec: Partial<PostKindSpec>, p
     const tags = await spec.pageTags(db, post);
     if (tags.length === 0) problems.push(`${name}: names no page`);
     for (const t of tags) if (!WELL_FORMED_TAG.test(t)) problems.push(`${name}: page tag ${t}`);
+  }
+  if (spec.notices) {
+    const place = await spec.notices(db, post);
+    if (!place) problems.push(`${name}: no notice place for a real post`);
+    else {
+      if (!place.subject.endsWith(`:${post.id}`)) problems.push(`${name}: notice subject ${place.subject}`);
+      if (!place.url.startsWith("/") || place.title === "") problems.push(`${name}: notice goes nowhere`);
+    }
   }
   return problems;
 }

@@ -1,3 +1,4 @@
+import { inProcessLiveBus } from "~/.server/live/live-bus";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -83,6 +84,7 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
       logger,
       mailer,
       media: databaseMediaStore(db),
+      live: inProcessLiveBus(),
       queries,
     };
     return {

@@ -52,6 +52,11 @@ export const TABLES = {
   question_view: true,
   event: true,
   event_rsvp: true,
+  notification: true,
+  watch: true,
+  member_mute: true,
+  notification_setting: true,
+  read_marker: true,
 } as const satisfies Record<Table, true>;
 
 const FORUM_POSTS: Table[] = ["discussion", "reply"];
@@ -82,7 +87,20 @@ export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
   // counted from completed challenge attempts (a completion awards XP, which names it).
   profile: ["member", "xp_event", ...FORUM_POSTS, "question", "answer", "creation", "challenge_attempt"],
   // What a member's own kept pages show of them alone: each of their writes names it (ADR 0040).
-  viewer: ["member", "topic_member", "event_rsvp", "creation_like", "helpful_vote", "challenge_attempt", "challenge_check_in", "advisor"],
+  // Their watching levels, mutes and read markers are theirs alone too (issue 28).
+  viewer: [
+    "member",
+    "topic_member",
+    "event_rsvp",
+    "creation_like",
+    "helpful_vote",
+    "challenge_attempt",
+    "challenge_check_in",
+    "advisor",
+    "watch",
+    "member_mute",
+    "read_marker",
+  ],
 };
 
 /** Tables no kept page needs a tag for, and why. */
@@ -96,6 +114,9 @@ export const HIDDEN_TABLES: Readonly<Partial<Record<Table, string>>> = {
   sign_in_link: "one-time sign-in links: their pages are never kept",
   newsletter_subscription: "addresses: shown only on the settings page, which is never kept",
   moderation_action: "the moderators' log: no page shows it (the post it hid names its page tags)",
+  notification:
+    "a member's notifications: the bell's count is part of the session fingerprint every kept page is checked against on each hit (ADR 0040, issue 28), and the list of them is never kept",
+  notification_setting: "shown only on the settings page, which is never kept",
   reply_hour: "reply counts per hour, read when a reply is written to mark a discussion featured (ADR 0027): the discussion row carries what pages show",
 };
 

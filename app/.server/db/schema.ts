@@ -31,6 +31,8 @@ export interface MemberTable {
   xp: ColumnType<number, number | undefined, number>;
   /** rankFor(xp, virtue levels), stored with xp so that author lists read it (issue 13). */
   rank: ColumnType<string, string | undefined, string>;
+  /** When the member was last mailed a digest of unread notifications (issue 28: at most one an hour). */
+  digest_sent_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface SessionTable {
@@ -413,6 +415,55 @@ export interface SignInLinkTable {
   created_at: ColumnType<Timestamp, string | undefined, string>;
 }
 
+/** One line of a member's notifications (issue 28); `subject` and `parent` are "<kind>:<id>". */
+export interface NotificationTable {
+  id: Generated<number>;
+  member_id: string;
+  kind: string;
+  actor_id: string | null;
+  /** How many others did the same, on a grouped line ("Amara and 4 others liked …"). */
+  others: ColumnType<number, number | undefined, number>;
+  subject: string;
+  parent: string | null;
+  title: string;
+  url: string;
+  group_key: string | null;
+  at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
+  read_at: Timestamp | null;
+  mailed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+/** A member's watching level for a discussion, question or topic ("discussion:5"). */
+export interface WatchTable {
+  member_id: string;
+  subject: string;
+  level: "watching" | "normal" | "muted";
+  updated_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
+}
+
+export interface MemberMuteTable {
+  member_id: string;
+  muted_id: string;
+  created_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
+}
+
+/** A notification setting turned off (or on again); no row means on in the site and by mail. */
+export interface NotificationSettingTable {
+  member_id: string;
+  kind: string;
+  in_site: Flag;
+  by_mail: Flag;
+}
+
+/** How far a member has read a discussion or question: its count and last item when they last saw it. */
+export interface ReadMarkerTable {
+  member_id: string;
+  subject: string;
+  seen_count: number;
+  last_seen_id: number;
+  read_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
+}
+
 export interface Database {
   challenge: ChallengeTable;
   challenge_virtue: ChallengeVirtueTable;
@@ -447,6 +498,11 @@ export interface Database {
   question_view: QuestionViewTable;
   event: EventTable;
   event_rsvp: EventRsvpTable;
+  notification: NotificationTable;
+  watch: WatchTable;
+  member_mute: MemberMuteTable;
+  notification_setting: NotificationSettingTable;
+  read_marker: ReadMarkerTable;
 }
 
 export type Member = Selectable<MemberTable>;

@@ -45,6 +45,37 @@ function DashboardSection({
   );
 }
 
+export interface WatchedDiscussionItem {
+  id: number;
+  title: string;
+  href: string;
+  newReplies: number;
+}
+
+/** Discussions the member watches with replies they have not read, each linked at the first of them (issue 28). */
+export function WatchedDiscussions({ discussions }: { discussions: WatchedDiscussionItem[] }) {
+  return (
+    <DashboardSection
+      id="watched-discussions"
+      title="New in discussions you watch"
+      empty={discussions.length === 0 ? { text: "Nothing new in the discussions you watch.", link: "Browse the Monastery", to: "/monastery" } : null}
+    >
+      <ul className="flex flex-col gap-3" data-testid="watched-discussions">
+        {discussions.map((d) => (
+          <li key={d.id}>
+            <Card className="flex flex-wrap items-center justify-between gap-2 p-4">
+              <Link to={d.href} className="font-semibold underline-offset-4 hover:underline">
+                {d.title}
+              </Link>
+              <Badge tone="monk">{d.newReplies === 1 ? "1 new reply" : `${d.newReplies} new replies`}</Badge>
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </DashboardSection>
+  );
+}
+
 export interface UpcomingEventItem {
   id: number;
   title: string;

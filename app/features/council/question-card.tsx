@@ -2,6 +2,7 @@ import { Eye } from "~/components/ui/icons/eye";
 import { MessageSquare } from "~/components/ui/icons/message-square";
 import { Byline, type Author } from "~/components/community/byline";
 import { VirtueBadge } from "~/components/community/badges";
+import { Badge } from "~/components/ui/badge";
 import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { plural } from "~/lib/utils";
@@ -14,6 +15,8 @@ export interface QuestionSummary {
   answers: number;
   views: number;
   author: Author;
+  /** Answers since the member last read it (issue 28); null or absent when they never opened it. */
+  newAnswers?: number | null;
 }
 
 export function QuestionCard({ question }: { question: QuestionSummary }) {
@@ -36,6 +39,7 @@ export function QuestionCard({ question }: { question: QuestionSummary }) {
           <span className="inline-flex items-center gap-1">
             <MessageSquare aria-hidden="true" className="size-4" />
             {plural(question.answers, "answer")}
+            {question.newAnswers ? <Badge tone="monk">{question.newAnswers} new</Badge> : null}
           </span>
           <span className="inline-flex items-center gap-1">
             <Eye aria-hidden="true" className="size-4" />

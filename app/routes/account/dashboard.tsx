@@ -15,7 +15,7 @@ import { standingsOf } from "~/.server/domain/progression/progression-service";
 import { requireViewer } from "~/.server/session";
 import { readForm } from "~/.server/forms";
 import { ProgressBar } from "~/features/challenges/progress-bar";
-import { RecentPosts, UpcomingEvents, YoursMark } from "~/features/account/dashboard-lists";
+import { RecentPosts, UpcomingEvents, WatchedDiscussions, YoursMark } from "~/features/account/dashboard-lists";
 import { FirstSteps } from "~/features/account/first-steps";
 import { formatDay } from "~/lib/calendar-days";
 import { formatDate } from "~/lib/dates";
@@ -51,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     needs: { xp: needs.xp, virtues: needs.virtues.map((v) => ({ id: v, level: virtueLevels[v] ?? 0 })) },
     virtues: VIRTUES.filter((v) => (virtueLevels[v.id] ?? 0) > 0).map((v) => ({ id: v.id, level: virtueLevels[v.id]! })),
     active: lists.active,
+    watched: lists.watched,
     firstSteps: lists.firstSteps,
     events: lists.events,
     posts: lists.posts,
@@ -164,6 +165,10 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             )}
           </CardContent>
         </Card>
+      </div>
+
+      <div className="mt-10">
+        <WatchedDiscussions discussions={d.watched} />
       </div>
 
       <section aria-labelledby="active-challenges" className="mt-10">

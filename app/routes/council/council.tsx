@@ -6,7 +6,7 @@ import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/council";
 import { PageHeader, SectionHeading } from "~/components/community/page-header";
 import { ButtonLink } from "~/components/ui/button";
-import { servicesContext } from "~/.server/context";
+import { servicesContext, viewerContext } from "~/.server/context";
 import { featuredAdvisorSummaries, questionFeed } from "~/.server/domain/council/council-read-model";
 import { decodeActivityCursor, pageRequest } from "~/.server/pagination";
 import { Pager } from "~/components/community/pager";
@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
   const [advisors, feed] = await Promise.all([
     featuredAdvisorSummaries(db, 3),
-    questionFeed(db, { virtue: virtue ?? undefined, unanswered }, pageAsked.value, 5),
+    questionFeed(db, { virtue: virtue ?? undefined, unanswered }, pageAsked.value, 5, context.get(viewerContext)),
   ]);
   // Page links keep the filter.
   const filter = [virtue ? `virtue=${virtue}` : null, unanswered ? "view=unanswered" : null].filter(Boolean);

@@ -12,6 +12,7 @@ import { Card } from "~/components/ui/card";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
 import { discussionAddress, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
+import { firstUnreadReply } from "~/.server/domain/notifications/read-markers";
 import { setWatching, watchLevelFor } from "~/.server/domain/notifications/notification-service";
 import { deleteForumPost, editForumPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
 import { formKey, parseForm, readForm } from "~/.server/forms";
@@ -54,6 +55,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const pageAsked = pageRequest(url.searchParams, decodeIdCursor);
   if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
+  // A returning member opens the discussion at the first reply they have not read (issue 28).
+  if (pageAsked.value.kind === "first" && !url.searchParams.has("edit")) {
+    const unread = await firstUnreadReply(services.db, viewer, id);
+    const address = unread ? await discussionAddress(services.db, id) : null;
+    if (unread && address) throw redirect(`${address}?after=${unread.after}#reply-${unread.replyId}`);
+  }
   const shown = await discussionWithReplies(services.db, viewer, id, pageAsked.value);
   if (!shown) throw data("Not found", { status: 404 });
   // An old slug, or a discussion moved to another topic: one canonical address (301).

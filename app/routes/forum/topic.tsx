@@ -121,9 +121,13 @@ export default function Topic({ loaderData }: Route.ComponentProps) {
                     <Byline author={d.author}>
                       <span>last activity {formatDate(d.lastActivityAt)}</span>
                     </Byline>
-                    <span className="inline-flex items-center gap-1 text-sm text-muted">
-                      <MessageCircle aria-hidden="true" className="size-4" />
-                      {plural(d.replies, "reply", "replies")}
+                    <span className="inline-flex items-center gap-2 text-sm text-muted">
+                      <span className="inline-flex items-center gap-1">
+                        <MessageCircle aria-hidden="true" className="size-4" />
+                        {plural(d.replies, "reply", "replies")}
+                      </span>
+                      {/* Replies since the member last read it (issue 28). */}
+                      {d.newReplies ? <Badge tone="monk">{d.newReplies} new</Badge> : null}
                     </span>
                   </div>
                 </Card>

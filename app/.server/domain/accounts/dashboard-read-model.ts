@@ -6,13 +6,15 @@ import type { PathId } from "~/lib/domain-values";
 import { formatDate, toIso } from "~/lib/dates";
 import { formatInZone } from "~/lib/time-zones";
 import { recentAnswersBy, recentCreationsBy, recentDiscussionsBy, recentQuestionsBy, recentRepliesBy } from "./profile-repository";
-import { firstStepFacts, upcomingEventsGoing } from "./dashboard-repository";
+import { firstStepFacts, showingDiscussions, upcomingEventsGoing } from "./dashboard-repository";
+import { readMarkersOf, watchedDiscussionIds } from "../notifications/read-marker-repository";
 import { recentXpEvents } from "../progression/xp-repository";
 
 /**
  * What the dashboard adds below its cards for a member finding their way (issue 26 item 4): the
  * first steps still to take, the challenges they are on, the events they are going to and their
- * latest posts. A fixed number of queries (ten, eleven with active challenges), whatever the member
+ * latest posts, and the discussions they watch with replies they have not read (issue 28). A fixed
+ * number of queries (thirteen, fourteen with active challenges), whatever the member
  * wrote or joined (ADR 0049).
  *
  * The dashboard is never kept by the page cache (ADR 0040): nothing here declares a read tag, so
@@ -66,8 +68,20 @@ export interface UpcomingEvent {
   start: string;
 }
 
+/** A discussion the member watches with replies they have not read (issue 28), linked at the first of them. */
+export interface WatchedDiscussion {
+  id: number;
+  title: string;
+  href: string;
+  newReplies: number;
+}
+
+/** How many watched discussions with new replies the dashboard lists. */
+export const WATCHED_SHOWN = 5;
+
 export interface DashboardLists {
   firstSteps: FirstStep[] | null;
+  watched: WatchedDiscussion[];
   active: ActiveChallenge[];
   events: UpcomingEvent[];
   posts: RecentPost[];
@@ -83,8 +97,9 @@ export function latestPosts(lists: RecentPost[][], limit: number): RecentPost[] 
 
 export async function dashboardLists(db: Db, memberId: string, now = new Date()): Promise<DashboardLists> {
   const n = RECENT_POSTS_SHOWN;
-  const [facts, active, zone, events, discussions, replies, questions, answers, creations] = await Promise.all([
+  const [facts, watched, active, zone, events, discussions, replies, questions, answers, creations] = await Promise.all([
     firstStepFacts(db, memberId),
+    watchedWithNewReplies(db, memberId),
     activeChallengesOf(db, memberId, now),
     memberTimeZone(db, memberId),
     upcomingEventsGoing(db, memberId, now.toISOString(), UPCOMING_EVENTS_SHOWN),
@@ -104,6 +119,7 @@ export async function dashboardLists(db: Db, memberId: string, now = new Date())
   });
   return {
     firstSteps: firstSteps(facts),
+    watched,
     active,
     events: events.map((e) => ({
       id: e.id,
@@ -132,6 +148,25 @@ export async function dashboardLists(db: Db, memberId: string, now = new Date())
       n,
     ),
   };
+}
+
+/** Three queries: the watched ids, those discussions, the member's read markers on them. */
+async function watchedWithNewReplies(db: Db, memberId: string): Promise<WatchedDiscussion[]> {
+  const rows = await showingDiscussions(db, await watchedDiscussionIds(db, memberId, 50));
+  const markers = await readMarkersOf(
+    db,
+    memberId,
+    rows.map((d) => `discussion:${d.id}`),
+  );
+  return rows
+    .map((d) => {
+      const marker = markers.get(`discussion:${d.id}`);
+      const newReplies = Math.max(0, Number(d.reply_count) - (marker?.seenCount ?? 0));
+      const path = discussionPath(d.section, d.topic_id, d);
+      return { id: d.id, title: d.title, href: marker && marker.lastSeenId > 0 ? `${path}?after=${marker.lastSeenId}` : path, newReplies };
+    })
+    .filter((d) => d.newReplies > 0)
+    .slice(0, WATCHED_SHOWN);
 }
 
 /**

@@ -41,3 +41,26 @@ export async function upcomingEventsGoing(db: Executor, memberId: string, now: s
     .limit(limit)
     .execute();
 }
+
+/** These discussions as the dashboard lists them (those that show), most recent activity first. */
+export async function showingDiscussions(db: Executor, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("discussion")
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .select([
+      "discussion.id",
+      "discussion.title",
+      "discussion.slug",
+      "discussion.topic_id",
+      "topic.section",
+      "discussion.reply_count",
+      "discussion.last_activity_at",
+    ])
+    .where("discussion.id", "in", ids)
+    .where("discussion.hidden_at", "is", null)
+    .where("discussion.deleted_at", "is", null)
+    .orderBy("discussion.last_activity_at", "desc")
+    .orderBy("discussion.id", "desc")
+    .execute();
+}

@@ -1,3 +1,4 @@
+import { BELL_MAX } from "~/lib/notifications";
 import type { Executor } from "../../db/executor";
 import type { MemberRole } from "~/lib/domain-values";
 
@@ -153,12 +154,39 @@ export async function deleteCredentials(db: Executor, memberId: string) {
  * loadViewer, ADR 0032); undefined when there is no such session.
  */
 export async function findSessionMember(db: Executor, token: string) {
-  return db
-    .selectFrom("session")
-    .innerJoin("member", "member.id", "session.member_id")
-    .select(["session.expires_at", "member.id", "member.name", "member.email", "member.handle", "member.role", "member.rank", "member.seen_rank", "member.xp"])
-    .where("session.token", "=", token)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom("session")
+      .innerJoin("member", "member.id", "session.member_id")
+      .select([
+        "session.expires_at",
+        "member.id",
+        "member.name",
+        "member.email",
+        "member.handle",
+        "member.role",
+        "member.rank",
+        "member.seen_rank",
+        "member.xp",
+      ])
+      // The bell's count (issue 28), counted up to one past what it shows: an index range, never the whole list.
+      .select((eb) =>
+        eb
+          .selectFrom((inner) =>
+            inner
+              .selectFrom("notification")
+              .select("notification.id")
+              .whereRef("notification.member_id", "=", "member.id")
+              .where("notification.read_at", "is", null)
+              .limit(BELL_MAX + 1)
+              .as("unread_rows"),
+          )
+          .select((c) => c.fn.countAll<number>().as("n"))
+          .as("unread"),
+      )
+      .where("session.token", "=", token)
+      .executeTakeFirst()
+  );
 }
 
 /** The member's time zone (their calendar days, ADR 0022); UTC when the member is gone. */

@@ -1,3 +1,5 @@
+import { deleteMemberNotifications } from "../notifications/notification-repository";
+import { ringBells } from "../notifications/notification-service";
 import { randomBytes } from "node:crypto";
 import { APIError } from "better-auth/api";
 import type { AppServices, Viewer } from "../../context";
@@ -234,9 +236,12 @@ export async function deleteAccount(
   // The name goes from every page the member wrote on, their profile and any advisor place: rare
   // enough to start every page afresh.
   wrote(tag.member(viewer.id), tag.site);
+  let told: string[] = [];
   await services.db.transaction().execute(async (trx) => {
     const current = await findSettings(trx, viewer.id);
     if (!current) return;
+    // Their notifications, and those they caused others, leave with them (issue 28).
+    told = await deleteMemberNotifications(trx, viewer.id);
     await deleteSessions(trx, viewer.id);
     // The devices' rate-limit keys are found through the devices: before these go.
     await deleteRateLimitKeys(trx, viewer.id, current.email);
@@ -257,5 +262,6 @@ export async function deleteAccount(
       now.toISOString(),
     );
   });
+  await ringBells(services, told);
   return { ok: true, value: null };
 }

@@ -15,6 +15,7 @@ import {
   votedAnswerIds,
   type QuestionFilter,
 } from "./council-repository";
+import { markQuestionRead, newSince } from "../notifications/read-markers";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 
 export async function questionSummaries(db: Db, limit = 5, filter: QuestionFilter = {}) {
@@ -47,9 +48,23 @@ async function summarise(db: Db, questionRows: QuestionRow[]) {
 export const QUESTIONS_PER_PAGE = 10;
 
 /** Recent questions, newest first, one keyset page at a time (cursor on created_at and id). */
-export async function questionFeed(db: Db, filter: QuestionFilter, request: PageRequest<ActivityCursor>, limit = QUESTIONS_PER_PAGE) {
+export async function questionFeed(
+  db: Db,
+  filter: QuestionFilter,
+  request: PageRequest<ActivityCursor>,
+  limit = QUESTIONS_PER_PAGE,
+  viewer: Viewer | null = null,
+) {
   const page = await questionPageRows(db, filter, request, limit);
-  const summaries = await summarise(db, page.rows);
+  const listed = await summarise(db, page.rows);
+  // Answers since the member last read each question (issue 28); null for one they never opened.
+  const fresh = await newSince(
+    db,
+    viewer,
+    "question",
+    listed.map((q) => ({ id: q.id, count: q.answers })),
+  );
+  const summaries = listed.map((q) => ({ ...q, newAnswers: fresh.get(q.id) ?? null }));
   const cursorOf = (q: { id: number; createdAt: string }) => encodeActivityCursor({ at: q.createdAt, id: q.id });
   return {
     questions: summaries,
@@ -91,6 +106,11 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
   // Accepted first, then by helpful votes, then oldest (PRODUCT.md §2).
   answers.sort((a, b) => Number(b.id === row.accepted_answer_id) - Number(a.id === row.accepted_answer_id));
   const mine = (authorId: string) => viewer?.id === authorId;
+  // Every answer is on the page: none is new to the member any more (issue 28).
+  if (viewer) {
+    const lastAnswerId = answers.reduce<number | null>((last, a) => (last === null || a.id > last ? a.id : last), null);
+    await markQuestionRead(db, viewer, { id, answers: Number(row.answer_count), lastAnswerId });
+  }
   return {
     question: {
       id: question.id,

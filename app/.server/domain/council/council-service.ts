@@ -12,6 +12,9 @@ import { changedByRead, onCachedHit, tag, wrote } from "../../cache/page-tags";
 import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
 import { createPost, deleteOwnPost, editOwnPost } from "../posts/pipeline";
 import { fail, type Outcome } from "../outcome";
+import type { Executor } from "../../db/executor";
+import { specOf } from "../posts/post-kinds";
+import { notify, ringBells } from "../notifications/notification-service";
 import {
   acceptedAnswerOf,
   clearAcceptedMark,
@@ -103,7 +106,8 @@ export async function acceptAnswer(
   if (question.author_id !== viewer.id) return fail(403, "Only the person who asked can accept an answer.");
   // The mark shows on the question; the Council's featured advisors are ranked by accepted answers.
   wrote(tag.question(questionId), tag.council);
-  return db.transaction().execute(async (trx) => {
+  let told: string[] = [];
+  const accepted = await db.transaction().execute(async (trx) => {
     const current = await acceptedAnswerOf(trx, questionId);
     let next: { id: number; author_id: string } | undefined;
     if (answerId !== null) {
@@ -117,8 +121,30 @@ export async function acceptAnswer(
     }
     await setAcceptedAnswer(trx, questionId, next?.id ?? null);
     if (next && next.author_id !== viewer.id) await awardXp(trx, next.author_id, "answer.accepted", next.id, now);
+    if (next) told = await noticeAnswer(trx, { ...next, questionId }, "accepted", viewer.id, now);
     return { ok: true as const, value: { id: questionId } };
   });
+  await ringBells(services, told);
+  return accepted;
+}
+
+/** The author of an answer is told it was accepted or marked helpful (helpful votes gather on one line). */
+async function noticeAnswer(
+  trx: Executor,
+  answer: { id: number; author_id: string; questionId: number },
+  kind: "accepted" | "helpful",
+  actorId: string,
+  now: Date,
+) {
+  const place = await specOf("answer").notices(trx, { id: answer.id, parentId: answer.questionId });
+  if (!place) return [];
+  const { subject, parent, title, url, quietIf } = place;
+  return notify(
+    trx,
+    actorId,
+    [{ memberId: answer.author_id, kind, subject, parent, title, url, quietIf, ...(kind === "helpful" ? { group: `helpful:${subject}` } : {}) }],
+    now,
+  );
 }
 
 /** One helpful vote per member and answer, from acolyte on, never on one's own answer; undoable. */
@@ -141,17 +167,20 @@ export async function setHelpful(
   const subject = `${answerId}:${viewer.id}`;
   // The count shows on the question's page only.
   wrote(tag.question(Number(answer.question_id)));
+  let told: string[] = [];
   await db.transaction().execute(async (trx) => {
     if (helpful) {
       if (!(await insertHelpfulVote(trx, answerId, viewer.id, now.toISOString()))) return; // voted already: counted once
       await moveHelpfulCount(trx, answerId, 1);
       await awardXp(trx, answer.author_id, "answer.helpful", subject, now);
+      told = await noticeAnswer(trx, { id: answerId, author_id: answer.author_id, questionId: Number(answer.question_id) }, "helpful", viewer.id, now);
     } else {
       if (!(await deleteHelpfulVote(trx, answerId, viewer.id))) return;
       await moveHelpfulCount(trx, answerId, -1);
       await revokeXp(trx, answer.author_id, "answer.helpful", subject);
     }
   });
+  await ringBells(services, told);
   return { ok: true, value: { helpful } };
 }
 

@@ -1,3 +1,4 @@
+import { notify, ringBells, type Notice } from "../notifications/notification-service";
 import { renderMarkdown } from "../../markdown";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
@@ -129,13 +130,39 @@ async function promote(trx: Db, baseUrl: string, event: MailEvent & { capacity: 
     await upsertRsvp(trx, event.id, m.member_id, "going", null, now.toISOString());
     await enqueueMail(trx, promotedMail(baseUrl, event, m), now);
   }
-  return next.map((m) => m.member_id);
+  const promoted = next.map((m) => m.member_id);
+  await notify(
+    trx,
+    null,
+    promoted.map((memberId) => eventNotice(event, memberId, "event.promoted")),
+    now,
+  );
+  return promoted;
 }
 
-async function mailGoing(trx: Db, eventId: number, compose: (m: MailMember) => Parameters<typeof enqueueMail>[1], now: Date) {
-  for (const m of await rsvpMembers(trx, eventId, "going")) {
+/** What a notice about an event opens: its page (issue 28). */
+function eventNotice(event: { id: number; title: string }, memberId: string, kind: "event.changed" | "event.cancelled" | "event.promoted"): Notice {
+  return { memberId, kind, subject: `event:${event.id}`, parent: null, title: event.title, url: `/events/${event.id}` };
+}
+
+/** Everyone going is mailed and told (the host, who made the change, only mailed as before). */
+async function mailGoing(
+  trx: Db,
+  event: { id: number; title: string },
+  compose: (m: MailMember) => Parameters<typeof enqueueMail>[1],
+  notice: { kind: "event.changed" | "event.cancelled"; actorId: string },
+  now: Date,
+) {
+  const going = await rsvpMembers(trx, event.id, "going");
+  for (const m of going) {
     await enqueueMail(trx, compose({ name: m.author_name, email: m.email, time_zone: m.time_zone }), now);
   }
+  return notify(
+    trx,
+    notice.actorId,
+    going.map((m) => eventNotice(event, m.author_id, notice.kind)),
+    now,
+  );
 }
 
 export async function editEvent(services: AppServices, viewer: Viewer, id: number, input: EventInput, now = new Date()): Promise<Outcome<{ id: number }>> {
@@ -152,7 +179,7 @@ export async function editEvent(services: AppServices, viewer: Viewer, id: numbe
   if (!allowed.ok) return allowed;
   // Its page, its card in the list (and who moved up from the waitlist).
   wrote(tag.events, tag.event(id));
-  return db.transaction().execute(async (trx) => {
+  const edited = await db.transaction().execute(async (trx) => {
     await lockKeys(trx, [eventLock(id)]);
     const going = await countGoing(trx, id);
     if (input.capacity < going) {
@@ -161,10 +188,13 @@ export async function editEvent(services: AppServices, viewer: Viewer, id: numbe
     await updateEvent(trx, id, { ...columns(input), updated_at: now.toISOString() });
     const updated = { id, ...columns(input) };
     // Mailed before promotion: the members who just moved up get their own mail instead.
-    await mailGoing(trx, id, (m) => changedMail(services.env.BASE_URL, updated, m), now);
-    await promote(trx, services.env.BASE_URL, updated, now);
-    return { ok: true as const, value: { id } };
+    const told = await mailGoing(trx, updated, (m) => changedMail(services.env.BASE_URL, updated, m), { kind: "event.changed", actorId: viewer.id }, now);
+    told.push(...(await promote(trx, services.env.BASE_URL, updated, now)));
+    return { ok: true as const, value: { id }, told };
   });
+  if (!edited.ok) return edited;
+  if ("told" in edited) await ringBells(services, edited.told);
+  return { ok: true, value: { id } };
 }
 
 export async function cancelEvent(services: AppServices, viewer: Viewer, id: number, now = new Date()): Promise<Outcome<{ id: number }>> {
@@ -174,14 +204,15 @@ export async function cancelEvent(services: AppServices, viewer: Viewer, id: num
   const refusal = await manageRefusal(db, viewer, event);
   if (refusal) return fail(403, refusal);
   wrote(tag.events, tag.event(id));
-  return db.transaction().execute(async (trx) => {
+  const told = await db.transaction().execute(async (trx) => {
     await lockKeys(trx, [eventLock(id)]);
     const current = await findEvent(trx, id);
-    if (!current || current.cancelled_at) return { ok: true as const, value: { id } };
+    if (!current || current.cancelled_at) return [];
     await updateEvent(trx, id, { cancelled_at: now.toISOString(), updated_at: now.toISOString() });
-    await mailGoing(trx, id, (m) => cancelledMail(services.env.BASE_URL, current, m), now);
-    return { ok: true as const, value: { id } };
+    return mailGoing(trx, current, (m) => cancelledMail(services.env.BASE_URL, current, m), { kind: "event.cancelled", actorId: viewer.id }, now);
   });
+  await ringBells(services, told);
+  return { ok: true, value: { id } };
 }
 
 export type RsvpAnswer = "going" | "not_going";
@@ -203,7 +234,8 @@ export async function rsvp(
   if (!allowed.ok) return allowed;
   // Who is going shows on the event's page, the places left on its card too.
   wrote(tag.events, tag.event(id));
-  return services.db.transaction().execute(async (trx) => {
+  let told: string[] = [];
+  const answered = await services.db.transaction().execute(async (trx) => {
     await lockKeys(trx, [eventLock(id)]);
     const event = await findEvent(trx, id);
     if (!event) return fail(404, "Event not found");
@@ -224,7 +256,9 @@ export async function rsvp(
       return { ok: true as const, value: { status: "waitlisted" as const, waitlistPosition: position } };
     }
     await upsertRsvp(trx, id, viewer.id, "not_going", null, at);
-    if (current?.status === "going") await promote(trx, services.env.BASE_URL, event, now);
+    if (current?.status === "going") told = await promote(trx, services.env.BASE_URL, event, now);
     return { ok: true as const, value: { status: "not_going" as const, waitlistPosition: null } };
   });
+  await ringBells(services, told);
+  return answered;
 }

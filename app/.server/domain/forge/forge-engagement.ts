@@ -5,6 +5,9 @@ import { awardXp, progressOf, revokeXp } from "../progression/progression-servic
 import { createPost, deleteOwnPost, editOwnPost, setPostHidden } from "../posts/pipeline";
 import { fail, type Outcome } from "../outcome";
 import { tag, wrote } from "../../cache/page-tags";
+import type { Executor } from "../../db/executor";
+import { specOf } from "../posts/post-kinds";
+import { notify, ringBells } from "../notifications/notification-service";
 import { deleteLike, findOpenCreation, insertLike, likeCountOf, moveLikeCount } from "./forge-repository";
 
 /**
@@ -46,13 +49,15 @@ export async function setLiked(
   const subject = `${creationId}:${viewer.id}`;
   // The count shows on the creation's page and its card in the Forge (and on `/`).
   wrote(tag.creation(creationId), tag.forge);
-  return db.transaction().execute(async (trx) => {
+  let told: string[] = [];
+  const outcome = await db.transaction().execute(async (trx) => {
     // Read again inside the transaction: a creation hidden or deleted a moment ago takes no like.
     if (liked && !(await findOpenCreation(trx, creationId))) return fail(404, CREATION_MISSING);
     if (liked) {
       if (await insertLike(trx, creationId, viewer.id, now.toISOString())) {
         await moveLikeCount(trx, creationId, 1);
         await awardXp(trx, creation.author_id, "creation.liked", subject, now);
+        told = await noticeLike(trx, creationId, creation.author_id, viewer.id, now);
       }
     } else if (await deleteLike(trx, creationId, viewer.id)) {
       await moveLikeCount(trx, creationId, -1);
@@ -60,6 +65,16 @@ export async function setLiked(
     }
     return { ok: true as const, value: { liked, likes: await likeCountOf(trx, creationId) } };
   });
+  await ringBells(services, told);
+  return outcome;
+}
+
+/** The creation's author is told; likes gather on one unread line ("Amara and 4 others liked …"). */
+async function noticeLike(trx: Executor, creationId: number, authorId: string, actorId: string, now: Date) {
+  const place = await specOf("creation").notices(trx, { id: creationId, parentId: null });
+  if (!place) return [];
+  const { subject, parent, title, url } = place;
+  return notify(trx, actorId, [{ memberId: authorId, kind: "like", subject, parent, title, url, group: `like:${subject}` }], now);
 }
 
 /** A comment (1 to 2,000 characters, checked by the shared schema) on a creation that shows. */

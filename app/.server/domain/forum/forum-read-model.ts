@@ -9,6 +9,7 @@ import { discussionPage, findDiscussionWithTopic, isTopicMember, replyPage } fro
 import { findTopic } from "./section-repository";
 import { isModerator } from "../accounts/roles";
 import { discussionPath, topicSummary } from "./section-read-model";
+import { markDiscussionRead, newSince } from "../notifications/read-markers";
 
 /** A topic with one page of its discussions (newest activity first) and links to the pages around. */
 export async function topicWithDiscussions(db: Db, viewer: Viewer | null, section: SectionId, topicId: string, request: PageRequest<ActivityCursor>) {
@@ -22,6 +23,12 @@ export async function topicWithDiscussions(db: Db, viewer: Viewer | null, sectio
     viewer ? isTopicMember(db, topic.id, viewer.id) : false,
   ]);
   const rows = withAuthors(page.rows);
+  const fresh = await newSince(
+    db,
+    viewer,
+    "discussion",
+    rows.map((d) => ({ id: d.id, count: Number(d.reply_count) })),
+  );
   const base = `/${section}/${topic.id}`;
   const cursorOf = (row: (typeof rows)[number]) => encodeActivityCursor({ at: toIso(row.last_activity_at), id: row.id });
   return {
@@ -32,6 +39,8 @@ export async function topicWithDiscussions(db: Db, viewer: Viewer | null, sectio
       href: discussionPath(section, topic.id, d),
       excerpt: d.deleted_at ? "[deleted]" : d.excerpt,
       replies: Number(d.reply_count),
+      /** Replies since the viewer last read it; null when they never opened it (or are a visitor). */
+      newReplies: fresh.get(d.id) ?? null,
       lastActivityAt: toIso(d.last_activity_at),
       author: d.author,
       hidden: d.hidden_at !== null,
@@ -70,6 +79,10 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
   const replies = withAuthors(page.rows);
   const path = discussionPath(topic.section, topic.id, row);
   const mine = (authorId: string) => viewer?.id === authorId;
+  // What the member has now been shown is no longer new to them (issue 28).
+  if (viewer) {
+    await markDiscussionRead(db, viewer, { id, replies: Number(row.reply_count) }, { lastReplyId: page.rows.at(-1)?.id ?? null, lastPage: !page.hasLater });
+  }
   return {
     topic: { id: topic.id, section: topic.section, title: topic.title },
     path,

@@ -1,3 +1,4 @@
+import { deleteWatch, setWatchLevel } from "../notifications/notification-repository";
 import type { AppServices, Viewer } from "../../context";
 import type { ModerationActionKind } from "../../db/schema";
 import type { SectionId } from "~/lib/domain-values";
@@ -60,10 +61,13 @@ export async function setTopicMembership(services: AppServices, viewer: Viewer, 
   const { section } = await topicOfDiscussion(services.db, topicId);
   wrote(tag.topic(topicId), tag.section(section));
   return services.db.transaction().execute(async (trx) => {
+    // 'Join Topic' means watching it: every new discussion in it notifies (issue 28).
     if (join) {
       if (await addTopicMember(trx, topicId, viewer.id, now.toISOString())) await moveTopicMembers(trx, topicId, 1);
+      await setWatchLevel(trx, viewer.id, `topic:${topicId}`, "watching", now.toISOString());
     } else if (await removeTopicMember(trx, topicId, viewer.id)) {
       await moveTopicMembers(trx, topicId, -1);
+      await deleteWatch(trx, viewer.id, `topic:${topicId}`);
     }
   });
 }

@@ -1,4 +1,4 @@
-import { renderMarkdown } from "../../markdown";
+import { mentionCandidates, renderMarkdown } from "../../markdown";
 import { currentPageTags, tag, wrote } from "../../cache/page-tags";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
@@ -7,11 +7,15 @@ import { excerptOf } from "~/lib/text";
 import { awardXp, takeBackVoteXp, takeBackXpOf } from "../progression/progression-service";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { boundKey } from "../submission-key";
+import { membersByHandle, watchUnlessChosen } from "../notifications/notification-repository";
+import { forgetNotificationsAbout, notify, ringBells, type Notice } from "../notifications/notification-service";
+import { MENTIONS_NOTIFIED } from "~/lib/notifications";
 import { specOf, type CountedPost, type PostKind, type PostKindSpec } from "./post-kinds";
 import { postLimitsAhead, postWithinLimits, writeLimitAhead } from "./post-limits";
 import {
   countTargets,
   findPost,
+  findPostBody,
   insertModerationAction,
   insertSubmitted,
   markDeleted,
@@ -88,6 +92,22 @@ export async function deletePostMedia(services: AppServices, trx: Db, kind: Post
   await services.media.delete(trx, await unlinkMedia(trx, kind, id, media));
 }
 
+/** The author of a post a moderator hid or restored is told, with a link to where it was. */
+async function noticeModeration(trx: Db, kind: PostKind, post: PostRow, hidden: boolean, moderatorId: string, now: Date) {
+  const place = await specOf(kind).notices(trx, { id: post.id, parentId: post.parent_id });
+  if (!place || post.deleted_at !== null) return [];
+  // Its own subject, so that hiding the post does not take this notice with the others.
+  const notice: Notice = {
+    memberId: post.author_id,
+    kind: hidden ? "moderation.hidden" : "moderation.restored",
+    subject: `moderation:${place.subject}`,
+    parent: null,
+    title: place.title,
+    url: place.url,
+  };
+  return notify(trx, moderatorId, [notice], now);
+}
+
 /** log: every moderation action on every kind of post is recorded. */
 export async function logModeration(
   trx: Db,
@@ -119,11 +139,62 @@ async function wrotePost(db: Db, kind: PostKind, post: { id: number; parentId: s
 
 /**
  * Every post's body is rendered to HTML once, when it is written (ADR 0012), so no page view runs
- * the Markdown parser on it; a kind that keeps an excerpt gets it from the same body.
+ * the Markdown parser on it; a kind that keeps an excerpt gets it from the same body. `@handle`s of
+ * living members render as links to their profiles (issue 28), and the first of them are told.
  */
-function withRenderedBody(spec: PostKindSpec, values: Record<string, unknown>): Record<string, unknown> {
-  if (typeof values.body !== "string") return values;
-  return { ...values, body_html: renderMarkdown(values.body), ...(spec.excerpt ? { excerpt: excerptOf(values.body) } : {}) };
+async function withRenderedBody(
+  db: Db,
+  spec: PostKindSpec,
+  values: Record<string, unknown>,
+): Promise<{ values: Record<string, unknown>; mentioned: Mentioned }> {
+  if (typeof values.body !== "string") return { values, mentioned: [] };
+  const mentioned = await mentionedIn(db, values.body);
+  const html = renderMarkdown(values.body, { mentions: new Set(mentioned.map((m) => m.handle)) });
+  return { values: { ...values, body_html: html, ...(spec.excerpt ? { excerpt: excerptOf(values.body) } : {}) }, mentioned };
+}
+
+type Mentioned = Array<{ id: string; handle: string }>;
+
+/** How many mentions of one body are looked up (and linked); the first MENTIONS_NOTIFIED of them are told. */
+const MENTIONS_LINKED = 500;
+
+/** The living members a body mentions, in the order it first names them. */
+async function mentionedIn(db: Db, body: string): Promise<Mentioned> {
+  const handles = mentionCandidates(body).slice(0, MENTIONS_LINKED);
+  const found = new Map((await membersByHandle(db, handles)).map((m) => [m.handle, m.id]));
+  return handles.flatMap((handle) => (found.has(handle) ? [{ id: found.get(handle)!, handle }] : []));
+}
+
+/**
+ * notices (issue 28): inside the post's transaction, its author watches what they wrote in, and the
+ * first members it mentions and those watching its parent are told (a mention before a plain
+ * reply). `mentioned` is who is newly named (all of them for a new post, the new ones for an edit).
+ */
+async function noticePost(
+  trx: Db,
+  kind: PostKind,
+  post: { id: number; parentId: string | number | null },
+  authorId: string,
+  mentioned: Mentioned,
+  now: Date,
+  withTold = true,
+) {
+  const place = await specOf(kind).notices(trx, post);
+  if (!place) return [];
+  if (withTold && place.authorWatches) await watchUnlessChosen(trx, authorId, place.authorWatches, now.toISOString());
+  const about = { subject: place.subject, parent: place.parent, title: place.title, url: place.url, quietIf: place.quietIf };
+  const notices: Notice[] = [
+    ...mentioned.slice(0, MENTIONS_NOTIFIED).map((m) => ({ ...about, memberId: m.id, kind: "mention" as const })),
+    ...(withTold ? place.told.map((t) => ({ ...about, memberId: t.memberId, kind: t.kind })) : []),
+  ];
+  return notify(trx, authorId, notices, now);
+}
+
+/** After the commit: bells ring for those told, and open pages of the parent hear of the new post. */
+function announcePost(services: AppServices, kind: PostKind, post: { id: number; parentId: string | number | null }, told: readonly string[]) {
+  const live = specOf(kind).live?.(post);
+  if (live) services.live.publish(live.channel, live.event);
+  return ringBells(services, told);
 }
 
 // ---------------------------------------------------------------- orchestrators
@@ -165,8 +236,9 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
   const spec = specOf(post.kind);
   const at = now.toISOString();
   // Rendered before the transaction: a long body must not hold the write lock while it renders.
-  const values = withRenderedBody(spec, post.values);
+  const { values, mentioned } = await withRenderedBody(services.db, spec, post.values);
   const submissionKey = submittedKey(post);
+  let told: string[] = [];
   const posted = await postWithinLimits(services, viewer, { kind: post.kind, submissionKey }, now, async (trx) => {
     if (post.recheck) {
       const still = await post.recheck(trx);
@@ -184,9 +256,11 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
     await post.alsoWrite?.(trx, inserted.id);
     await countPost(trx, post.kind, { id: inserted.id, parentId: post.parentId, createdAt: at }, 1, at);
     await awardPostXp(trx, post.kind, viewer.id, inserted.id, now);
+    told = await noticePost(trx, post.kind, { id: inserted.id, parentId: post.parentId }, viewer.id, mentioned, now);
     return { ok: true as const, value: inserted };
   });
   if (posted.ok) await wrotePost(services.db, post.kind, { id: posted.value.id, parentId: post.parentId, authorId: viewer.id });
+  if (posted.ok && posted.value.created) await announcePost(services, post.kind, { id: posted.value.id, parentId: post.parentId }, told);
   return posted;
 }
 
@@ -224,12 +298,20 @@ export async function editOwnPost(
     const allowed = await writeAllowed(services, viewer);
     if (!allowed.ok) return allowed;
   }
-  const values = withRenderedBody(specOf(kind), await change.values(own.value));
-  await services.db.transaction().execute(async (trx) => {
+  const before = await findPostBody(services.db, kind, id);
+  const { values, mentioned } = await withRenderedBody(services.db, specOf(kind), await change.values(own.value));
+  // An edit tells only those it names for the first time (issue 28).
+  const named = new Set(before === undefined ? [] : mentionCandidates(before));
+  const newlyMentioned = mentioned.filter((m) => !named.has(m.handle));
+  const post = { id, parentId: own.value.parent_id };
+  const told = await services.db.transaction().execute(async (trx) => {
     await updateEdited(trx, kind, id, values, now.toISOString());
     await change.alsoWrite?.(trx);
+    // A hidden post tells nobody: its readers cannot see it.
+    return own.value.hidden_at === null ? noticePost(trx, kind, post, viewer.id, newlyMentioned, now, false) : [];
   });
   await wrotePost(services.db, kind, { id, parentId: own.value.parent_id, authorId: own.value.author_id });
+  await ringBells(services, told);
   return own;
 }
 
@@ -251,15 +333,16 @@ export async function deleteOwnPost(
     // Read again under the row's lock: a moderator's hide or a second delete may have come between
     // the check above and this transaction, and the counts must move by what the row is now.
     const post = await findPost(trx, kind, id, { lock: true });
-    if (!post || post.deleted_at !== null) return false;
+    if (!post || post.deleted_at !== null) return undefined;
     await markDeleted(trx, kind, id, now.toISOString());
     if (post.hidden_at === null) await countPost(trx, kind, { id, parentId: post.parent_id, createdAt: post.created_at }, -1);
     await alsoWrite?.(trx);
     await deletePostMedia(services, trx, kind, id);
     await takeBackPostXp(trx, kind, post.author_id, id);
-    return true;
+    return forgetNotificationsAbout(trx, [`${kind}:${id}`]);
   });
   if (deleted) await wrotePost(services.db, kind, { id, parentId: own.value.parent_id, authorId: own.value.author_id });
+  if (deleted) await ringBells(services, deleted);
   return own;
 }
 
@@ -278,6 +361,7 @@ export async function setPostHidden(
   const allowed = moderatorPolicy(viewer);
   if (!allowed.ok) return allowed;
   const at = now.toISOString();
+  let told: string[] = [];
   const post = await services.db.transaction().execute(async (trx) => {
     // Under the row's lock: two moderators hiding at once (or a hide beside the author's delete)
     // move the counts once.
@@ -287,9 +371,13 @@ export async function setPostHidden(
     const delta = Number(!hidden && current.deleted_at === null) - Number(visible(current));
     await countPost(trx, kind, { id, parentId: current.parent_id, createdAt: current.created_at }, delta);
     await logModeration(trx, viewer, hidden ? "hide" : "restore", kind, id, at);
+    // Hidden, its notifications go (nobody may open it); either way its author is told.
+    const forgotten = hidden ? await forgetNotificationsAbout(trx, [`${kind}:${id}`]) : [];
+    told = [...forgotten, ...(await noticeModeration(trx, kind, current, hidden, viewer.id, now))];
     return current;
   });
   if (!post) return fail(404, specOf(kind).missing);
   await wrotePost(services.db, kind, { id, parentId: post.parent_id, authorId: post.author_id });
+  await ringBells(services, told);
   return { ok: true, value: { id } };
 }

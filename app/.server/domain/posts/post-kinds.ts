@@ -4,6 +4,15 @@ import type { Db } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import { moveCreationCount } from "../forge/forge-repository";
 import { forumPlace, moveReplyHour } from "../forum/section-repository";
+import {
+  answerNotices,
+  commentNotices,
+  creationNotices,
+  discussionNotices,
+  questionNotices,
+  replyNotices,
+  type NoticePlace,
+} from "../notifications/post-notices";
 
 /**
  * Every kind of post a member writes, and everything the posting pipeline (ADR 0017) needs to know
@@ -48,6 +57,13 @@ export interface PostKindSpec {
   editsLimited: boolean;
   /** Columns naming the post's stored files (ADR 0020); they go with the post when its author deletes it. */
   media: readonly MediaColumn[];
+  /**
+   * Where a notice about a post of this kind takes its reader, who is told of a new one and what
+   * its author watches from then on (issue 28); undefined when the post is gone.
+   */
+  notices: (db: Executor, post: { id: number; parentId: string | number | null }) => Promise<NoticePlace | undefined>;
+  /** The live channel an open page of its parent listens on for new ones (issue 28), if any. */
+  live: ((post: { id: number; parentId: string | number | null }) => { channel: string; event: { type: string; id: number } }) | null;
 }
 
 /** The tables that hold posts. */
@@ -94,6 +110,8 @@ export const POST_KINDS = {
     daily: true,
     editsLimited: true,
     media: [],
+    notices: discussionNotices,
+    live: null,
   },
   reply: {
     table: "reply",
@@ -111,6 +129,8 @@ export const POST_KINDS = {
     daily: false,
     editsLimited: true,
     media: [],
+    notices: replyNotices,
+    live: (post) => ({ channel: `discussion:${Number(post.parentId)}`, event: { type: "reply", id: post.id } }),
   },
   question: {
     table: "question",
@@ -125,6 +145,8 @@ export const POST_KINDS = {
     daily: true,
     editsLimited: false,
     media: [],
+    notices: questionNotices,
+    live: null,
   },
   answer: {
     table: "answer",
@@ -139,6 +161,8 @@ export const POST_KINDS = {
     daily: false,
     editsLimited: false,
     media: [],
+    notices: answerNotices,
+    live: (post) => ({ channel: `question:${Number(post.parentId)}`, event: { type: "answer", id: post.id } }),
   },
   creation: {
     table: "creation",
@@ -153,6 +177,8 @@ export const POST_KINDS = {
     daily: true,
     editsLimited: true,
     media: ["image_name", "image_display_name", "image_thumb_name", "audio_name"],
+    notices: creationNotices,
+    live: null,
   },
   comment: {
     table: "creation_comment",
@@ -167,6 +193,8 @@ export const POST_KINDS = {
     daily: false,
     editsLimited: true,
     media: [],
+    notices: commentNotices,
+    live: null,
   },
 } as const satisfies Record<string, PostKindSpec>;
 

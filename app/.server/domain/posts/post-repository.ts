@@ -35,6 +35,12 @@ export async function findPost(db: Executor, kind: PostKind, id: number, { lock 
   return row ? { ...row, id: Number(row.id), parent_id: row.parent_id ?? null } : undefined;
 }
 
+/** A post's Markdown body as its author wrote it (an edit's mentions are compared with it). */
+export async function findPostBody(db: Executor, kind: PostKind, id: number): Promise<string | undefined> {
+  const row = (await any(db).selectFrom(POST_KINDS[kind].table).select("body").where("id", "=", id).executeTakeFirst()) as { body: string } | undefined;
+  return row?.body;
+}
+
 /** The post this author already made with this key, if any (a double submit, ADR 0009). */
 export async function findSubmitted(db: Executor, kind: PostKind, authorId: string, key: string): Promise<{ id: number } | undefined> {
   const row = await any(db)

@@ -3,8 +3,9 @@ import type { Executor } from "../../db/executor";
 import type { NewXpEvent } from "../../db/schema";
 import { tag, wrote } from "../../cache/page-tags";
 import { startOfUtcDay } from "~/lib/dates";
-import { progressAt, rankById, RANKS, rankFor, type Rank, type RankProgress, type VirtueLevels } from "~/lib/ranks";
+import { isRankAtLeast, progressAt, rankById, RANKS, rankFor, type Rank, type RankProgress, type VirtueLevels } from "~/lib/ranks";
 import { CAPPED_KINDS, DAILY_VOTE_XP_CAP, XP, type XpKind } from "~/lib/xp";
+import { notify } from "../notifications/notification-service";
 import { virtueLevelsFor } from "./virtue-levels";
 import { storedRank } from "./authors";
 import {
@@ -106,6 +107,11 @@ async function storeRank(db: Executor, memberId: string, xp: number, stored: str
   await setMemberRank(db, memberId, rank);
   // Every page that shows this member as an author shows the rank.
   wrote(tag.member(memberId));
+  // A rise is news to the member (issue 28); a fall (XP taken back) is not announced.
+  if (isRankAtLeast(rank, storedRank(stored))) {
+    const { label } = rankById(rank);
+    await notify(db, null, [{ memberId, kind: "rank", subject: `rank:${rank}`, parent: null, title: label, url: "/ranks" }], new Date());
+  }
 }
 
 /**

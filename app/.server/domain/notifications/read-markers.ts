@@ -1,0 +1,66 @@
+import type { Viewer } from "../../context";
+import type { Db } from "../../db/connect";
+import { changedByRead, tag } from "../../cache/page-tags";
+import { advanceReadMarker, firstVisibleReplyAfter, readMarkersOf, visibleRepliesUpTo, watchedDiscussionIds } from "./read-marker-repository";
+
+/**
+ * What is new to a member since they last read a discussion or question (issue 28, item 4): lists
+ * say "3 new", a discussion opens at its first unread reply, and the dashboard lists the watched
+ * discussions with new replies. A marker moves when the member is shown a page; that is a GET's
+ * side effect, so it says which of the member's kept pages it changed (their own: `tag.viewer`).
+ */
+
+/** After a page of a discussion was shown: the marker moves to its last reply (the whole count on the last page). */
+export async function markDiscussionRead(
+  db: Db,
+  viewer: Viewer,
+  discussion: { id: number; replies: number },
+  shown: { lastReplyId: number | null; lastPage: boolean },
+) {
+  const lastId = shown.lastReplyId ?? 0;
+  const count = shown.lastPage ? discussion.replies : await visibleRepliesUpTo(db, discussion.id, lastId);
+  await moveMarker(db, viewer, `discussion:${discussion.id}`, { count, lastId });
+}
+
+/** After a question's page was shown (every answer is on it). */
+export async function markQuestionRead(db: Db, viewer: Viewer, question: { id: number; answers: number; lastAnswerId: number | null }) {
+  await moveMarker(db, viewer, `question:${question.id}`, { count: question.answers, lastId: question.lastAnswerId ?? 0 });
+}
+
+async function moveMarker(db: Db, viewer: Viewer, subject: string, seen: { count: number; lastId: number }) {
+  if (await advanceReadMarker(db, viewer.id, subject, seen, new Date().toISOString())) changedByRead(tag.viewer(viewer.id));
+}
+
+/**
+ * How many are new in each listed discussion or question for the member: its count now less the
+ * count they saw; absent for one they never opened (all of it is new: the list says so otherwise).
+ */
+export async function newSince(db: Db, viewer: Viewer | null, kind: "discussion" | "question", items: ReadonlyArray<{ id: number; count: number }>) {
+  const fresh = new Map<number, number>();
+  if (!viewer || items.length === 0) return fresh;
+  const markers = await readMarkersOf(
+    db,
+    viewer.id,
+    items.map((i) => `${kind}:${i.id}`),
+  );
+  for (const item of items) {
+    const marker = markers.get(`${kind}:${item.id}`);
+    if (marker) fresh.set(item.id, Math.max(0, item.count - marker.seenCount));
+  }
+  return fresh;
+}
+
+/** Where a returning member begins reading a discussion: the page after what they saw, at the first unread reply. */
+export async function firstUnreadReply(db: Db, viewer: Viewer | null, discussionId: number) {
+  if (!viewer) return undefined;
+  const marker = (await readMarkersOf(db, viewer.id, [`discussion:${discussionId}`])).get(`discussion:${discussionId}`);
+  if (!marker) return undefined;
+  // One's own replies are not news: a member who replied and left is not sent back to them.
+  const replyId = await firstVisibleReplyAfter(db, discussionId, marker.lastSeenId, viewer.id);
+  return replyId === undefined ? undefined : { after: marker.lastSeenId, replyId };
+}
+
+/** The member's watched discussions (the latest 50 chosen), for the dashboard to list those with new replies. */
+export function watchedDiscussions(db: Db, viewer: Viewer) {
+  return watchedDiscussionIds(db, viewer.id, 50);
+}
