@@ -34,6 +34,9 @@ import { guardDatabaseUnavailable } from "./unavailable";
 import { precompressedAssets } from "./static-assets";
 import { CacheAudit, countWriteHandlers, isCacheCandidate, PageCache, pageCacheFront, pageCapture, pageTagsMiddleware } from "./page-cache";
 import { DEFAULT_CHANNEL, localBus, postgresBus, type InvalidationBus } from "./invalidation-bus";
+import { isLiveRequest, liveStreams, type LiveStreams, type LiveStreamsOptions } from "./live/live-streams";
+import { DEFAULT_LIVE_CHANNEL, postgresLiveBridge, type LiveBridge } from "./live/postgres-bridge";
+import type { LocalLiveBus } from "~/.server/live/live-bus";
 import { migrateToLatest } from "../database/migrate";
 
 export interface AppOptions {
@@ -49,15 +52,21 @@ export interface AppOptions {
   pageCache?: PageCache;
   /** The page-cache audit (PAGE_CACHE_AUDIT, ADR 0051), when on. */
   audit?: CacheAudit;
+  /** The live event streams (ADR 0057); createSite makes them, so that a stop can end them. */
+  live?: LiveStreams;
 }
 
-export function createApp({ env, logger, services, assets, build, draining = () => false, pageCache, audit }: AppOptions): Express {
+export function createApp({ env, logger, services, assets, build, draining = () => false, pageCache, audit, live }: AppOptions): Express {
   const app = express();
   const security = { https: env.BASE_URL.startsWith("https://"), development: env.NODE_ENV === "development" };
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
   app.use(closeWhileDraining(draining));
   app.use(requestLogging(logger));
+  // Live updates (ADR 0057): a stream, not a page, so before the page tags (never a write, never
+  // kept) and before compression() (which would hold events back).
+  const streams = live ?? liveStreams({ services, clientIp: clientAddress, draining });
+  app.all("/live", streams.handle);
   // What each request reads and writes (loaders and domain services record it), and the bump after a write.
   app.use(pageTagsMiddleware(pageCache, audit));
   app.use(securityHeaders(security));
@@ -143,9 +152,14 @@ export function createApp({ env, logger, services, assets, build, draining = () 
   return app;
 }
 
-export interface SiteOptions extends Omit<AppOptions, "pageCache" | "audit"> {
+export interface SiteOptions extends Omit<AppOptions, "pageCache" | "audit" | "live"> {
   /** Overrides for the invalidation bus on PostgreSQL (tests give each site a channel of its own). */
   invalidation?: { url?: string; channel?: string };
+  /**
+   * The live streams' limits, and where their PostgreSQL bridge listens: by default the invalidation
+   * bus's database, on its channel with "_live" added when that is given (tests), else "ipos_live".
+   */
+  live?: Omit<LiveStreamsOptions, "services" | "clientIp" | "draining"> & { url?: string; channel?: string };
 }
 
 export interface Site {
@@ -155,6 +169,8 @@ export interface Site {
   /** The page-cache audit and what it found (PAGE_CACHE_AUDIT); undefined when off. */
   audit: CacheAudit | undefined;
   bus: InvalidationBus & { backendPid?: () => number | undefined; listening?: () => boolean };
+  /** The live event streams and, on PostgreSQL, their bridge between instances (ADR 0057). */
+  live: { streams: LiveStreams; bridge: LiveBridge | undefined; start(): Promise<void> };
   /** Stops the invalidation bus and judges what the audit still holds (the database is the caller's). */
   close(): Promise<void>;
 }
@@ -178,7 +194,9 @@ export function createSite(options: SiteOptions): Site {
       })
     : undefined;
   const stopObserving = audit && services.queries!.observe(audit.observer);
-  const app = createApp({ ...options, pageCache, audit });
+  const { url: liveUrl, channel: liveChannel, ...liveLimits } = options.live ?? {};
+  const streams = liveStreams({ ...liveLimits, services, draining: options.draining, clientIp: clientAddress });
+  const app = createApp({ ...options, pageCache, audit, live: streams });
   const url = options.invalidation?.url ?? env.DATABASE_URL;
   const bus =
     pageCache && services.engine === "postgres" && url
@@ -190,23 +208,44 @@ export function createSite(options: SiteOptions): Site {
           notify: (channel, payload) => sql`select pg_notify(${channel}, ${payload})`.execute(services.db),
         })
       : localBus();
+  // Another instance's events reach this one's streams through the database (a bus of our own only:
+  // the bridge hands events to its local subscribers).
+  const local = "deliver" in services.live ? (services.live as LocalLiveBus) : undefined;
+  const bridgeUrl = liveUrl ?? options.invalidation?.url ?? env.DATABASE_URL;
+  const bridge =
+    local && services.engine === "postgres" && bridgeUrl
+      ? postgresLiveBridge({
+          bus: local,
+          url: bridgeUrl,
+          channel: liveChannel ?? (options.invalidation?.channel ? `${options.invalidation.channel}_live` : DEFAULT_LIVE_CHANNEL),
+          logger,
+          notify: (channel, payload) => sql`select pg_notify(${channel}, ${payload})`.execute(services.db),
+          // Events sent while this instance could not hear them are lost: browsers reconnect and read afresh.
+          onGap: () => streams.endAll(),
+        })
+      : undefined;
+  const front = pageCacheFront({
+    cache: pageCache,
+    app,
+    draining: options.draining,
+    // Express's own reading of X-Forwarded-For under "trust proxy", as rate limits and views use.
+    clientIp(req) {
+      Object.setPrototypeOf(req, app.request);
+      return clientAddress(req as unknown as express.Request);
+    },
+    verifyViewer: (viewer) => viewerStillValid(services.db, viewer),
+    onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect or session check failed"),
+  });
   return {
-    handler: pageCacheFront({
-      cache: pageCache,
-      app,
-      draining: options.draining,
-      // Express's own reading of X-Forwarded-For under "trust proxy", as rate limits and views use.
-      clientIp(req) {
-        Object.setPrototypeOf(req, app.request);
-        return clientAddress(req as unknown as express.Request);
-      },
-      verifyViewer: (viewer) => viewerStillValid(services.db, viewer),
-      onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect or session check failed"),
-    }),
+    // The event stream goes straight to the app: nothing of it is looked up in or kept by the cache.
+    handler: (req, res) => (isLiveRequest(req.url) ? app(req, res) : front(req, res)),
     pageCache,
     audit,
     bus,
+    live: { streams, bridge, start: async () => bridge?.start() },
     async close() {
+      streams.close();
+      await bridge?.stop();
       await bus.stop();
       await audit?.flush();
       stopObserving?.();
@@ -278,6 +317,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   });
 
   await site.bus.start();
+  await site.live.start();
   const server = createServer(site.handler);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -297,6 +337,9 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
     if (draining) return;
     draining = true;
     logger.info({ signal, drainSeconds: env.SHUTDOWN_DRAIN_SECONDS }, "draining before shutdown");
+    // Open event streams would hold the stop up to its bound: ended now, their browsers reconnect
+    // after the retry the stream gave them (to another instance by then).
+    site.live.streams.endAll();
     // No new outbox round starts; the one in flight finishes before the database closes (mail not
     // sent yet stays queued for the next start).
     const outboxStopped = stopOutbox();
