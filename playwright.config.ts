@@ -54,6 +54,7 @@ export default defineConfig({
         "lockout.spec.ts",
         "layout.spec.ts",
         "dashboard.spec.ts",
+        "notifications.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },
