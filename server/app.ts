@@ -14,6 +14,8 @@ import { createServices } from "~/.server/services";
 import { outboxPruningJob, rateLimitPruningJob, startOutboxWorker } from "~/.server/mail/outbox-worker";
 import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
 import { reminderJob } from "~/.server/domain/events/reminders";
+import { digestJob } from "~/.server/domain/notifications/digest";
+import { checkInReminderJob } from "~/.server/domain/notifications/check-in-reminders";
 import { sql } from "kysely";
 import { currentPageTags } from "~/.server/cache/page-tags";
 import { cachePolicyOf } from "~/.server/cache/route-policies";
@@ -95,8 +97,8 @@ export function createApp({ env, logger, services, assets, build, draining = () 
   app.use(bodyLimit(MAX_BODY_BYTES, async (req) => routeBodyLimit(await build(), req.path)));
   // RFC 8058 one-click unsubscribe: the mail provider may post from its own origin. The token in
   // the address is the only authority this route uses (no cookie), so a forged post gains nothing:
-  // it alone is let through the origin checks (ours and React Router's).
-  app.post("/newsletter/unsubscribe", (req, _res, next) => {
+  // these alone are let through the origin checks (ours and React Router's).
+  app.post(["/newsletter/unsubscribe", "/notifications/unsubscribe"], (req, _res, next) => {
     delete req.headers.origin;
     delete req.headers["sec-fetch-site"];
     next();
@@ -277,11 +279,19 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, base: { service: "inner-peace-outer-strength" } });
   const services = await createServices(env, logger, migrateToLatest);
-  // Sends the mail outbox (ADR 0025); each round first queues the event reminders that fell due
-  // and, once an hour, drops reply counts older than the featured window, mail sent a month ago and
-  // rate-limit hits a day old.
+  // Sends the mail outbox (ADR 0025); each round first queues the event reminders that fell due,
+  // the notification digests (once a minute, ADR 0058) and the evening check-in reminders, and, once
+  // an hour, drops reply counts older than the featured window, mail sent a month ago and rate-limit
+  // hits a day old.
   const stopOutbox = startOutboxWorker(services, {
-    jobs: [reminderJob(env.BASE_URL), replyHourPruningJob(), outboxPruningJob(), rateLimitPruningJob()],
+    jobs: [
+      reminderJob(env.BASE_URL),
+      digestJob(env.BASE_URL, env.AUTH_SECRET),
+      checkInReminderJob(),
+      replyHourPruningJob(),
+      outboxPruningJob(),
+      rateLimitPruningJob(),
+    ],
   });
   let draining = false;
   const site = createSite({

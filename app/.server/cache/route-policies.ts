@@ -46,6 +46,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/resources/newsletter": "never",
   "routes/resources/newsletter-confirm": "never",
   "routes/resources/newsletter-unsubscribe": "never",
+  // A token in the address, one member's mail settings (issue 28).
+  "routes/resources/notifications-unsubscribe": "never",
   "routes/pages/ranks": "static",
   "routes/events/events": "tags",
   "routes/events/events-calendar": "never",
