@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { LiveEvent } from "~/.server/live/live-bus";
 import { packPayloads, unpackPayload } from "./postgres-bridge";
 
 describe("the live bridge's NOTIFY payloads", () => {
   it("carry the sender and each event, and read back as sent", () => {
-    const items = [
+    const items: { channel: string; event: LiveEvent }[] = [
       { channel: "member:m1", event: { type: "bell", unread: 3 } },
       { channel: "discussion:4", event: { type: "reply", id: 9 } },
     ];

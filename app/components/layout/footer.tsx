@@ -67,6 +67,8 @@ function FooterLegal() {
           </li>
         ))}
       </ul>
+      {/* The live updates' client (ADR 0057): a plain file, run once per document and in no bundle. */}
+      <script src="/live.js" defer />
     </div>
   );
 }
