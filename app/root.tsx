@@ -13,6 +13,7 @@ import { servicesContext, viewerContext, viewerRankContext, viewerUnreadContext 
 import { noticeRankUp } from "~/.server/domain/progression/rank-up";
 import { clearFlashCookie, FLASHES, readFlash } from "~/.server/flash";
 import { loadViewer } from "~/.server/session";
+import { bellLabel } from "~/lib/notifications";
 import { canonicalUrl } from "~/lib/canonical";
 import stylesheet from "./app.css?url";
 
@@ -52,13 +53,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     baseUrl: context.get(servicesContext).env.BASE_URL,
     // The bell's count travels with the viewer (issue 28); the session's fingerprint holds it, so a
     // kept page never shows a stale one (ADR 0040).
-    viewer: viewer ? { name: viewer.name, handle: viewer.handle, role: viewer.role, unread: context.get(viewerUnreadContext) } : null,
+    viewer: viewer ? { name: viewer.name, handle: viewer.handle, role: viewer.role, ...unreadOf(context.get(viewerUnreadContext)) } : null,
     toast: flash
       ? { id: `${flash}-${Date.now()}`, ...FLASHES[flash] }
       : rankUp
         ? { id: `rank-up-${rankUp.id}`, title: `You are now ${rankUp.label}!`, description: `${rankUp.description}. Your rank rose with your XP and virtues.` }
         : null,
   };
+}
+
+/** The bell's count, and its badge's text, worked out here so the rule stays out of every page's script. */
+function unreadOf(unread: number) {
+  return { unread, unreadLabel: bellLabel(unread) };
 }
 
 export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { registerMember } from "~/.server/domain/accounts/account-service";
 import type { Viewer } from "~/.server/context";
+import { insertNotifications } from "~/.server/domain/notifications/notification-repository";
 import { joinSchema } from "~/schemas/account";
 import { discussion, question, topic } from "../factories";
 import { readable, siteOverHttp } from "./site-server";
@@ -184,6 +185,29 @@ describe(`notification screens over HTTP on ${ENGINE}`, () => {
     expect((await stored(ada)).every((n) => n.read_at !== null)).toBe(true);
     expect(await page("/notifications", ada)).not.toContain(">New<");
     expect(bell(await page("/", ada))?.hidden).toBe(true);
+  });
+
+  it("says 99+ on the bell past 99 unread, in the badge and in the link's name", async () => {
+    const ada = await joined("Ada Popular");
+    const at = new Date().toISOString();
+    const line = (i: number) => ({
+      member_id: ada.viewer.id,
+      kind: "rank",
+      actor_id: null,
+      subject: `rank:${i}`,
+      parent: null,
+      title: "Acolyte",
+      url: "/ranks",
+      group_key: null,
+      at,
+    });
+    await insertNotifications(
+      db(),
+      Array.from({ length: 99 }, (_, i) => line(i)),
+    );
+    expect(bell(await page("/", ada))).toEqual({ name: "Notifications (99 unread)", count: "99", hidden: false });
+    await insertNotifications(db(), [line(99)]);
+    expect(bell(await page("/", ada))).toEqual({ name: "Notifications (99+ unread)", count: "99+", hidden: false });
   });
 
   it("saves each kind's two checkboxes on /settings and shows them back; a kind turned off in the site tells nothing", async () => {

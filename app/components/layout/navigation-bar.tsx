@@ -14,8 +14,9 @@ export interface NavViewer {
   name: string;
   handle: string;
   role?: MemberRole;
-  /** Unread notifications, for the bell (issue 28). */
+  /** Unread notifications, and the count as the bell's badge shows it ("99+"), worked out by the server (issue 28). */
   unread?: number;
+  unreadLabel?: string;
 }
 
 const SECTIONS = [
@@ -189,7 +190,11 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
 
         <div className="flex shrink-0 items-center gap-2">
           {/* The bell is the server's markup (no code on every page); the live client updates it. */}
-          {viewer ? <ServerMarkup id="bell">{import.meta.env.SSR ? <NotificationBell unread={viewer.unread ?? 0} /> : null}</ServerMarkup> : null}
+          {viewer ? (
+            <ServerMarkup id="bell">
+              {import.meta.env.SSR ? <NotificationBell unread={viewer.unread ?? 0} label={viewer.unreadLabel ?? ""} /> : null}
+            </ServerMarkup>
+          ) : null}
           {viewer ? (
             <DropdownMenu
               label={`Account menu for ${viewer.name}`}

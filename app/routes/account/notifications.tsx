@@ -3,7 +3,6 @@ import type { Route } from "./+types/notifications";
 import { Avatar } from "~/components/community/avatar";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { Bell } from "~/components/ui/icons/bell";
 import { Link } from "~/components/ui/link";
 import { servicesContext } from "~/.server/context";
 import { markAllRead, notificationsPage, openNotification, parseNotificationCursor } from "~/.server/domain/notifications/notification-service";
@@ -70,8 +69,9 @@ function NotificationLine({ line }: { line: Line }) {
       {line.actor ? (
         <Avatar name={line.actor.name} handle={line.actor.handle ?? line.actor.name} size="sm" />
       ) : (
-        <span aria-hidden="true" className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-stone-100 text-stone-700">
-          <Bell className="size-4" />
+        // What no member did (a rank, a check-in, an event, a moderator) carries the site's mark.
+        <span aria-hidden="true" className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-ink text-sm text-white">
+          ☯
         </span>
       )}
       <div className="min-w-0 flex-1">
