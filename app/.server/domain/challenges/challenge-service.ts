@@ -1,3 +1,4 @@
+import { settleCheckInReminder } from "../notifications/check-in-reminders";
 import type { AppServices, Viewer } from "../../context";
 import { engineOf, type Db } from "../../db/connect";
 import type { PathId } from "~/lib/domain-values";
@@ -123,6 +124,8 @@ export async function checkIn(services: AppServices, viewer: Viewer, challengeId
     }
     const checkIns = await insertCheckIn(trx, attempt.id, today, at);
     if (checkIns === null) return fail(409, CHALLENGE_MESSAGES.alreadyCheckedIn);
+    // Today's reminder, if one came, is answered (issue 28): it no longer rings the bell.
+    await settleCheckInReminder(trx, viewer.id, attempt.id, today, now);
     await awardXp(trx, viewer.id, "challenge.check-in", today, now);
     let completed = false;
     if (checkIns >= challenge.check_ins_required && (await completeAttempt(trx, attempt.id, at))) {
