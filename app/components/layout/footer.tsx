@@ -1,5 +1,6 @@
 import { Link } from "~/components/ui/link";
 import { hydrateLater } from "./hydrate-later";
+import { LiveClient } from "./live-client";
 import { ServerMarkup } from "./server-markup";
 
 // On every page, needed by none to become interactive: its script comes after the page's (ADR 0031).
@@ -67,8 +68,8 @@ function FooterLegal() {
           </li>
         ))}
       </ul>
-      {/* The live updates' client (ADR 0057): a plain file, run once per document and in no bundle. */}
-      <script src="/live.js" defer />
+      {/* The live updates' client (ADR 0057): started once per document, in no bundle. */}
+      <LiveClient />
     </div>
   );
 }
