@@ -60,12 +60,16 @@ async function serve() {
   // A collection before each reading, so the heap figures are what is live, not what is garbage yet.
   v8.setFlagsFromString("--expose-gc");
   const gc = vm.runInNewContext("gc") as () => void;
-  const memory = () => {
+  // Twice, a moment apart: the first frees the buffers' JavaScript objects, their memory outside the
+  // heap is given back after it (V8 sweeps array buffers concurrently).
+  const memory = async () => {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 100));
     gc();
     const m = process.memoryUsage();
     return { rss: m.rss / 2 ** 20, heap: m.heapUsed / 2 ** 20, heapTotal: m.heapTotal / 2 ** 20, external: m.external / 2 ** 20 };
   };
-  const mb = (m: ReturnType<typeof memory>) =>
+  const mb = (m: Awaited<ReturnType<typeof memory>>) =>
     `RSS ${m.rss.toFixed(1)} MB, heap ${m.heap.toFixed(1)} MB used of ${m.heapTotal.toFixed(1)} MB, external ${m.external.toFixed(1)} MB`;
 
   const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, "readers", base], {
@@ -74,13 +78,13 @@ async function serve() {
   });
   const messages = messageQueue(child);
 
-  const before = memory();
+  const before = await memory();
   console.log(`GET /live, ${STREAMS} streams over ${CHANNELS} discussions, ${ROUNDS} rounds of one event per discussion (SQLite, one process)`);
   console.log(`  server before the streams:  ${mb(before)}`);
   const opening = performance.now();
   await messages.until((m) => "open" in m && m.open === STREAMS);
   while (streams.open() < STREAMS) await new Promise((resolve) => setTimeout(resolve, 10));
-  const opened = memory();
+  const opened = await memory();
   console.log(`  ${STREAMS} streams open in ${((performance.now() - opening) / 1000).toFixed(1)} s: ${mb(opened)}`);
   console.log(
     `    per stream: ${(((opened.rss - before.rss) * 1024) / STREAMS).toFixed(1)} KB RSS, ${(((opened.heap - before.heap) * 1024) / STREAMS).toFixed(1)} KB heap`,
@@ -96,7 +100,7 @@ async function serve() {
   }
   child.send("report");
   const report = await messages.until((m) => "latencies" in m);
-  const after = memory();
+  const after = await memory();
   if ("latencies" in report) {
     const { p50, p99, max, count } = report.latencies;
     console.log(`  publish to receipt, ${count} events: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${max.toFixed(2)} ms`);
@@ -120,7 +124,7 @@ async function serve() {
   }
   const cut = streams.open() === STREAMS;
   const eventBytes = Buffer.byteLength(eventChunk({ type: "reply", id: sent, pad }));
-  const slow = memory();
+  const slow = await memory();
   console.log(
     `  a reader that stopped reading: ${cut ? "cut" : "NOT cut"} after ${sent} events (${((sent * eventBytes) / 2 ** 20).toFixed(1)} MB sent to it, the rest in the socket buffers); the other ${streams.open()} streams still open`,
   );
