@@ -60,8 +60,13 @@ async function get(path: string, cookie?: string, http: Site = web.http) {
   const res = await http.get(path, cookie ? { cookie } : {});
   return { status: res.status, cache: res.headers.get("x-page-cache"), headers: res.headers, html: await readable(res) };
 }
-/** The member asks twice: the second answer comes from memory. */
+/**
+ * The member asks twice: the second answer comes from memory. A member's first view of a discussion
+ * records how far they read (issue 28), a side effect that drops the pages saying what is new to
+ * them, itself included; that view is made first, and the two after it are the ones compared.
+ */
 async function kept(path: string, cookie: string, http: Site = web.http) {
+  if (/^\/[a-z]+\/[^/]+\/\d+-/.test(path)) expect((await get(path, cookie, http)).status, path).toBe(200);
   const first = await get(path, cookie, http);
   expect(first.status, path).toBe(200);
   const second = await get(path, cookie, http);

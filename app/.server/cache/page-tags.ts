@@ -170,4 +170,10 @@ export const tag = {
    * controls): read by every page kept for them, written by each of their writes (ADR 0040).
    */
   viewer: (memberId: string) => `viewer:${memberId}`,
+  /**
+   * How far a member has read (issue 28): the "3 new" on their lists and where a discussion resumes.
+   * Moved by their reading (a GET), so kept apart from `viewer`: opening a discussion drops only the
+   * member's pages that show what is new, not all of them.
+   */
+  unread: (memberId: string) => `unread:${memberId}`,
 };

@@ -99,8 +99,9 @@ export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
     "advisor",
     "watch",
     "member_mute",
-    "read_marker",
   ],
+  // How far the member has read (issue 28): moved by their own reading, read by the pages that say "new".
+  unread: ["read_marker"],
 };
 
 /** Tables no kept page needs a tag for, and why. */

@@ -207,7 +207,8 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
 
       {watch ? <WatchControl what="question" level={watch} className="mt-6" /> : null}
 
-      <section aria-labelledby="answers" className="mt-10">
+      {/* New answers are announced here while the page is open (issue 28, public/live.js). */}
+      <section aria-labelledby="answers" className="mt-10" data-live={`question:${question.id}`}>
         <h2 id="answers" className="mb-4 text-2xl font-bold">
           {plural(question.answers, "Answer")}
         </h2>

@@ -12,8 +12,8 @@ import { Card } from "~/components/ui/card";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
 import { discussionAddress, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
-import { firstUnreadReply } from "~/.server/domain/notifications/read-markers";
-import { setWatching, watchLevelFor } from "~/.server/domain/notifications/notification-service";
+import { discussionReader } from "~/.server/domain/notifications/read-markers";
+import { setWatching } from "~/.server/domain/notifications/notification-service";
 import { deleteForumPost, editForumPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
 import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
@@ -56,12 +56,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const pageAsked = pageRequest(url.searchParams, decodeIdCursor);
   if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
   // A returning member opens the discussion at the first reply they have not read (issue 28).
-  if (pageAsked.value.kind === "first" && !url.searchParams.has("edit")) {
-    const unread = await firstUnreadReply(services.db, viewer, id);
-    const address = unread ? await discussionAddress(services.db, id) : null;
-    if (unread && address) throw redirect(`${address}?after=${unread.after}#reply-${unread.replyId}`);
+  const reader = await discussionReader(services.db, viewer, id);
+  if (reader?.resume && pageAsked.value.kind === "first" && !url.searchParams.has("edit")) {
+    const address = await discussionAddress(services.db, id);
+    if (address) throw redirect(`${address}?after=${reader.resume.after}#reply-${reader.resume.replyId}`);
   }
-  const shown = await discussionWithReplies(services.db, viewer, id, pageAsked.value);
+  const shown = await discussionWithReplies(services.db, viewer, id, pageAsked.value, reader?.marker);
   if (!shown) throw data("Not found", { status: 404 });
   // An old slug, or a discussion moved to another topic: one canonical address (301).
   if (shown.path !== `/${section}/${params.topicId}/${params.discussionRef}`) {
@@ -84,7 +84,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canonical: services.env.BASE_URL + shown.path,
     signedIn: viewer !== null,
     // The viewer's watching level (issue 28); null for a visitor, who has no control.
-    watch: await watchLevelFor(services.db, viewer, `discussion:${id}`),
+    watch: reader?.watch ?? null,
     editing,
     submissionKey: formKey(),
   });
@@ -251,7 +251,8 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
       </Card>
       {watch ? <WatchControl what="discussion" level={watch} className="mt-4" /> : null}
 
-      <section aria-labelledby="replies" className="mt-10">
+      {/* New replies are announced here while the page is open (issue 28, public/live.js). */}
+      <section aria-labelledby="replies" className="mt-10" data-live={`discussion:${discussion.id}`}>
         <h2 id="replies" className="mb-4 text-2xl font-bold">
           {plural(discussion.replies, "Reply", "Replies")}
           {deletedHere > 0 ? <span className="text-base font-normal text-muted"> · {deletedHere} deleted</span> : null}

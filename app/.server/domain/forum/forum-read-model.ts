@@ -9,7 +9,7 @@ import { discussionPage, findDiscussionWithTopic, isTopicMember, replyPage } fro
 import { findTopic } from "./section-repository";
 import { isModerator } from "../accounts/roles";
 import { discussionPath, topicSummary } from "./section-read-model";
-import { markDiscussionRead, newSince } from "../notifications/read-markers";
+import { markDiscussionRead, newSince, type ReadMarker } from "../notifications/read-markers";
 
 /** A topic with one page of its discussions (newest activity first) and links to the pages around. */
 export async function topicWithDiscussions(db: Db, viewer: Viewer | null, section: SectionId, topicId: string, request: PageRequest<ActivityCursor>) {
@@ -66,7 +66,7 @@ export async function discussionAddress(db: Db, id: number) {
   return row ? discussionPath(row.topic_section as SectionId, row.topic_id, row) : null;
 }
 
-export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: number, request: PageRequest<number>) {
+export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: number, request: PageRequest<number>, marker?: ReadMarker | null) {
   const moderator = isModerator(viewer);
   // The replies do not wait for the discussion: on PostgreSQL the two queries run at once.
   const [row, page] = await Promise.all([findDiscussionWithTopic(db, id), replyPage(db, id, request, { includeHidden: moderator })]);
@@ -81,7 +81,13 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
   const mine = (authorId: string) => viewer?.id === authorId;
   // What the member has now been shown is no longer new to them (issue 28).
   if (viewer) {
-    await markDiscussionRead(db, viewer, { id, replies: Number(row.reply_count) }, { lastReplyId: page.rows.at(-1)?.id ?? null, lastPage: !page.hasLater });
+    await markDiscussionRead(
+      db,
+      viewer,
+      { id, replies: Number(row.reply_count) },
+      { lastReplyId: page.rows.at(-1)?.id ?? null, lastPage: !page.hasLater },
+      marker,
+    );
   }
   return {
     topic: { id: topic.id, section: topic.section, title: topic.title },

@@ -49,22 +49,6 @@ export async function visibleRepliesUpTo(db: Executor, discussionId: number, rep
   return Number(row.n);
 }
 
-/** The first visible reply after this one by someone else, if any (where a returning reader begins). */
-export async function firstVisibleReplyAfter(db: Executor, discussionId: number, replyId: number, readerId: string) {
-  const row = await db
-    .selectFrom("reply")
-    .select("id")
-    .where("discussion_id", "=", discussionId)
-    .where("id", ">", replyId)
-    .where("author_id", "!=", readerId)
-    .where("hidden_at", "is", null)
-    .where("deleted_at", "is", null)
-    .orderBy("id")
-    .limit(1)
-    .executeTakeFirst();
-  return row ? Number(row.id) : undefined;
-}
-
 /** The member's watched discussions, most recently chosen first, up to `limit` (the dashboard's list). */
 export async function watchedDiscussionIds(db: Executor, memberId: string, limit: number) {
   const rows = await db
@@ -77,4 +61,32 @@ export async function watchedDiscussionIds(db: Executor, memberId: string, limit
     .limit(limit)
     .execute();
   return rows.map((r) => Number(r.subject.slice("discussion:".length))).filter((id) => Number.isSafeInteger(id) && id > 0);
+}
+
+/**
+ * What a discussion's page needs of its signed-in reader, in one statement: their watching level,
+ * their read marker, and the first reply by someone else after it (where they resume).
+ */
+export async function discussionReaderRow(db: Executor, memberId: string, discussionId: number) {
+  const subject = `discussion:${discussionId}`;
+  const marker = (column: "seen_count" | "last_seen_id") =>
+    db.selectFrom("read_marker").select(column).where("member_id", "=", memberId).where("subject", "=", subject);
+  return db
+    .selectNoFrom((eb) => [
+      eb.selectFrom("watch").select("level").where("member_id", "=", memberId).where("subject", "=", subject).as("level"),
+      marker("seen_count").as("seen_count"),
+      marker("last_seen_id").as("last_seen_id"),
+      eb
+        .selectFrom("reply")
+        .select("reply.id")
+        .where("reply.discussion_id", "=", discussionId)
+        .where("reply.id", ">", marker("last_seen_id"))
+        .where("reply.author_id", "!=", memberId)
+        .where("reply.hidden_at", "is", null)
+        .where("reply.deleted_at", "is", null)
+        .orderBy("reply.id")
+        .limit(1)
+        .as("first_unread"),
+    ])
+    .executeTakeFirstOrThrow();
 }
