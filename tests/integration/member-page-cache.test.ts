@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { creation, grantXp, memberIdByEmail } from "../factories";
+import { creation, discussion, grantXp, member, memberIdByEmail } from "../factories";
+import { postReply } from "~/.server/domain/forum/forum-service";
 import { rankById } from "~/lib/ranks";
 import { cookieHeader, createTestSite, ENGINE, type TestSite } from "./test-services";
 import { readable, siteOverHttp, startSite } from "./site-server";
@@ -38,6 +39,18 @@ async function joinAs(name: string, xp = 0, http: Site = web.http) {
   return { id, name, email, cookie };
 }
 type Member = Awaited<ReturnType<typeof joinAs>>;
+
+/** The bell's count as a page shows it (its link's name), 0 when it says none. */
+const bellCount = (html: string) => Number(/aria-label="Notifications \((\d+) unread\)"/.exec(html)?.[1] ?? 0);
+
+/** Someone else mentions the member in a reply, through the domain of the site given: a notification for them. */
+async function mention(services: TestSite["services"], memberId: string) {
+  const { handle } = await services.db.selectFrom("member").select("handle").where("id", "=", memberId).executeTakeFirstOrThrow();
+  const d = await discussion(services);
+  const replier = await member(services.db, { xp: rankById("acolyte").minXp });
+  const posted = await postReply(services, replier, d.id, { body: `Over to you, @${handle}.`, submissionKey: crypto.randomUUID() });
+  expect(posted.ok).toBe(true);
+}
 
 /** The session cookie alone, as a browser sends it once a welcome toast has been shown. */
 const sessionOnly = (cookie: string) =>
@@ -136,6 +149,20 @@ describe(`a member's pages kept in memory, on ${ENGINE}`, () => {
     expect((await get("/events")).cache).toBe("hit");
     // And the page that shows the like shows it to Cy at once.
     expect((await get(`/forge/${c}`, cy.cookie)).html).toContain("1 like");
+  });
+
+  it("show the bell's count as it is now: someone else's mention misses the member's kept page at once (issue 28)", async () => {
+    const gus = await joinAs("Gus Bell");
+    const before = await kept("/events", gus.cookie);
+    await mention(web.site.services, gus.id);
+    const after = await get("/events", gus.cookie);
+    expect(after.cache).toBe("miss");
+    expect(bellCount(after.html)).toBe(bellCount(before.html) + 1);
+    // Another member's kept page stays kept: the count is the member's own.
+    const hal = await joinAs("Hal Bell");
+    await kept("/events", hal.cookie);
+    await mention(web.site.services, gus.id);
+    expect((await get("/events", hal.cookie)).cache).toBe("hit");
   });
 
   it("are dropped by someone else's write to what they show", async () => {
@@ -304,5 +331,24 @@ if (ENGINE === "postgres")
       // The drop reached A over the bus, not through a change of the member's row.
       const { xp } = await site.services.db.selectFrom("member").select("xp").where("id", "=", id).executeTakeFirstOrThrow();
       expect(Number(xp)).toBe(rankById("acolyte").minXp);
+    });
+
+    it("a notification written through instance B shows on the member's page kept by instance A at once (issue 28)", async () => {
+      n += 1;
+      const email = `bell-pg${n}-${Date.now()}@example.org`;
+      const joined = await a.post(
+        "/join",
+        { fullName: "Ivy Bell", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
+        { "x-forwarded-for": "198.19.0.2" },
+      );
+      expect(joined.status).toBe(200);
+      const id = await memberIdByEmail(site.services.db, email);
+      const cookie = sessionOnly(cookieHeader(joined.headers));
+      const before = await kept("/events", cookie, a);
+      await mention(second.services, id);
+      // No wait and no bus: every hit checks the session's count first.
+      const after = await get("/events", cookie, a);
+      expect(after.cache).toBe("miss");
+      expect(bellCount(after.html)).toBe(bellCount(before.html) + 1);
     });
   });
