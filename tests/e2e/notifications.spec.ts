@@ -3,8 +3,8 @@ import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMembe
 
 // Issue 28's "done when", in the browser: B replies to A's discussion and mentions C; A and C see the
 // bell's count, open the notification and land on the reply; A mutes B, and B's next reply does not
-// notify A. A's open discussion hears of the reply and A's bell changes without a reload (the live
-// client, public/live.js, over /live).
+// notify A. A's open discussion hears of the reply, and A's and C's bells change without a reload
+// (the live client, public/live.js, over /live).
 
 /** Where the discussion is started: a topic no other spec posts in, and which A does not join. */
 const TOPIC = "/battlefield/cold-exposure";
@@ -56,11 +56,16 @@ test("a reply rings the starter's and the mentioned member's bells, opening a no
     await main.getByRole("button", { name: "Post Discussion" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
     const url = page.url();
-    // A keeps the discussion open, its live stream listening (the stream's answer is its start).
+    // A keeps the discussion open and C the home page, their live streams listening (a stream's
+    // answer is its start).
     const listening = page.waitForResponse((res) => new URL(res.url()).pathname === "/live");
     await gotoHydrated(page, url);
     await listening;
     await expect(bell(page, 0)).toBeVisible();
+    const cyListening = cy.waitForResponse((res) => new URL(res.url()).pathname === "/live");
+    await cy.goto("/");
+    await cyListening;
+    await expect(bell(cy, 0)).toBeVisible();
 
     // B replies and mentions C.
     const said = `Every morning since March, @${cyHandle} talked me into it.`;
@@ -81,8 +86,7 @@ test("a reply rings the starter's and the mentioned member's bells, opening a no
     await page.reload();
     await expect(bell(page, 0)).toBeVisible();
 
-    // C, mentioned, is told too, and lands on the same reply.
-    await cy.goto("/");
+    // C, mentioned, was told too, without a reload, and lands on the same reply.
     await expect(bell(cy, 1)).toBeVisible();
     await bell(cy, 1).click();
     await cy.getByRole("button", { name: `Bo Northwind mentioned you in "${title}"` }).click();
