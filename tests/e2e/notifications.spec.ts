@@ -74,6 +74,10 @@ test("a reply rings the starter's and the mentioned member's bells, opening a no
     // Without a reload: A's bell says one unread and the page offers the new reply.
     await expect(bell(page, 1)).toBeVisible();
     await expect(page.getByRole("button", { name: "1 new reply — show" })).toBeVisible();
+    // The topic's list says what is new to A.
+    await page.goto(TOPIC);
+    const listed = page.getByRole("main").getByRole("listitem").filter({ hasText: title });
+    await expect(listed.getByText("1 new", { exact: true })).toBeVisible();
     // A opens the notification from the list and lands on B's reply.
     await bell(page, 1).click();
     await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
@@ -85,6 +89,11 @@ test("a reply rings the starter's and the mentioned member's bells, opening a no
     await expect(page.locator(`[id="${anchor}"]`)).toContainText("Every morning since March");
     await page.reload();
     await expect(bell(page, 0)).toBeVisible();
+    // Read, the reply is no longer new in the topic's list.
+    await page.goto(TOPIC);
+    await expect(listed).toBeVisible();
+    await expect(listed.getByText("1 new", { exact: true })).toHaveCount(0);
+    await page.goBack();
 
     // C, mentioned, was told too, without a reload, and lands on the same reply.
     await expect(bell(cy, 1)).toBeVisible();
