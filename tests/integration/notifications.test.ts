@@ -16,6 +16,7 @@ import {
   unreadCount,
 } from "~/.server/domain/notifications/notification-service";
 import { deleteMemberNotifications } from "~/.server/domain/notifications/notification-repository";
+import { discussionReader, markDiscussionRead } from "~/.server/domain/notifications/read-markers";
 import { rankById } from "~/lib/ranks";
 import { notificationText } from "~/lib/notifications";
 import { answer, creation, discussion, event, grantXp, member as newMember, question, topic } from "../factories";
@@ -79,7 +80,7 @@ describe(`notifications on ${ENGINE}`, () => {
     const id = await reply(replier, d.id, "I sat for ten minutes.");
     const [line] = await notificationsOf(d.author);
     expect(line).toMatchObject({ kind: "reply", actor_id: replier.id, subject: `reply:${id}`, parent: `discussion:${d.id}`, title: d.title, read_at: null });
-    expect(line!.url).toBe(`/${d.section}/${d.topicId}/${d.id}-${d.slug}?after=${id - 1}#reply-${id}`);
+    expect(line!.url).toBe(`/${d.section}/${d.topicId}/${d.id}-${d.slug}${id > 1 ? `?after=${id - 1}` : ""}#reply-${id}`);
     expect(await notificationsOf(replier)).toEqual([]);
     // The starter replying in their own discussion tells nobody.
     await reply(d.author, d.id, "Thank you.");
@@ -290,6 +291,19 @@ describe(`notifications on ${ENGINE}`, () => {
     ]);
     await markAllRead(site.services, d.author);
     expect(await unread(d.author)).toBe(0);
+  });
+
+  it("a reader resumes at the first reply by someone else after what they saw; before any reply, on the first page (never ?after=0)", async () => {
+    const d = await discussion(site.services);
+    const db = site.services.db;
+    await markDiscussionRead(db, d.author, { id: d.id, replies: 0 }, { lastReplyId: null, lastPage: true });
+    const first = await reply(await acolyte(), d.id, "First.");
+    expect((await discussionReader(db, d.author, d.id))?.resume).toBeNull();
+    await markDiscussionRead(db, d.author, { id: d.id, replies: 1 }, { lastReplyId: first, lastPage: true });
+    await reply(d.author, d.id, "My own: no news to me.");
+    expect((await discussionReader(db, d.author, d.id))?.resume).toBeNull();
+    const third = await reply(await acolyte(), d.id, "Third.");
+    expect((await discussionReader(db, d.author, d.id))?.resume).toEqual({ after: first, replyId: third });
   });
 
   it("pages of notifications follow each other by keyset, with none lost or repeated", async () => {

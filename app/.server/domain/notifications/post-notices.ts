@@ -61,7 +61,8 @@ export const replyNotices = async (db: Executor, post: Post): Promise<NoticePlac
     parent: discussion,
     title: d.title,
     // The page of replies that begins with this one (keyset pages: `after` the id before it).
-    url: `${discussionPath(d.section, d.topic_id, d)}?after=${post.id - 1}#reply-${post.id}`,
+    // (The first reply of the site has no id before it: ids are positive, so no `after=0`.)
+    url: `${discussionPath(d.section, d.topic_id, d)}${post.id > 1 ? `?after=${post.id - 1}` : ""}#reply-${post.id}`,
     quietIf: [discussion, `topic:${d.topic_id}`],
     authorWatches: discussion,
     told: tell(await watchersOf(db, discussion), "reply"),

@@ -45,7 +45,8 @@ export async function discussionReader(db: Db, viewer: Viewer | null, discussion
     watch: row.level ?? ("normal" as const),
     marker,
     // One's own replies are not news: a member who replied and left is not sent back to them.
-    resume: marker && row.first_unread !== null ? { after: marker.lastSeenId, replyId: Number(row.first_unread) } : null,
+    // A marker before any reply (0) resumes on the first page, which the discussion opens at anyway.
+    resume: marker && marker.lastSeenId > 0 && row.first_unread !== null ? { after: marker.lastSeenId, replyId: Number(row.first_unread) } : null,
   };
 }
 
