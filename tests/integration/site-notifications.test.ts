@@ -130,7 +130,9 @@ describe(`notification screens over HTTP on ${ENGINE}`, () => {
     const [line] = await stored(ada);
     const opened = await post("/notifications", { intent: "open", id: String(line!.id) }, ada);
     expect(opened.status).toBe(303);
-    expect(opened.headers.get("location")).toBe(`${d.path}?after=${replyId - 1}#reply-${replyId}`);
+    // The site's first reply has no id before it, so it is linked without ?after=0 (a 400).
+    const resume = replyId > 1 ? `?after=${replyId - 1}` : "";
+    expect(opened.headers.get("location")).toBe(`${d.path}${resume}#reply-${replyId}`);
     expect((await stored(ada))[0]!.read_at).not.toBeNull();
     expect(bell(await page("/", ada))).toEqual({ name: "Notifications", count: "0", hidden: true });
     const after = await page("/notifications", ada);
