@@ -1,5 +1,8 @@
 import type { Page } from "@playwright/test";
+import { memberIdByEmail } from "../factories/member";
+import { withSiteDatabase } from "./support/database";
 import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, test } from "./support/fixtures";
+import { queuedMailKinds } from "./support/outbox";
 
 // Issue 28's "done when", in the browser: B replies to A's discussion and mentions C; A and C see the
 // bell's count, open the notification and land on the reply; A mutes B, and B's next reply does not
@@ -27,6 +30,17 @@ async function reply(page: Page, url: string, text: string) {
   await expect(page.getByText(text)).toBeVisible();
 }
 
+/** A starts a discussion in TOPIC and is left on it; returns its address. */
+async function startDiscussion(page: Page, title: string) {
+  await gotoHydrated(page, `${TOPIC}/new`);
+  const main = page.getByRole("main");
+  await main.getByLabel("Title").fill(title);
+  await main.getByLabel("Your post").fill("Three minutes, then breakfast. Who else?");
+  await main.getByRole("button", { name: "Post Discussion" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  return page.url();
+}
+
 /** The bell, by the name it has for this count ("Notifications" at none). */
 const bell = (page: Page, unread: number) =>
   page.getByRole("banner").getByRole("link", { name: unread === 0 ? "Notifications" : `Notifications (${unread} unread)`, exact: true });
@@ -49,13 +63,7 @@ test("a reply rings the starter's and the mentioned member's bells, opening a no
     const cyHandle = await handleOf(cy, "Cy Mentioned");
 
     // A starts a discussion; nothing rings yet.
-    await gotoHydrated(page, `${TOPIC}/new`);
-    const main = page.getByRole("main");
-    await main.getByLabel("Title").fill(title);
-    await main.getByLabel("Your post").fill("Three minutes, then breakfast. Who else?");
-    await main.getByRole("button", { name: "Post Discussion" }).click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
-    const url = page.url();
+    const url = await startDiscussion(page, title);
     // A keeps the discussion open and C the home page, their live streams listening (a stream's
     // answer is its start).
     const listening = page.waitForResponse((res) => new URL(res.url()).pathname === "/live");
@@ -125,6 +133,76 @@ test("a reply rings the starter's and the mentioned member's bells, opening a no
     await expect(page.getByRole("form", { name: "Notifications" }).getByRole("group", { name: "Mentions of you" }).getByLabel("By mail")).toBeChecked();
     await expect(page.getByRole("button", { name: "Unmute Bo Northwind" })).toBeVisible();
     await expectNoSeriousViolations(page);
+  } finally {
+    await boContext.close();
+    await cyContext.close();
+  }
+});
+
+test("the digest mail goes to the member who stayed away and not to the one who read it, and its link stops that kind of mail", async ({ page, browser }) => {
+  // The digest job looks once a minute (ADR 0058), so this journey waits up to two.
+  test.setTimeout(240_000);
+  const title = `Ice baths after the long run ${Date.now()}`;
+  const asa = newMember("Asa Reader");
+  const cyMember = newMember("Cy Away");
+  await createMember(page.request, asa);
+  const boContext = await browser.newContext();
+  const cyContext = await browser.newContext();
+  try {
+    const bo = await boContext.newPage();
+    const cy = await cyContext.newPage();
+    await createMember(bo.request, newMember("Bo Northwind"));
+    await createMember(cy.request, cyMember);
+    const cyHandle = await handleOf(cy, "Cy Away");
+
+    // B replies to A's discussion and mentions C; A reads the notification, C stays away.
+    const url = await startDiscussion(page, title);
+    await reply(bo, url, `Ten degrees for two minutes, @${cyHandle} swears by it.`);
+    await gotoHydrated(page, "/notifications");
+    await page.getByRole("button", { name: `Bo Northwind replied in "${title}"` }).click();
+    await expect(page).toHaveURL(/#reply-\d+$/);
+    await expect(bell(page, 0)).toBeVisible();
+
+    // An hour passes: the server's clock cannot be moved, so both lines are made an hour older.
+    const [asaId, cyId] = await withSiteDatabase((db) => Promise.all([memberIdByEmail(db, asa.email), memberIdByEmail(db, cyMember.email)]));
+    const anHourAgo = new Date(Date.now() - 61 * 60 * 1000).toISOString();
+    await withSiteDatabase((db) => db.updateTable("notification").set({ at: anHourAgo }).where("member_id", "in", [asaId, cyId]).execute());
+
+    // The next run of the digest job mails C, and only C: A read everything there was.
+    const digest = () =>
+      withSiteDatabase((db) =>
+        db
+          .selectFrom("mail_outbox")
+          .select(["subject", "text_body"])
+          .where("to_address", "=", cyMember.email)
+          .where("kind", "=", "notification-digest")
+          .executeTakeFirst(),
+      );
+    await expect
+      .poll(async () => (await digest())?.subject ?? null, { timeout: 150_000, intervals: [2_000] })
+      .toBe("1 new notification on Inner Peace. Outer Strength.");
+    expect(await queuedMailKinds(asa.email)).not.toContain("notification-digest");
+    const text = (await digest())!.text_body;
+    expect(text).toContain(`- Bo Northwind mentioned you in "${title}"`);
+
+    // C follows the mail's line to the reply itself.
+    const replyLink = text.match(/mentioned you in .*\n\s+(\S+)/)![1]!;
+    await cy.goto(replyLink);
+    await expect(cy).toHaveURL(/#reply-\d+$/);
+    const anchor = new URL(cy.url()).hash.slice(1);
+    await expect(cy.locator(`[id="${anchor}"]`)).toContainText("Ten degrees for two minutes");
+
+    // And the mail's own link stops mail about mentions, without touching the other kinds.
+    const stopLink = text.match(/Stop mail about mentions of you: (\S+)/)![1]!;
+    await cy.goto(stopLink);
+    await expect(cy.getByText("Stop mail about mentions of you?")).toBeVisible();
+    await cy.getByRole("button", { name: "Stop mail" }).click();
+    await expect(cy.getByText("Mail stopped")).toBeVisible();
+    await cy.getByRole("link", { name: "Notification settings" }).click();
+    const settings = cy.getByRole("form", { name: "Notifications" });
+    await expect(settings.getByRole("group", { name: "Mentions of you" }).getByLabel("By mail")).not.toBeChecked();
+    await expect(settings.getByRole("group", { name: "Mentions of you" }).getByLabel("In the site")).toBeChecked();
+    await expect(settings.getByRole("group", { name: "Replies in discussions you watch" }).getByLabel("By mail")).toBeChecked();
   } finally {
     await boContext.close();
     await cyContext.close();
