@@ -172,6 +172,23 @@ describe(`check-in reminders on ${ENGINE}`, () => {
     }
   });
 
+  it("ring the reminded member's bell after the commit, on the pages they have open", async () => {
+    const m = await memberIn("Europe/Berlin");
+    await joined(m, at("2030-06-12T08:00:00Z"));
+    const heard: unknown[] = [];
+    const stop = site.services.live.subscribe(`member:${m.id}`, (event) => heard.push(event));
+    try {
+      // As the outbox worker runs it: with the services. The count is read after the commit.
+      await checkInReminderJob()(db(), at("2030-06-12T16:30:00Z"), site.services);
+      expect(heard).toEqual([{ type: "bell", unread: 1 }]);
+      // A tick that reminds nobody rings nothing.
+      await checkInReminderJob()(db(), at("2030-06-12T16:40:00Z"), site.services);
+      expect(heard).toHaveLength(1);
+    } finally {
+      stop();
+    }
+  });
+
   it("a check-in settles the day's reminder, in the check-in's own transaction", async () => {
     const m = await memberIn("Europe/Berlin");
     const c = await joined(m, at("2030-06-12T08:00:00Z"));

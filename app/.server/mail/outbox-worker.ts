@@ -7,19 +7,23 @@ import type { Mailer } from "./mailer";
 import { pruneHits } from "../rate-limit";
 import { onMailQueued, OUTBOX_KEEP_DAYS, pruneOutbox } from "./outbox";
 
-/** Work that queues mail on a schedule (event reminders, …): run on every tick before sending. */
-export type PeriodicJob = (db: Db, now: Date) => Promise<unknown>;
+/**
+ * Work that queues mail on a schedule (event reminders, …): run on every tick before sending. The
+ * services, given by the worker (not by tests of a job alone), are there for what a job tells open
+ * pages after its commit (a reminder's bell).
+ */
+export type PeriodicJob = (db: Db, now: Date, services?: AppServices) => Promise<unknown>;
 
 /**
  * A job that runs on the first round and then only once `everyMs` has passed (by the rounds'
  * clock), for housekeeping that need not run every few seconds. Skipped rounds return 0.
  */
-export function atMostEvery<T>(everyMs: number, job: (db: Db, now: Date) => Promise<T>) {
+export function atMostEvery<T>(everyMs: number, job: (db: Db, now: Date, services?: AppServices) => Promise<T>) {
   let last = -Infinity;
-  return async (db: Db, now: Date): Promise<T | 0> => {
+  return async (db: Db, now: Date, services?: AppServices): Promise<T | 0> => {
     if (now.getTime() - last < everyMs) return 0;
     last = now.getTime();
-    return job(db, now);
+    return job(db, now, services);
   };
 }
 
@@ -187,7 +191,7 @@ export function createOutboxWorker(services: AppServices, options: OutboxWorkerO
   async function runOnce(now = new Date()): Promise<RoundResult & { claimed: number }> {
     for (const job of jobs) {
       try {
-        await job(services.db, now);
+        await job(services.db, now, services);
       } catch (error) {
         logger.error({ err: error }, "outbox periodic job failed");
       }

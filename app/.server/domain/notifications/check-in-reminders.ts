@@ -1,16 +1,17 @@
+import type { AppServices } from "../../context";
 import type { Db } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import { lockKeys } from "../../db/lock-keys";
 import { localDay } from "~/lib/calendar-days";
 import { utcToZoned } from "~/lib/time-zones";
 import { activeAttemptIds, activeAttemptsAfter, checkedInPairs, existingGroupKeys, markGroupRead } from "./check-in-reminder-repository";
-import { notify } from "./notification-service";
+import { notify, ringBells } from "./notification-service";
 
 /**
  * "A challenge you are on needs today's check-in" (issue 28): once a day per attempt, in the
  * evening of the member's own calendar day (ADR 0022's days), while they have not checked in.
- * A periodic job of the outbox worker: it has only (db, now), so it rings no bell; the member's
- * next page shows the count (the bell is part of the session's fingerprint).
+ * A periodic job of the outbox worker; after its commit it rings the reminded members' bells, so
+ * their open pages show the count without a reload.
  */
 
 /** The local hour from which a day not yet checked in is reminded: late enough to be a nudge, early enough to act on. */
@@ -50,7 +51,7 @@ const TWO_DAYS_MS = 2 * 24 * 60 * 60 * 1000;
  * One batch: of the active attempts after `afterId`, those whose member's local day is within the
  * attempt, past CHECK_IN_REMINDER_HOUR and not checked in get a "check_in" line, unless that day's
  * line exists (read or not). `notify` applies the member's "check_in" setting. Returns how many were
- * reminded, how many attempts the batch held and the last one's id (the next batch's cursor).
+ * reminded (and who), how many attempts the batch held and the last one's id (the next batch's cursor).
  */
 export async function remindCheckIns(db: Db, now: Date, options: { afterId?: number; limit?: number } = {}) {
   const limit = options.limit ?? CHECK_IN_BATCH;
@@ -59,7 +60,7 @@ export async function remindCheckIns(db: Db, now: Date, options: { afterId?: num
   const due = attempts
     .map((a) => ({ ...a, id: Number(a.id), today: localDay(now, a.time_zone) }))
     .filter((a) => a.starts_on <= a.today && a.today <= a.ends_on && localHour(now, a.time_zone) >= CHECK_IN_REMINDER_HOUR);
-  if (due.length === 0) return { reminded: 0, seen: attempts.length, lastId };
+  if (due.length === 0) return { reminded: 0, seen: attempts.length, lastId, told: [] };
   const checkedIn = await checkedInPairs(
     db,
     due.map((a) => ({ attemptId: a.id, day: a.today })),
@@ -73,7 +74,7 @@ export async function remindCheckIns(db: Db, now: Date, options: { afterId?: num
     since,
   );
   const todo = open.filter((a) => !written.has(a.key));
-  if (todo.length === 0) return { reminded: 0, seen: attempts.length, lastId };
+  if (todo.length === 0) return { reminded: 0, seen: attempts.length, lastId, told: [] };
   const reminded = await db.transaction().execute(async (trx) => {
     // Another instance's tick may be at the same attempts: the keys are locked (PostgreSQL; SQLite
     // writers are serial) and looked up again, so a day is reminded once.
@@ -87,7 +88,7 @@ export async function remindCheckIns(db: Db, now: Date, options: { afterId?: num
       todo.map((a) => a.key),
       since,
     );
-    let told = 0;
+    const told: string[] = [];
     for (const a of todo) {
       if (already.has(a.key)) continue;
       // One notify per attempt: notify keeps one notice per member, and a member may be on several.
@@ -107,11 +108,11 @@ export async function remindCheckIns(db: Db, now: Date, options: { afterId?: num
         ],
         now,
       );
-      told += to.length;
+      told.push(...to);
     }
     return told;
   });
-  return { reminded, seen: attempts.length, lastId };
+  return { reminded: reminded.length, seen: attempts.length, lastId, told: reminded };
 }
 
 /**
@@ -121,9 +122,11 @@ export async function remindCheckIns(db: Db, now: Date, options: { afterId?: num
  */
 export function checkInReminderJob(limit = CHECK_IN_BATCH) {
   let afterId = 0;
-  return async (db: Db, now: Date) => {
+  return async (db: Db, now: Date, services?: AppServices) => {
     const batch = await remindCheckIns(db, now, { afterId, limit });
     afterId = batch.seen < limit || batch.lastId === null ? 0 : batch.lastId;
+    // After the commit, as every write does: the reminded members' open pages show the new count.
+    if (services) await ringBells(services, batch.told);
     return batch.reminded;
   };
 }
