@@ -1,11 +1,4 @@
-import { Icon, type IconProps } from "./icon";
+import { drawnIcon } from "./icon";
 
 // Drawn after Lucide's check-circle-2 icon (ISC licence).
-export function CheckCircle2(props: IconProps) {
-  return (
-    <Icon {...props}>
-      <circle cx="12" cy="12" r="10" />
-      <path d="m16 9-5.5 5.5L8 12" />
-    </Icon>
-  );
-}
+export const CheckCircle2 = drawnIcon("M2 12a10 10 0 1 0 20 0a10 10 0 1 0 -20 0M16 9l-5.5 5.5L8 12");

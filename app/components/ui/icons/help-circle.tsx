@@ -1,12 +1,4 @@
-import { Icon, type IconProps } from "./icon";
+import { drawnIcon } from "./icon";
 
 // Drawn after Lucide's circle-help icon (ISC licence).
-export function HelpCircle(props: IconProps) {
-  return (
-    <Icon {...props}>
-      <circle cx="12" cy="12" r="10" />
-      <path d="M9 9.5a3 2.5 0 016 0c0 2-2 2-3 3.5" />
-      <path d="M12 17h.01" />
-    </Icon>
-  );
-}
+export const HelpCircle = drawnIcon("M2 12a10 10 0 1 0 20 0a10 10 0 1 0 -20 0M9 9.5a3 2.5 0 016 0c0 2-2 2-3 3.5M12 17h.01");

@@ -1,12 +1,4 @@
-import { Icon, type IconProps } from "./icon";
+import { drawnIcon } from "./icon";
 
 // Drawn after Lucide's list-filter icon (ISC licence).
-export function ListFilter(props: IconProps) {
-  return (
-    <Icon {...props}>
-      <path d="M2 5h20" />
-      <path d="M6 12h12" />
-      <path d="M9 19h6" />
-    </Icon>
-  );
-}
+export const ListFilter = drawnIcon("M2 5h20M6 12h12M9 19h6");

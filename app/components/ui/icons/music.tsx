@@ -1,12 +1,6 @@
-import { Icon, type IconProps } from "./icon";
+import { drawnIcon } from "./icon";
 
 // Drawn after Lucide's music icon (ISC licence).
-export function Music(props: IconProps) {
-  return (
-    <Icon {...props}>
-      <path d="M21 16V3a1 1 0 0 0-1.28-.96l-10 2.917a1 1 0 0 0-.72.96V19" />
-      <circle cx="18" cy="16" r="3" />
-      <circle cx="6" cy="19" r="3" />
-    </Icon>
-  );
-}
+export const Music = drawnIcon(
+  "M21 16V3a1 1 0 0 0-1.28-.96l-10 2.917a1 1 0 0 0-.72.96V19M15 16a3 3 0 1 0 6 0a3 3 0 1 0 -6 0M3 19a3 3 0 1 0 6 0a3 3 0 1 0 -6 0",
+);

@@ -1,11 +1,4 @@
-import { Icon, type IconProps } from "./icon";
+import { drawnIcon } from "./icon";
 
 // Drawn after Lucide's plus icon (ISC licence).
-export function Plus(props: IconProps) {
-  return (
-    <Icon {...props}>
-      <path d="M5 12h14" />
-      <path d="M12 5v14" />
-    </Icon>
-  );
-}
+export const Plus = drawnIcon("M5 12h14M12 5v14");

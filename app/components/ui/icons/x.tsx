@@ -1,11 +1,4 @@
-import { Icon, type IconProps } from "./icon";
+import { drawnIcon } from "./icon";
 
 // Drawn after Lucide's x icon (ISC licence).
-export function X(props: IconProps) {
-  return (
-    <Icon {...props}>
-      <path d="M18 6 6 18" />
-      <path d="m6 6 12 12" />
-    </Icon>
-  );
-}
+export const X = drawnIcon("M18 6 6 18M6 6l12 12");
