@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import type { Logger } from "pino";
 import { tag } from "~/.server/cache/page-tags";
 import type { PageCache } from "./page-cache";
+import { pgListener } from "./pg-listener";
 
 /**
  * Carries page-cache invalidations between instances of the site (ADR 0026). On SQLite there is one
@@ -51,13 +51,6 @@ export function postgresBus({
 } {
   // Our own notifications come back to us; the instance id lets us skip the second bump.
   const instance = randomUUID().slice(0, 8);
-  let client: pg.Client | undefined;
-  let pid: number | undefined;
-  let stopped = false;
-  let listening = false;
-  let delay = backoffMs.first;
-  let timer: NodeJS.Timeout | undefined;
-  let firstConnect: Promise<void> | undefined;
 
   cache.onLocalWrite((tags) => {
     let payload = `${instance} ${tags.join(" ")}`;
@@ -66,82 +59,23 @@ export function postgresBus({
     notify(channel, payload).catch((error: unknown) => logger.warn({ err: error }, "page cache: NOTIFY failed"));
   });
 
-  const down = () => {
-    listening = false;
-    cache.setTrusted(false);
-  };
-
-  const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url, application_name: `ipos-page-cache-${instance}` });
-    c.on("error", (error) => {
-      // A dead backend or network error: every later query fails too, so start over.
-      logger.warn({ err: error.message }, "page cache: invalidation listener lost its connection");
-      lost(c);
-    });
-    c.on("end", () => lost(c));
-    c.on("notification", (message) => {
-      if (message.channel !== channel || !message.payload) return;
-      const [from, ...tags] = message.payload.split(" ");
-      if (from === instance) return;
-      cache.bump(tags, { local: false });
-    });
-    await c.connect();
-    await c.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
-    const result = await c.query<{ pid: number }>("select pg_backend_pid() as pid");
-    if (stopped) {
-      await c.end().catch(() => {});
-      return;
-    }
-    client = c;
-    pid = result.rows[0]?.pid;
-    // Anything another instance wrote while we were not listening is unknown: forget every page.
-    cache.bump([tag.site], { local: false });
-    cache.setTrusted(true);
-    listening = true;
-    delay = backoffMs.first;
-  };
-
-  const lost = (c: pg.Client) => {
-    if (client !== c && client !== undefined) return;
-    client = undefined;
-    pid = undefined;
-    down();
-    c.end().catch(() => {});
-    schedule();
-  };
-
-  const schedule = () => {
-    if (stopped || timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      connect().catch((error: unknown) => {
-        logger.warn({ err: (error as Error).message, retryMs: delay }, "page cache: invalidation listener could not connect");
-        delay = Math.min(delay * 2, backoffMs.max);
-        schedule();
-      });
-    }, delay);
-    timer.unref();
-  };
-
-  return {
-    start() {
-      down();
-      firstConnect ??= connect().catch((error: unknown) => {
-        // The site still runs without the cache; the listener keeps trying in the background.
-        logger.warn({ err: (error as Error).message }, "page cache: invalidation listener could not connect");
-        schedule();
-      });
-      return firstConnect;
+  // The site still runs without the cache while the listener is down; it keeps trying in the background.
+  return pgListener({
+    url,
+    channel,
+    applicationName: `ipos-page-cache-${instance}`,
+    name: "page cache: invalidation listener",
+    logger,
+    backoffMs,
+    onPayload(payload) {
+      const [from, ...tags] = payload.split(" ");
+      if (from !== instance) cache.bump(tags, { local: false });
     },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      const c = client;
-      client = undefined;
-      down();
-      await c?.end().catch(() => {});
+    onListening() {
+      // Anything another instance wrote while we were not listening is unknown: forget every page.
+      cache.bump([tag.site], { local: false });
+      cache.setTrusted(true);
     },
-    backendPid: () => pid,
-    listening: () => listening,
-  };
+    onDown: () => cache.setTrusted(false),
+  });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import type { Logger } from "pino";
 import type { LiveEvent, LocalLiveBus } from "~/.server/live/live-bus";
+import { pgListener, type PgListener } from "../pg-listener";
 
 /**
  * Carries live events between instances of the site on PostgreSQL (issue 28, item 5, ADR 0057), as
@@ -29,14 +29,8 @@ export interface LiveBridgeOptions {
   backoffMs?: { first: number; max: number };
 }
 
-export interface LiveBridge {
-  /** Resolves once the bridge listens (or failed to and keeps trying in the background). */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** Test hooks: the listening backend's process id, to cut it, and whether it listens now. */
-  backendPid(): number | undefined;
-  listening(): boolean;
-}
+/** Resolves its start once the bridge listens (or failed to and keeps trying in the background). */
+export type LiveBridge = PgListener;
 
 /**
  * One payload: the sending instance, then one `<channel> <event JSON>` a line (channels are
@@ -86,14 +80,7 @@ export function postgresLiveBridge({
 }: LiveBridgeOptions): LiveBridge {
   // Our own notifications come back to us; the instance id lets us skip them (delivered locally already).
   const instance = randomUUID().slice(0, 8);
-  let client: pg.Client | undefined;
-  let pid: number | undefined;
   let stopped = false;
-  let listening = false;
-  let connectedOnce = false;
-  let delay = backoffMs.first;
-  let timer: NodeJS.Timeout | undefined;
-  let firstConnect: Promise<void> | undefined;
   let queue: { channel: string; event: LiveEvent }[] = [];
 
   // Publications in one turn of the event loop (a reply's watchers' bells) go in as few NOTIFYs as fit.
@@ -111,78 +98,35 @@ export function postgresLiveBridge({
     queue.push({ channel: liveChannel, event });
   };
 
-  const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url, application_name: `ipos-live-${instance}` });
-    c.on("error", (error) => {
-      logger.warn({ err: error.message }, "live: listener lost its connection");
-      lost(c);
-    });
-    c.on("end", () => lost(c));
-    c.on("notification", (message) => {
-      if (message.channel !== channel || !message.payload) return;
-      const { from, items } = unpackPayload(message.payload);
+  const listener = pgListener({
+    url,
+    channel,
+    applicationName: `ipos-live-${instance}`,
+    name: "live: listener",
+    logger,
+    backoffMs,
+    onPayload(payload) {
+      const { from, items } = unpackPayload(payload);
       if (from === instance) return;
       for (const item of items) bus.deliver(item.channel, item.event);
-    });
-    await c.connect();
-    await c.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
-    const result = await c.query<{ pid: number }>("select pg_backend_pid() as pid");
-    if (stopped) {
-      await c.end().catch(() => {});
-      return;
-    }
-    client = c;
-    pid = result.rows[0]?.pid;
-    listening = true;
-    delay = backoffMs.first;
-    if (connectedOnce) onGap?.();
-    connectedOnce = true;
-  };
-
-  const lost = (c: pg.Client) => {
-    if (client !== c && client !== undefined) return;
-    client = undefined;
-    pid = undefined;
-    listening = false;
-    c.end().catch(() => {});
-    schedule();
-  };
-
-  const schedule = () => {
-    if (stopped || timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      connect().catch((error: unknown) => {
-        logger.warn({ err: (error as Error).message, retryMs: delay }, "live: listener could not connect");
-        delay = Math.min(delay * 2, backoffMs.max);
-        schedule();
-      });
-    }, delay);
-    timer.unref();
-  };
+    },
+    onListening(again) {
+      if (again) onGap?.();
+    },
+  });
 
   return {
     start() {
+      // Local streams still get local events while the listener is down.
       bus.onPublish = onPublish;
-      firstConnect ??= connect().catch((error: unknown) => {
-        // Local streams still get local events; the listener keeps trying in the background.
-        logger.warn({ err: (error as Error).message }, "live: listener could not connect");
-        // Once it does connect, whatever other instances sent meanwhile was not heard: a gap.
-        connectedOnce = true;
-        schedule();
-      });
-      return firstConnect;
+      return listener.start();
     },
     async stop() {
       stopped = true;
       if (bus.onPublish === onPublish) bus.onPublish = undefined;
-      if (timer) clearTimeout(timer);
-      const c = client;
-      client = undefined;
-      listening = false;
-      await c?.end().catch(() => {});
+      await listener.stop();
     },
-    backendPid: () => pid,
-    listening: () => listening,
+    backendPid: listener.backendPid,
+    listening: listener.listening,
   };
 }
