@@ -13,3 +13,19 @@ export type CreationType = "writing" | "art" | "music" | "projects";
 export type PathId = "monk" | "warrior";
 
 export type MemberRole = "member" | "moderator" | "admin";
+
+/** A challenge as its cards and its page show it (the read model's overview). */
+export interface ChallengeSummary {
+  id: number;
+  title: string;
+  description: string;
+  path: PathId;
+  virtues: string[];
+  lengthDays: number;
+  checkInsRequired: number;
+  xpReward: number;
+  members: number;
+  completed: number;
+  /** The viewer's latest attempt, as it stands today (an active one past its last day has failed). */
+  yours: "active" | "completed" | "failed" | null;
+}

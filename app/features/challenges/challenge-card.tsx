@@ -6,23 +6,11 @@ import { Link } from "~/components/ui/link";
 import { VirtueBadge } from "~/components/community/badges";
 import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
-import type { PathId } from "~/lib/domain-values";
+import type { ChallengeSummary } from "~/lib/domain-values";
 import { formatCount, plural } from "~/lib/utils";
 import { PATH_LABEL } from "~/lib/paths";
 
-export interface ChallengeSummary {
-  id: number;
-  title: string;
-  description: string;
-  path: PathId;
-  virtues: string[];
-  lengthDays: number;
-  checkInsRequired: number;
-  xpReward: number;
-  members: number;
-  completed: number;
-  yours: "active" | "completed" | "failed" | null;
-}
+export type { ChallengeSummary };
 
 const YOURS: Record<NonNullable<ChallengeSummary["yours"]>, string> = {
   active: "You're on this",

@@ -1,7 +1,7 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { AttemptStatus } from "../../db/schema";
-import type { PathId } from "~/lib/domain-values";
+import type { ChallengeSummary, PathId } from "~/lib/domain-values";
 import { daysBetween, localDay } from "~/lib/calendar-days";
 import { streaksOf, type Streaks } from "~/lib/streaks";
 import { XP } from "~/lib/xp";
@@ -24,20 +24,7 @@ import { memberTimeZone } from "../accounts/member-repository";
  */
 const earliestDayOnEarth = (now: Date) => localDay(new Date(now.getTime() - 12 * 3_600_000), "UTC");
 
-export interface ChallengeOverview {
-  id: number;
-  title: string;
-  description: string;
-  path: PathId;
-  virtues: string[];
-  lengthDays: number;
-  checkInsRequired: number;
-  xpReward: number;
-  members: number;
-  completed: number;
-  /** The viewer's latest attempt, as it stands today (an active one past its last day has failed). */
-  yours: AttemptStatus | null;
-}
+export type ChallengeOverview = ChallengeSummary;
 
 /** An attempt's status on `today`: active past its last day is a failed one not yet written down. */
 const standing = (status: AttemptStatus, endsOn: string, today: string): AttemptStatus => (status === "active" && endsOn < today ? "failed" : status);
