@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { createServer, request, type Server } from "node:http";
-import { brotliDecompressSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import express from "express";
 import { data, redirect, type ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -190,6 +190,23 @@ describe("the page store", () => {
     expect(cache.get(memberKey("/a", "s=1"))).toBeDefined();
     now = 5_000;
     expect(cache.get(memberKey("/a", "s=1"))).toBeUndefined();
+  });
+
+  it("keeps a visitor's page as its identity bytes and makes each encoding only when a client first asks for it (issue 29)", () => {
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    const body = html("A discussion read by many. ".repeat(400));
+    const kept = store(cache, "/d", [tag.forge], cache.sequence(), body)!;
+    // No compression at the miss: a page the next write drops before its second reader cost none.
+    expect(Object.keys(kept.bodies)).toEqual(["identity"]);
+    expect(kept.bytes).toBe(body.length + "/d".length);
+    const gzip = cache.body(kept, "gzip");
+    expect(gunzipSync(gzip).equals(body)).toBe(true);
+    expect(Object.keys(kept.bodies).sort()).toEqual(["gzip", "identity"]);
+    const br = cache.body(kept, "br");
+    expect(brotliDecompressSync(br).equals(body)).toBe(true);
+    // Made once, then served as kept, and counted in the bytes the LRU bounds.
+    expect(cache.body(kept, "br")).toBe(br);
+    expect(cache.storedBytes).toBe(body.length + "/d".length + gzip.length + br.length);
   });
 
   it("picks br over gzip over identity, honouring q=0", () => {

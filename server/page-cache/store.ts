@@ -5,7 +5,7 @@ import type { Encoding } from "../http-encoding";
 
 /**
  * The page cache (issue 13, ADR 0026): the HTTP server asks it before Express sees a request. A
- * logged-out reader's GET is answered from memory with precompressed bytes; everything else goes to
+ * logged-out reader's GET is answered from memory with compressed bytes kept; everything else goes to
  * the app. A page is kept only while nothing it read (its read tags) has been written since its
  * request began; a short TTL is the safety net for writes no tag describes.
  *
@@ -31,7 +31,7 @@ export interface CachedPage {
   status: number;
   /** Headers to replay, lower-case names; CSP, ETag, Vary and Cache-Control included. */
   headers: Record<string, string>;
-  /** Identity always; a member's page is compressed per encoding when first asked for in it. */
+  /** Identity always; brotli and gzip each made when first asked for. */
   bodies: Partial<Record<Encoding, Buffer>> & { identity: Buffer };
   /** The strong validator of the identity bytes; the compressed variants add a suffix. */
   etag: string;
@@ -44,6 +44,14 @@ export interface CachedPage {
   /** Set for a member's page: kept for the session it was rendered for only. */
   viewer?: PageViewer;
 }
+
+/**
+ * Kept pages are compressed per encoding when a client first asks for it, at levels whose cost is
+ * about a millisecond or two for a 100 KB page (issue 29, ADR 0060): brotli 9 took 30–125 ms of the
+ * event loop for 1–2% fewer bytes than 5, and under churn most pages are dropped before a second read.
+ */
+const BROTLI_QUALITY = 5;
+const GZIP_LEVEL = 6;
 
 /** How often a read's side effect (a view count) may drop the pages that show it. */
 const SOON_WINDOW_MS = 2000;
@@ -235,21 +243,9 @@ export class PageCache {
     const reads = [...new Set(input.reads)];
     if (input.viewer) reads.push(tag.viewer(input.viewer.memberId));
     const identity = input.body;
-    // A visitor's page is read by many: compressed once, at the best ratio that keeps a miss quick.
-    // A member's page is read by one, often only by its own reloads: each encoding is made when
-    // first needed, as quickly as compression() would have (see `body`).
-    const bodies: CachedPage["bodies"] = input.viewer
-      ? { identity }
-      : {
-          identity,
-          br: brotliCompressSync(identity, {
-            params: {
-              [zlibConstants.BROTLI_PARAM_QUALITY]: 9,
-              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-            },
-          }),
-          gzip: gzipSync(identity, { level: 9 }),
-        };
+    // Only the encodings clients ask for are made, one at a time (`body`): a page dropped by the
+    // next write before its second reader cost no compression it did not need.
+    const bodies: CachedPage["bodies"] = { identity };
     const etag = createHash("sha256").update(identity).digest("base64url").slice(0, 27);
     const entry: CachedPage = {
       key: input.key,
@@ -261,7 +257,7 @@ export class PageCache {
       onHit: input.onHit ?? [],
       startSeq: input.startSeq,
       storedAt: this.now(),
-      bytes: identity.length + (bodies.br?.length ?? 0) + (bodies.gzip?.length ?? 0) + input.key.length,
+      bytes: identity.length + input.key.length,
       viewer: input.viewer,
     };
     if (!this.isValid(entry)) return undefined;
@@ -282,7 +278,7 @@ export class PageCache {
     }
   }
 
-  /** The entry's bytes in this encoding, made now if it has none yet (a member's page). */
+  /** The entry's bytes in this encoding, made now if it has none yet. */
   body(entry: CachedPage, encoding: Encoding): Buffer {
     const kept = entry.bodies[encoding];
     if (kept) return kept;
@@ -290,11 +286,11 @@ export class PageCache {
       encoding === "br"
         ? brotliCompressSync(entry.bodies.identity, {
             params: {
-              [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
+              [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
               [zlibConstants.BROTLI_PARAM_SIZE_HINT]: entry.bodies.identity.length,
             },
           })
-        : gzipSync(entry.bodies.identity, { level: 6 });
+        : gzipSync(entry.bodies.identity, { level: GZIP_LEVEL });
     entry.bodies[encoding] = made;
     // Counted only while the entry is still the one kept under its key.
     if (this.entries.get(entry.key) === entry) {
