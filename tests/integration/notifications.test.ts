@@ -215,6 +215,43 @@ describe(`notifications on ${ENGINE}`, () => {
     expect((await notificationsOf(author))[0]).toMatchObject({ kind: "comment", url: `/forge/${made.id}#comment-${commented.value.id}` });
   });
 
+  it("a like or helpful vote taken back stops counting: toggling never swells a line, the line names who still stands, and goes with the last", async () => {
+    const author = await newMember(site.services.db);
+    const made = await creation(site.services.db, { author, title: "Ridge at noon" });
+    const [ada, bo] = [await acolyte(), await acolyte()];
+    const likes = async () => (await notificationsOf(author)).filter((n) => n.kind === "like" && n.read_at === null);
+    // One member liking, unliking and liking again is one like, not "Ada and 2 others".
+    for (const liked of [true, false, true, false, true]) expect((await setLiked(site.services, ada, made.id, liked)).ok).toBe(true);
+    expect(await likes()).toMatchObject([{ actor_id: ada.id, others: 0 }]);
+    // The member named takes theirs back: the line names the other, alone.
+    await setLiked(site.services, bo, made.id, true);
+    expect(await likes()).toMatchObject([{ actor_id: bo.id, others: 1 }]);
+    await setLiked(site.services, bo, made.id, false);
+    expect(await likes()).toMatchObject([{ actor_id: ada.id, others: 0 }]);
+    // The last like taken back takes the line, and the bell's count, away.
+    await setLiked(site.services, ada, made.id, false);
+    expect(await likes()).toEqual([]);
+    expect(await unread(author)).toBe(0);
+    // A like the author already read about leaves the new unread line alone when taken back.
+    await setLiked(site.services, ada, made.id, true);
+    await markAllRead(site.services, author);
+    await setLiked(site.services, bo, made.id, true);
+    await setLiked(site.services, ada, made.id, false);
+    expect(await likes()).toMatchObject([{ actor_id: bo.id, others: 0 }]);
+
+    // Helpful votes gather and are taken back the same way.
+    const q = await question(site.services);
+    const a = await answer(site.services, q.id);
+    const helpful = async () => (await notificationsOf(a.author)).filter((n) => n.kind === "helpful");
+    for (const on of [true, false, true]) expect((await setHelpful(site.services, ada, a.id, on)).ok).toBe(true);
+    await setHelpful(site.services, bo, a.id, true);
+    expect(await helpful()).toMatchObject([{ actor_id: bo.id, others: 1 }]);
+    await setHelpful(site.services, ada, a.id, false);
+    expect(await helpful()).toMatchObject([{ actor_id: bo.id, others: 0 }]);
+    await setHelpful(site.services, bo, a.id, false);
+    expect(await helpful()).toEqual([]);
+  });
+
   it("a rank going up tells the member; going down does not", async () => {
     const climber = await newMember(site.services.db);
     await grantXp(site.services.db, climber.id, rankById("acolyte").minXp);
@@ -359,5 +396,12 @@ if (ENGINE === "postgres")
       const lines = (await notificationsOf(author)).filter((n) => n.kind === "like");
       expect(lines).toHaveLength(1);
       expect(lines[0]!.others).toBe(49);
+      // Taken back at once, all but one: the line counts that one alone and names them.
+      const [stays, ...leave] = likers;
+      const undone = await Promise.all(leave.map((l) => setLiked(site.services, l, made.id, false)));
+      expect(undone.every((r) => r.ok)).toBe(true);
+      expect((await notificationsOf(author)).filter((n) => n.kind === "like")).toMatchObject([{ actor_id: stays!.id, others: 0 }]);
+      expect((await setLiked(site.services, stays!, made.id, false)).ok).toBe(true);
+      expect((await notificationsOf(author)).filter((n) => n.kind === "like")).toEqual([]);
     });
   });

@@ -249,8 +249,27 @@ export async function insertHelpfulVote(db: Db, answerId: number, memberId: stri
 
 /** Removes a helpful vote; false when there was none. */
 export async function deleteHelpfulVote(db: Db, answerId: number, memberId: string) {
-  const removed = await db.deleteFrom("helpful_vote").where("answer_id", "=", answerId).where("member_id", "=", memberId).executeTakeFirst();
-  return Number(removed.numDeletedRows) > 0;
+  const removed = await db
+    .deleteFrom("helpful_vote")
+    .where("answer_id", "=", answerId)
+    .where("member_id", "=", memberId)
+    .returning("created_at")
+    .executeTakeFirst();
+  return removed?.created_at ?? null;
+}
+
+/** The member who marked the answer helpful last, since `since` (all when null), other than `except`. */
+export async function latestHelpfulVoter(db: Db, answerId: number, except: string, since: string | null) {
+  const row = await db
+    .selectFrom("helpful_vote")
+    .select("member_id")
+    .where("answer_id", "=", answerId)
+    .where("member_id", "!=", except)
+    .$if(since !== null, (q) => q.where("created_at", ">", since!))
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.member_id ?? null;
 }
 
 export async function moveHelpfulCount(db: Db, answerId: number, delta: number) {

@@ -14,13 +14,14 @@ import { createPost, deleteOwnPost, editOwnPost } from "../posts/pipeline";
 import { fail, type Outcome } from "../outcome";
 import type { Executor } from "../../db/executor";
 import { specOf } from "../posts/post-kinds";
-import { notify, ringBells } from "../notifications/notification-service";
+import { notify, ringBells, withdrawFromGroup } from "../notifications/notification-service";
 import {
   acceptedAnswerOf,
   clearAcceptedMark,
   countView,
   deleteAdvisor,
   deleteHelpfulVote,
+  latestHelpfulVoter,
   findAnswerAuthor,
   findVisibleAnswer,
   findVisibleQuestion,
@@ -128,6 +129,9 @@ export async function acceptAnswer(
   return accepted;
 }
 
+/** The helpful votes on one answer gather on one unread line of its author's. */
+const helpfulGroup = (answerId: number) => `helpful:answer:${answerId}`;
+
 /** The author of an answer is told it was accepted or marked helpful (helpful votes gather on one line). */
 async function noticeAnswer(
   trx: Executor,
@@ -142,7 +146,7 @@ async function noticeAnswer(
   return notify(
     trx,
     actorId,
-    [{ memberId: answer.author_id, kind, subject, parent, title, url, quietIf, ...(kind === "helpful" ? { group: `helpful:${subject}` } : {}) }],
+    [{ memberId: answer.author_id, kind, subject, parent, title, url, quietIf, ...(kind === "helpful" ? { group: helpfulGroup(answer.id) } : {}) }],
     now,
   );
 }
@@ -175,9 +179,17 @@ export async function setHelpful(
       await awardXp(trx, answer.author_id, "answer.helpful", subject, now);
       told = await noticeAnswer(trx, { id: answerId, author_id: answer.author_id, questionId: Number(answer.question_id) }, "helpful", viewer.id, now);
     } else {
-      if (!(await deleteHelpfulVote(trx, answerId, viewer.id))) return;
+      const votedAt = await deleteHelpfulVote(trx, answerId, viewer.id);
+      if (votedAt === null) return;
       await moveHelpfulCount(trx, answerId, -1);
       await revokeXp(trx, answer.author_id, "answer.helpful", subject);
+      told = await withdrawFromGroup(trx, {
+        memberId: answer.author_id,
+        group: helpfulGroup(answerId),
+        actorId: viewer.id,
+        actedAt: votedAt,
+        nextActor: (since) => latestHelpfulVoter(trx, answerId, viewer.id, since),
+      });
     }
   });
   await ringBells(services, told);

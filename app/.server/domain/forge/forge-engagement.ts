@@ -7,8 +7,8 @@ import { fail, type Outcome } from "../outcome";
 import { tag, wrote } from "../../cache/page-tags";
 import type { Executor } from "../../db/executor";
 import { specOf } from "../posts/post-kinds";
-import { notify, ringBells } from "../notifications/notification-service";
-import { deleteLike, findOpenCreation, insertLike, likeCountOf, moveLikeCount } from "./forge-repository";
+import { notify, ringBells, withdrawFromGroup } from "../notifications/notification-service";
+import { deleteLike, findOpenCreation, insertLike, latestLiker, likeCountOf, moveLikeCount } from "./forge-repository";
 
 /**
  * What members do with a creation once it is shared (issue 10): like it, comment on it; its author
@@ -59,9 +59,19 @@ export async function setLiked(
         await awardXp(trx, creation.author_id, "creation.liked", subject, now);
         told = await noticeLike(trx, creationId, creation.author_id, viewer.id, now);
       }
-    } else if (await deleteLike(trx, creationId, viewer.id)) {
-      await moveLikeCount(trx, creationId, -1);
-      await revokeXp(trx, creation.author_id, "creation.liked", subject);
+    } else {
+      const likedAt = await deleteLike(trx, creationId, viewer.id);
+      if (likedAt !== null) {
+        await moveLikeCount(trx, creationId, -1);
+        await revokeXp(trx, creation.author_id, "creation.liked", subject);
+        told = await withdrawFromGroup(trx, {
+          memberId: creation.author_id,
+          group: likeGroup(creationId),
+          actorId: viewer.id,
+          actedAt: likedAt,
+          nextActor: (since) => latestLiker(trx, creationId, viewer.id, since),
+        });
+      }
     }
     return { ok: true as const, value: { liked, likes: await likeCountOf(trx, creationId) } };
   });
@@ -69,12 +79,15 @@ export async function setLiked(
   return outcome;
 }
 
+/** The likes of one creation gather on one unread line of its author's ("Amara and 4 others liked …"). */
+const likeGroup = (creationId: number) => `like:creation:${creationId}`;
+
 /** The creation's author is told; likes gather on one unread line ("Amara and 4 others liked …"). */
 async function noticeLike(trx: Executor, creationId: number, authorId: string, actorId: string, now: Date) {
   const place = await specOf("creation").notices(trx, { id: creationId, parentId: null });
   if (!place) return [];
   const { subject, parent, title, url } = place;
-  return notify(trx, actorId, [{ memberId: authorId, kind: "like", subject, parent, title, url, group: `like:${subject}` }], now);
+  return notify(trx, actorId, [{ memberId: authorId, kind: "like", subject, parent, title, url, group: likeGroup(creationId) }], now);
 }
 
 /** A comment (1 to 2,000 characters, checked by the shared schema) on a creation that shows. */

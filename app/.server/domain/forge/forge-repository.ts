@@ -177,10 +177,29 @@ export async function insertLike(db: Db, creationId: number, memberId: string, a
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-/** Removes a like; false when there was none. */
+/** Removes a like; when it was made, or null when there was none. */
 export async function deleteLike(db: Db, creationId: number, memberId: string) {
-  const removed = await db.deleteFrom("creation_like").where("creation_id", "=", creationId).where("member_id", "=", memberId).executeTakeFirst();
-  return Number(removed.numDeletedRows) > 0;
+  const removed = await db
+    .deleteFrom("creation_like")
+    .where("creation_id", "=", creationId)
+    .where("member_id", "=", memberId)
+    .returning("created_at")
+    .executeTakeFirst();
+  return removed?.created_at ?? null;
+}
+
+/** The member who liked the creation last, since `since` (all when null), other than `except`. */
+export async function latestLiker(db: Db, creationId: number, except: string, since: string | null) {
+  const row = await db
+    .selectFrom("creation_like")
+    .select("member_id")
+    .where("creation_id", "=", creationId)
+    .where("member_id", "!=", except)
+    .$if(since !== null, (q) => q.where("created_at", ">", since!))
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.member_id ?? null;
 }
 
 export async function moveLikeCount(db: Db, creationId: number, delta: number) {

@@ -46,6 +46,47 @@ export async function upsertGroupedNotification(trx: Executor, row: Notification
     .execute();
 }
 
+/**
+ * The member's unread line of a group, if any, locked on PostgreSQL for the caller's transaction:
+ * two likes taken back at once are counted off one after the other (SQLite writers are serial).
+ */
+export async function unreadGroupLine(trx: Executor, memberId: string, group: string) {
+  return trx
+    .selectFrom("notification")
+    .select(["id", "actor_id", "others"])
+    .where("member_id", "=", memberId)
+    .where("group_key", "=", group)
+    .where("read_at", "is", null)
+    .$if(engineOf(trx) === "postgres", (q) => q.forUpdate())
+    .executeTakeFirst();
+}
+
+/** When the member last read a line of this group: what happened before it went into a line they read. */
+export async function lastReadOfGroup(db: Executor, memberId: string, group: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("notification")
+    .select((eb) => eb.fn.max("read_at").as("at"))
+    .where("member_id", "=", memberId)
+    .where("group_key", "=", group)
+    .where("read_at", "is not", null)
+    .executeTakeFirst();
+  return row?.at ? new Date(row.at).toISOString() : null;
+}
+
+/** One fewer on a grouped line, named after `actorId` from now on (the same one when null). */
+export async function takeOneFromGroupLine(trx: Executor, id: number, actorId: string | null) {
+  await trx
+    .updateTable("notification")
+    .set((eb) => ({ others: eb("others", "-", 1), ...(actorId ? { actor_id: actorId } : {}) }))
+    .where("id", "=", id)
+    .where("others", ">", 0)
+    .execute();
+}
+
+export async function deleteNotification(trx: Executor, id: number) {
+  await trx.deleteFrom("notification").where("id", "=", id).execute();
+}
+
 /** Of these members, those who muted `actorId`. */
 export async function membersMuting(db: Executor, memberIds: string[], actorId: string): Promise<Set<string>> {
   if (memberIds.length === 0) return new Set();

@@ -1,6 +1,7 @@
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { Executor } from "../../db/executor";
+import type { Timestamp } from "../../db/schema";
 import { fail, type Outcome } from "../outcome";
 import {
   BELL_MAX,
@@ -12,7 +13,11 @@ import {
 } from "~/lib/notifications";
 import {
   countUnread,
+  deleteNotification,
   deleteNotificationsAbout,
+  lastReadOfGroup,
+  takeOneFromGroupLine,
+  unreadGroupLine,
   isMuting,
   mutedMembers,
   setMute,
@@ -92,6 +97,34 @@ export async function notify(trx: Executor, actorId: string | null, notices: rea
   }
   await insertNotifications(trx, plain);
   return told;
+}
+
+/**
+ * A like or helpful vote taken back (`group` as `notify` was given it): the member's unread line of
+ * the group stops counting it, so liking and unliking again and again never reads "Amara and 3
+ * others". Only what was done since the member last read a line of the group is counted in the
+ * unread one. A line that counted no one else goes; one named after whoever took theirs back is
+ * named after `nextActor` (the latest of the others still standing, since `lastRead`). Returns whose
+ * bell changed.
+ */
+export async function withdrawFromGroup(
+  trx: Executor,
+  input: { memberId: string; group: string; actorId: string; actedAt: Timestamp; nextActor: (since: string | null) => Promise<string | null> },
+): Promise<string[]> {
+  const line = await unreadGroupLine(trx, input.memberId, input.group);
+  if (!line) return [];
+  const lastRead = await lastReadOfGroup(trx, input.memberId, input.group);
+  if (lastRead !== null && new Date(input.actedAt).getTime() <= new Date(lastRead).getTime()) return [];
+  const named = line.actor_id === input.actorId;
+  if (Number(line.others) === 0) {
+    if (!named) return [];
+    await deleteNotification(trx, line.id);
+    return [input.memberId];
+  }
+  const next = named ? await input.nextActor(lastRead) : null;
+  if (named && next === null) await deleteNotification(trx, line.id);
+  else await takeOneFromGroupLine(trx, line.id, next);
+  return [input.memberId];
 }
 
 /** A post hidden or deleted takes its notifications (and those of what is under it) away; whose bells to ring. */
