@@ -1,0 +1,613 @@
+// Issue 29's mixed-traffic benchmark (item 1): the production build under a realistic mix, with the
+// page cache on and off. Run `npm run build` first, then `npm run bench:mix`.
+// The data: the migrations and the demo content, then 200 members who can sign in and 2,000
+// discussions of 5–20 replies each (about 25,000 posts) spread over the demo's topics, written by
+// those members, with the counts, last-activity times and XP the posting pipeline would have kept;
+// bodies rendered once and reused. Each table is filled by one INSERT … SELECT over a series, as in
+// bench-scale.ts.
+// The traffic (autocannon, `--connections` at once): 90% of requests by visitors, 8% by signed-in
+// members reading, 2% by signed-in members replying (a real POST of the reply form with the form key
+// read from the page just before, as a browser does; that page read counts as a member read). Each
+// read is the home page (3%), a topic's list (7%) or a discussion (90%), discussions drawn Zipf-like
+// (weight 1/rank: about 70% of them go to the top 10%). Members sign in once, through the form, and
+// reuse their cookies; visitors send no cookie. Every request but the form read asks for br/gzip, as
+// browsers do (the form read is fetched as identity so its key can be read from the bytes).
+// Rounds alternate the page cache on and off (PAGE_CACHE, app/.server/env.ts), a fresh server
+// process per side per round on the same data; each process gets `--warmup` seconds of the same mix
+// first, not counted. Server CPU (utime + stime) and RSS are read from /proc/<pid> of the server.
+//   --engine sqlite|postgres   default sqlite; postgres creates its own database on
+//                              SCALE_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres)
+//                              and drops it afterwards
+//   --connections 20  --rounds 2  --seconds 20 (per side per round)  --warmup 3
+// Writers take the members in turn; a member may make 30 writes in 10 minutes (WRITE_LIMIT), so
+// runs much longer than the default meet 429s, which are counted and shown apart.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { hashPassword } from "better-auth/crypto";
+import { sql } from "kysely";
+import pg from "pg";
+import { createDatabase, type Db, type Engine } from "../app/.server/db/connect";
+import { insertDemoContent, recount } from "../app/.server/db/demo-content";
+import { rebuildReplyHours } from "../app/.server/db/reply-hours";
+import { renderMarkdown } from "../app/.server/markdown";
+import { rankFor } from "../app/lib/ranks";
+import { excerptOf } from "../app/lib/text";
+import { XP } from "../app/lib/xp";
+import { migrateToLatest } from "../database/migrate";
+import { startBuiltSite } from "./bench-support";
+
+const { values: args } = parseArgs({
+  options: {
+    engine: { type: "string", default: "sqlite" },
+    connections: { type: "string", default: "20" },
+    rounds: { type: "string", default: "2" },
+    seconds: { type: "string", default: "20" },
+    warmup: { type: "string", default: "3" },
+  },
+});
+if (args.engine !== "sqlite" && args.engine !== "postgres") throw new Error("--engine must be sqlite or postgres");
+const engine: Engine = args.engine;
+const pgEngine = engine === "postgres";
+const CONNECTIONS = Number(args.connections);
+const ROUNDS = Number(args.rounds);
+const SECONDS = Number(args.seconds);
+const WARMUP = Number(args.warmup);
+
+const DISCUSSIONS = 2_000;
+const MEMBERS = 200;
+const MAX_REPLIES = 20;
+const PASSWORD = "Mixed-traffic-1";
+/** The issue's mix, as shares of all requests. */
+const MIX = { member: 0.08, write: 0.02, home: 0.03, topic: 0.07 };
+/** The issue's goals. */
+const GOALS = { speedup: 1.5, readP99: 100, writeP99: 200, cpuPerRequest: 2 };
+const KINDS: Kind[] = ["visitor", "member", "write"];
+/** Clock ticks per second, the unit of /proc/<pid>/stat's CPU times. */
+const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+
+// ------------------------------------------------------------------ the database
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-mix-"));
+const adminUrl = process.env.SCALE_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const pgName = `ipos_mix_${randomBytes(6).toString("hex")}`;
+const databaseUrl = new URL(adminUrl);
+databaseUrl.pathname = `/${pgName}`;
+async function admin(statement: string) {
+  const client = new pg.Client({ connectionString: adminUrl, application_name: "ipos-bench-mix" });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+let dropped = false;
+async function cleanUp() {
+  if (dropped) return;
+  dropped = true;
+  if (pgEngine) await admin(`drop database if exists "${pgName}" with (force)`).catch((e) => console.error(e));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void cleanUp().then(() => process.exit(130)));
+
+if (pgEngine) await admin(`create database "${pgName}"`);
+const db: Db = pgEngine
+  ? createDatabase({ engine, url: databaseUrl.toString(), poolSize: 2 })
+  : createDatabase({ engine, sqlitePath: path.join(dataDir, "site.db") });
+const siteEnv: Record<string, string> = pgEngine ? { DATABASE_URL: databaseUrl.toString() } : {};
+
+try {
+  await migrateToLatest(db);
+  await insertDemoContent(db);
+  const built = await build(db);
+  await db.destroy();
+  await drive(built);
+} finally {
+  await cleanUp();
+}
+process.exit(0);
+
+// ------------------------------------------------------------------ building the data
+interface Built {
+  /** The seeded discussions' addresses, in id order. */
+  discussions: string[];
+  topics: string[];
+  emails: string[];
+}
+
+async function build(db: Db): Promise<Built> {
+  const started = Date.now();
+  const now = Date.now();
+  const q = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const series = (count: number) =>
+    pgEngine
+      ? `generate_series(1, ${count}) as s(g)`
+      : `(with recursive s(g) as (select 1 union all select g + 1 from s where g < ${count}) select g from s) as s`;
+  /** An instant `secondsAgo` (an SQL expression) before now, in the column's own type. */
+  const ago = (secondsAgo: string) =>
+    pgEngine
+      ? `(timestamptz '${new Date(now).toISOString()}' - (${secondsAgo}) * interval '1 second')`
+      : `strftime('%Y-%m-%dT%H:%M:%fZ', '${new Date(now).toISOString()}', '-' || (${secondsAgo}) || ' seconds')`;
+  /** The column `at` plus `seconds` (an SQL expression), in the column's own type. */
+  const after = (at: string, seconds: string) =>
+    pgEngine ? `(${at} + (${seconds}) * interval '1 second')` : `strftime('%Y-%m-%dT%H:%M:%fZ', ${at}, '+' || (${seconds}) || ' seconds')`;
+  const step = async (label: string, run: () => Promise<unknown>) => {
+    const t = Date.now();
+    await run();
+    console.log(`  ${label.padEnd(58)} ${((Date.now() - t) / 1000).toFixed(1).padStart(6)} s`);
+  };
+
+  const opening =
+    "How do you keep a **daily** practice when the day runs away? I sit for ten minutes before work, then train.\n\n" +
+    "- breath first\n- then the body\n\nSee [the manifesto](/manifesto) for why both.";
+  const answer =
+    "What worked for me: *one* fixed time, the same place, and a short note afterwards. Some days it is only three breaths, " +
+    "and that still counts.\n\nWhen the week is heavy I keep the training short but I do not skip it.";
+  const member = (expr: string) => `'mix-member-' || ((${expr}) % ${MEMBERS} + 1)`;
+  const topics = await db.selectFrom("topic").select(["id", "section"]).orderBy("section").orderBy("id").execute();
+  const firstId =
+    Number(
+      (
+        await db
+          .selectFrom("discussion")
+          .select((eb) => eb.fn.max("id").as("n"))
+          .executeTakeFirst()
+      )?.n ?? 0,
+    ) + 1;
+  console.log(`building the data set on ${engine} (demo content, then):`);
+
+  await step(`${MEMBERS} members with passwords`, async () => {
+    const joined = ago(`${365 * 86_400}`);
+    const flag = pgEngine ? "false" : "0";
+    await sql
+      .raw(
+        `insert into member (id, name, email, email_verified, image, created_at, updated_at, handle, bio, interests, role)
+         select 'mix-member-' || g, 'Mix Member ' || g, 'mix-member-' || g || '@example.org', ${flag}, null, ${joined}, ${joined}, 'mix-member-' || g, null, '[]', 'member'
+         from ${series(MEMBERS)}`,
+      )
+      .execute(db);
+    // One hash for all: each row carries its own salt in the hash text, so any copy verifies.
+    const hash = q(await hashPassword(PASSWORD));
+    await sql
+      .raw(
+        `insert into account (id, account_id, provider_id, member_id, password, created_at, updated_at)
+         select 'mix-account-' || g, 'mix-member-' || g, 'credential', 'mix-member-' || g, ${hash}, ${joined}, ${joined}
+         from ${series(MEMBERS)}`,
+      )
+      .execute(db);
+  });
+  // Discussion g (1..DISCUSSIONS) goes to topic g mod the topic count, one every 20 minutes, the
+  // newest opened a day ago; its replies (5 + id mod 16 of them) come 40 minutes apart.
+  const topicOf = `case g % ${topics.length} ${topics.map((t, i) => `when ${i} then ${q(t.id)}`).join(" ")} end`;
+  await step(`${DISCUSSIONS.toLocaleString("en")} discussions`, () =>
+    sql
+      .raw(
+        `insert into discussion (topic_id, author_id, title, slug, body, body_html, excerpt, created_at, last_activity_at)
+         select ${topicOf}, ${member("g * 7")}, 'Mixed traffic discussion number ' || g, 'mixed-traffic-discussion-number-' || g,
+           ${q(opening)}, ${q(renderMarkdown(opening))}, ${q(excerptOf(opening))}, ${ago(`(${DISCUSSIONS} - g) * 1200 + 86400`)}, ${ago(`(${DISCUSSIONS} - g) * 1200 + 86400`)}
+         from ${series(DISCUSSIONS)} order by g`,
+      )
+      .execute(db),
+  );
+  await step("5–20 replies each", () =>
+    sql
+      .raw(
+        `insert into reply (discussion_id, author_id, body, body_html, created_at)
+         select d.id, ${member("d.id * 7 + s.g")}, ${q(answer)}, ${q(renderMarkdown(answer))}, ${after("d.created_at", "s.g * 2400")}
+         from discussion d join ${series(MAX_REPLIES)} on s.g <= 5 + d.id % 16
+         where d.id >= ${firstId} order by d.id, s.g`,
+      )
+      .execute(db),
+  );
+  await step("last activity, reply and topic counts", async () => {
+    // Statistics first: PostgreSQL plans the correlated counts of recount() badly on fresh tables.
+    if (pgEngine) await sql`analyze`.execute(db);
+    await sql
+      .raw(`update discussion set last_activity_at = (select max(created_at) from reply where reply.discussion_id = discussion.id) where id >= ${firstId}`)
+      .execute(db);
+    await recount(db);
+  });
+  // What the posting pipeline keeps for "busiest in the last 7 days" (ADR 0027), written directly here.
+  await step("hourly reply counts (featured discussions)", () => rebuildReplyHours(db));
+  await step("XP ledger (one row per post), member.xp and member.rank", async () => {
+    await sql
+      .raw(
+        `insert into xp_event (member_id, kind, subject_id, points, created_at)
+         select author_id, 'discussion.started', cast(id as text), ${XP["discussion.started"]}, created_at from discussion where id >= ${firstId}`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `insert into xp_event (member_id, kind, subject_id, points, created_at)
+         select author_id, 'reply.posted', cast(id as text), ${XP["reply.posted"]}, created_at from reply where discussion_id >= ${firstId}`,
+      )
+      .execute(db);
+    await sql`update member set xp = coalesce((select sum(points) from xp_event where xp_event.member_id = member.id), 0) where id like 'mix-member-%'`.execute(
+      db,
+    );
+    for (const m of await db.selectFrom("member").select(["id", "xp"]).where("id", "like", "mix-member-%").execute()) {
+      await db
+        .updateTable("member")
+        .set({ rank: rankFor(Number(m.xp)).id })
+        .where("id", "=", m.id)
+        .execute();
+    }
+  });
+  // What autovacuum does to a PostgreSQL database that has lived a while (statistics, visibility).
+  if (pgEngine) await step("vacuum analyze", () => sql`vacuum analyze`.execute(db));
+
+  const rows = await db
+    .selectFrom("discussion")
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .select(["discussion.id", "discussion.slug", "topic.id as topicId", "topic.section"])
+    .where("discussion.id", ">=", firstId)
+    .orderBy("discussion.id")
+    .execute();
+  const posts = await db
+    .selectFrom("reply")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("discussion_id", ">=", firstId)
+    .executeTakeFirstOrThrow();
+  console.log(
+    `  built in ${((Date.now() - started) / 1000).toFixed(1)} s: ${rows.length.toLocaleString("en")} discussions, ${Number(posts.n).toLocaleString("en")} replies over ${topics.length} topics`,
+  );
+  return {
+    discussions: rows.map((r) => `/${r.section}/${r.topicId}/${r.id}-${r.slug}`),
+    topics: topics.map((t) => `/${t.section}/${t.id}`),
+    emails: Array.from({ length: MEMBERS }, (_, i) => `mix-member-${i + 1}@example.org`),
+  };
+}
+
+// ------------------------------------------------------------------ signing in
+/** Signs a member in through the form and lands on the page it redirects to, as a browser does. */
+async function signIn(base: string, email: string) {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const pair = line.split(";")[0]!;
+      const equals = pair.indexOf("=");
+      const name = pair.slice(0, equals).trim();
+      const value = pair.slice(equals + 1);
+      if (value === "" || /;\s*max-age=0/i.test(line)) jar.delete(name);
+      else jar.set(name, value);
+    }
+  };
+  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+  const res = await fetch(`${base}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password: PASSWORD, rememberMe: "on" }),
+  });
+  if (res.status !== 302) throw new Error(`signing in ${email}: ${res.status}`);
+  keep(res);
+  // The landing page reads and clears the sign-in's flash cookie: what is left is what the browser keeps.
+  const landing = await fetch(base + (res.headers.get("location") ?? "/"), { headers: { cookie: cookie() } });
+  await landing.arrayBuffer();
+  keep(landing);
+  if (![...jar.keys()].some((name) => name.includes("session_token"))) throw new Error(`signing in ${email}: no session cookie`);
+  return cookie();
+}
+
+// ------------------------------------------------------------------ the traffic
+type Kind = "visitor" | "member" | "write";
+interface Tally {
+  latencies: number[];
+  /** Answers by status (a write's 302 by where it leads), and replies never sent. */
+  statuses: Map<string, number>;
+  hits: number;
+  misses: number;
+}
+type Tallies = Record<Kind, Tally>;
+function emptyTallies(): Tallies {
+  return {
+    visitor: { latencies: [], statuses: new Map(), hits: 0, misses: 0 },
+    member: { latencies: [], statuses: new Map(), hits: 0, misses: 0 },
+    write: { latencies: [], statuses: new Map(), hits: 0, misses: 0 },
+  };
+}
+
+/** What autocannon hands setupRequest and takes back (see node_modules/autocannon's README). */
+interface RequestData {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+/** Autocannon's per-connection context: kept over one pass of the two steps, then reset. */
+interface Context {
+  kind?: Kind;
+  sentAt?: number;
+  /** The member about to reply, and where, while their form is being read. */
+  replying?: { path: string; cookie: string };
+  /** The reply to send next, once the form's key was read. */
+  post?: { path: string; cookie: string; key: string };
+}
+interface Step {
+  setupRequest: (req: RequestData, context: Context) => RequestData;
+  onResponse: (status: number, body: string, context: Context, headers: Record<string, string | string[]>) => void;
+}
+
+/** Picks from 1..n with weight 1/rank, by a precomputed cumulative table. */
+function zipf(n: number) {
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let rank = 1; rank <= n; rank++) cumulative.push((total += 1 / rank));
+  const topShare = cumulative[Math.floor(n / 10) - 1]! / total;
+  return {
+    topShare,
+    pick() {
+      const u = Math.random() * total;
+      let lo = 0;
+      let hi = n - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (cumulative[mid]! < u) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    },
+  };
+}
+
+/** A fixed shuffle (mulberry32), so that popularity does not follow id, topic or age. */
+function shuffled<T>(list: T[], seed: number) {
+  const out = [...list];
+  let a = seed;
+  const random = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** A reply's answer: 302 to the new reply when it was posted; anything else (a 302 to /signin, a 429) as it came. */
+function writeAnswer(status: number, headers: Record<string, string | string[]>) {
+  const location = String(headers.Location ?? headers.location ?? "");
+  if (status === 302 && location.includes("#reply-")) return "302 (reply posted)";
+  return location ? `${status} to ${location.split("?")[0]}` : String(status);
+}
+
+function percentile(sorted: number[], q: number) {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+/** Milliseconds of CPU (user + system) the process has used, from /proc/<pid>/stat. */
+function cpuMs(pid: number) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+/** Resident memory in MB, from /proc/<pid>/status. */
+function rssMb(pid: number) {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+  return kb / 1024;
+}
+
+interface Round {
+  side: "on" | "off";
+  responses: number;
+  seconds: number;
+  tallies: Tallies;
+  cpuMs: number;
+  rssMb: number;
+}
+
+async function drive(built: Built) {
+  const popular = shuffled(built.discussions, 29);
+  const discussionRank = zipf(popular.length);
+  const discussion = () => popular[discussionRank.pick()]!;
+  const page = () => {
+    const u = Math.random();
+    if (u < MIX.home) return "/";
+    if (u < MIX.home + MIX.topic) return built.topics[Math.floor(Math.random() * built.topics.length)]!;
+    return discussion();
+  };
+
+  console.log(`\nsigning in ${MEMBERS} members through /signin…`);
+  const signingIn = Date.now();
+  const cookies: string[] = [];
+  {
+    const site = await startBuiltSite(dataDir, siteEnv);
+    for (let i = 0; i < built.emails.length; i += 4) {
+      cookies.push(...(await Promise.all(built.emails.slice(i, i + 4).map((email) => signIn(site.base, email)))));
+    }
+    await site.stop();
+  }
+  console.log(`  signed in in ${((Date.now() - signingIn) / 1000).toFixed(1)} s`);
+  let nextWriter = 0;
+
+  // Each connection runs the two steps in turn. A reply is started only in the first (its form read),
+  // and sent in the second, so a pass is either [form read, reply] or two independent reads; the
+  // shares below make the whole come out at the issue's mix.
+  const startReply = 2 * MIX.write;
+  const memberOfReads = (2 * MIX.member - startReply) / (2 - startReply);
+  const browser = { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", accept: "text/html" };
+  const compressed = { ...browser, "accept-encoding": "gzip, deflate, br" };
+  let tallies = emptyTallies();
+  let responses = 0;
+  const read = (req: RequestData, context: Context): RequestData => {
+    const member = Math.random() < memberOfReads;
+    context.kind = member ? "member" : "visitor";
+    context.sentAt = performance.now();
+    const headers: Record<string, string> = member ? { ...compressed, cookie: cookies[Math.floor(Math.random() * cookies.length)]! } : compressed;
+    return { ...req, method: "GET", path: page(), headers, body: undefined };
+  };
+  const record = (status: number, context: Context, headers: Record<string, string | string[]>) => {
+    const tally = tallies[context.kind!];
+    tally.latencies.push(performance.now() - context.sentAt!);
+    const answer = context.kind === "write" ? writeAnswer(status, headers) : String(status);
+    tally.statuses.set(answer, (tally.statuses.get(answer) ?? 0) + 1);
+    const state = headers["X-Page-Cache"] ?? headers["x-page-cache"];
+    if (state === "hit") tally.hits += 1;
+    else if (state === "miss") tally.misses += 1;
+    responses += 1;
+  };
+  const steps = (base: string): Step[] => [
+    {
+      setupRequest: (req, context) => {
+        if (Math.random() >= startReply) return read(req, context);
+        const cookie = cookies[nextWriter++ % cookies.length]!;
+        const path = discussion();
+        context.kind = "member";
+        context.replying = { path, cookie };
+        context.sentAt = performance.now();
+        return { ...req, method: "GET", path, headers: { ...browser, cookie }, body: undefined };
+      },
+      onResponse: (status, body, context, headers) => {
+        record(status, context, headers);
+        const key = context.replying && /name="submissionKey" value="([^"]+)"/.exec(body)?.[1];
+        if (context.replying && key) context.post = { ...context.replying, key };
+        else if (context.replying)
+          tallies.write.statuses.set("not sent (no form key on the page)", (tallies.write.statuses.get("not sent (no form key on the page)") ?? 0) + 1);
+      },
+    },
+    {
+      setupRequest: (req, context) => {
+        const post = context.post;
+        if (!post) return read(req, context);
+        context.kind = "write";
+        context.sentAt = performance.now();
+        const body = new URLSearchParams({
+          intent: "reply",
+          body: `Reply ${randomBytes(4).toString("hex")} under load: I keep to *ten minutes* a day, and [this guide](https://example.org/guide) helped.`,
+          submissionKey: post.key,
+        }).toString();
+        const headers = { ...compressed, cookie: post.cookie, origin: base, "content-type": "application/x-www-form-urlencoded" };
+        return { ...req, method: "POST", path: post.path, headers, body };
+      },
+      onResponse: (status, _body, context, headers) => record(status, context, headers),
+    },
+  ];
+  const load = async (base: string, seconds: number) => {
+    const options: Parameters<typeof autocannon>[0] & { requests: Step[] } = { url: base, connections: CONNECTIONS, duration: seconds, requests: steps(base) };
+    const result = await autocannon(options);
+    return result.errors;
+  };
+
+  console.log(
+    `\n${ROUNDS} alternating rounds of ${SECONDS} s per side (after ${WARMUP} s of warm-up per server), ${CONNECTIONS} connections, ${engine}; ` +
+      `discussions drawn Zipf-like: the top 10% get ${(discussionRank.topShare * 100).toFixed(0)}% of discussion reads`,
+  );
+  const rounds: Round[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const side of round % 2 === 1 ? (["on", "off"] as const) : (["off", "on"] as const)) {
+      const site = await startBuiltSite(dataDir, { ...siteEnv, PAGE_CACHE: side });
+      tallies = emptyTallies();
+      await load(site.base, WARMUP);
+      tallies = emptyTallies();
+      responses = 0;
+      const cpuBefore = cpuMs(site.pid);
+      const started = performance.now();
+      const errors = await load(site.base, SECONDS);
+      const seconds = (performance.now() - started) / 1000;
+      const result: Round = { side, responses, seconds, tallies, cpuMs: cpuMs(site.pid) - cpuBefore, rssMb: rssMb(site.pid) };
+      await site.stop();
+      rounds.push(result);
+      const p = (kind: Kind) => {
+        const sorted = result.tallies[kind].latencies.toSorted((a, b) => a - b);
+        return `${percentile(sorted, 0.5).toFixed(0)}/${percentile(sorted, 0.99).toFixed(0)}`;
+      };
+      console.log(
+        `  round ${round}, cache ${side.padEnd(3)}: ${(result.responses / seconds).toFixed(0).padStart(5)} req/s, p50/p99 ms visitor ${p("visitor")}, member ${p("member")}, write ${p("write")}; ` +
+          `CPU ${result.responses > 0 ? (result.cpuMs / result.responses).toFixed(2) : "–"} ms/req, RSS ${result.rssMb.toFixed(0)} MB${errors > 0 ? `, ${errors} connection errors` : ""}, load average ${os.loadavg()[0]!.toFixed(1)}`,
+      );
+    }
+  }
+  report(rounds);
+}
+
+// ------------------------------------------------------------------ the report
+function report(rounds: Round[]) {
+  const sides = (["on", "off"] as const).map((side) => {
+    const mine = rounds.filter((r) => r.side === side);
+    const pooled = emptyTallies();
+    for (const r of mine) {
+      for (const kind of KINDS) {
+        const into = pooled[kind];
+        const from = r.tallies[kind];
+        into.latencies.push(...from.latencies);
+        for (const [status, n] of from.statuses) into.statuses.set(status, (into.statuses.get(status) ?? 0) + n);
+        into.hits += from.hits;
+        into.misses += from.misses;
+      }
+    }
+    const sorted = Object.fromEntries(KINDS.map((kind) => [kind, pooled[kind].latencies.toSorted((a, b) => a - b)])) as Record<Kind, number[]>;
+    const responses = mine.reduce((sum, r) => sum + r.responses, 0);
+    const reads = pooled.visitor.latencies.length + pooled.member.latencies.length;
+    const hits = pooled.visitor.hits + pooled.member.hits;
+    const misses = pooled.visitor.misses + pooled.member.misses;
+    return {
+      side,
+      rps: mine.reduce((sum, r) => sum + r.responses / r.seconds, 0) / mine.length,
+      p50: (kind: Kind) => percentile(sorted[kind], 0.5),
+      p99: (kind: Kind) => percentile(sorted[kind], 0.99),
+      pooled,
+      responses,
+      mix: KINDS.map((kind) => `${((pooled[kind].latencies.length / responses) * 100).toFixed(1)}%`).join(" / "),
+      hitRatio: hits + misses > 0 ? hits / (hits + misses) : NaN,
+      hitsOfReads: reads > 0 ? hits / reads : NaN,
+      visitorHits: pooled.visitor.hits / Math.max(1, pooled.visitor.hits + pooled.visitor.misses),
+      memberHits: pooled.member.hits / Math.max(1, pooled.member.hits + pooled.member.misses),
+      cpuPerRequest: responses > 0 ? mine.reduce((sum, r) => sum + r.cpuMs, 0) / responses : NaN,
+      rss: mine.map((r) => r.rssMb.toFixed(0)).join(", "),
+    };
+  });
+  const [on, off] = sides as [(typeof sides)[0], (typeof sides)[0]];
+  const statuses = (side: typeof on, kind: Kind) =>
+    [...side.pooled[kind].statuses]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([status, n]) => `${n} × ${status}`)
+      .join(", ");
+  const row = (label: string, a: string, b: string) => console.log(`  ${label.padEnd(40)} ${a.padStart(18)} ${b.padStart(18)}`);
+  const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "–");
+  const ms2 = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : "–");
+  const pct = (value: number) => (Number.isNaN(value) ? "–" : `${(value * 100).toFixed(1)}%`);
+  console.log(`\nper side, ${ROUNDS} round(s) of ${SECONDS} s each (latencies pooled over the rounds):`);
+  row("", "page cache on", "page cache off");
+  row("req/s (mean of rounds)", on.rps.toFixed(0), off.rps.toFixed(0));
+  row("responses: visitor / member / write", on.mix, off.mix);
+  for (const kind of KINDS) {
+    const label = { visitor: "visitor reads", member: "member reads", write: "writes (reply POST)" }[kind];
+    row(`${label} p50 / p99 ms`, `${ms(on.p50(kind))} / ${ms(on.p99(kind))}`, `${ms(off.p50(kind))} / ${ms(off.p99(kind))}`);
+  }
+  row("cache hits / (hits + misses), all reads", pct(on.hitRatio), "off");
+  row("  visitor reads / member reads", `${pct(on.visitorHits)} / ${pct(on.memberHits)}`, "off");
+  row("  hits of all reads", pct(on.hitsOfReads), "off");
+  row("server CPU ms per request", ms2(on.cpuPerRequest), ms2(off.cpuPerRequest));
+  row("server RSS at the end of each round, MB", on.rss, off.rss);
+  console.log("  event-loop lag p99: not measured, the server exposes no event-loop delay (no metrics endpoint or header reports it)");
+  for (const side of sides) {
+    console.log(
+      `  answers, cache ${side.side}: visitor ${statuses(side, "visitor")}; member ${statuses(side, "member")}; write ${statuses(side, "write") || "none"}`,
+    );
+  }
+
+  const readP99 = Math.max(on.p99("visitor"), on.p99("member"));
+  /** A round without answers measured nothing: that is said, not judged. */
+  const met = (value: number, within: boolean) => (!Number.isFinite(value) ? "not measured (no answers)" : within ? "met" : "NOT met");
+  const speedup = off.rps > 0 ? on.rps / off.rps : NaN;
+  console.log("\nissue 29's goals (judged on the page cache on, the site's default; cache off in brackets):");
+  console.log(`  req/s with the cache ≥ ${GOALS.speedup}× without: ${ms2(speedup)}× — ${met(speedup, speedup >= GOALS.speedup)}`);
+  console.log(
+    `  p99 of reads ≤ ${GOALS.readP99} ms: visitor ${ms(on.p99("visitor"))}, member ${ms(on.p99("member"))} ` +
+      `(${ms(off.p99("visitor"))}, ${ms(off.p99("member"))}) — ${met(readP99, readP99 <= GOALS.readP99)}`,
+  );
+  console.log(
+    `  p99 of writes ≤ ${GOALS.writeP99} ms: ${ms(on.p99("write"))} (${ms(off.p99("write"))}) — ${met(on.p99("write"), on.p99("write") <= GOALS.writeP99)}`,
+  );
+  console.log(
+    `  server CPU ≤ ${GOALS.cpuPerRequest} ms per request: ${ms2(on.cpuPerRequest)} (${ms2(off.cpuPerRequest)}) — ${met(on.cpuPerRequest, on.cpuPerRequest <= GOALS.cpuPerRequest)}`,
+  );
+}
