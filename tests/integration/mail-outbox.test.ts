@@ -3,6 +3,7 @@ import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "~/.server/context";
+import { currentPageTags, withPageTags, type PageTags } from "~/.server/cache/page-tags";
 import { SUBSCRIBE_MESSAGE } from "~/.server/domain/newsletter/newsletter-service";
 import { createMailer, type Mailer } from "~/.server/mail/mailer";
 import { enqueueMail, InvalidMailError, type QueuedMail } from "~/.server/mail/outbox";
@@ -25,6 +26,14 @@ const mail = (to: string, extra: Partial<QueuedMail> = {}): QueuedMail => ({
 
 const outbox = (site: TestSite) => site.services.db.selectFrom("mail_outbox").selectAll().orderBy("id").execute();
 const seconds = (t: Date, s: number) => new Date(t.getTime() + s * 1000);
+
+/** Waits for a condition the worker's own timers bring about (up to 5 s). */
+async function until(check: () => boolean) {
+  for (let waited = 0; !check(); waited += 20) {
+    if (waited > 5000) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /** A mailer whose SMTP server is on a port nothing listens on (refused at once). */
 async function downSmtpUrl() {
@@ -50,6 +59,24 @@ describe(`the mail outbox on ${ENGINE}`, () => {
 
     await site.services.db.transaction().execute((trx) => enqueueMail(trx, mail("commit@example.org")));
     expect((await outbox(site)).filter((r) => r.to_address === "commit@example.org")).toHaveLength(1);
+  });
+
+  it("a round woken by a mail a request queued runs outside that request: its jobs' reads and writes are not the request's", async () => {
+    const local = await createTestSite();
+    const seen: Array<PageTags | undefined> = [];
+    const stop = startOutboxWorker(local.services, { pollMs: 60_000, jobs: [async () => void seen.push(currentPageTags())] });
+    try {
+      // The start's own round first.
+      await until(() => seen.length >= 1);
+      const tags: PageTags = { reads: new Set(), writes: new Set() };
+      await withPageTags(tags, () => local.services.db.transaction().execute((trx) => enqueueMail(trx, mail("nudge@example.org"))));
+      await until(() => seen.length >= 2);
+      expect(seen.every((store) => store === undefined)).toBe(true);
+      expect([...tags.writes]).toEqual([]);
+    } finally {
+      await stop();
+      await local.destroy();
+    }
   });
 
   it("refuses a malformed address with a typed error and queues nothing", async () => {

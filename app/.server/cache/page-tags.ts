@@ -81,6 +81,15 @@ export function withPageTags<T>(tags: PageTags, fn: () => T): T {
   return storage.run(tags, fn);
 }
 
+/**
+ * Runs `fn`, and whatever it schedules, outside any request: work a request only sets off (the
+ * outbox worker woken by a queued mail, with its periodic jobs) is not the request's, and what it
+ * reads and writes must not be counted as the request's (ADR 0051's audit) or bump its tags.
+ */
+export function outsideRequest<T>(fn: () => T): T {
+  return storage.exit(fn);
+}
+
 export function currentPageTags(): PageTags | undefined {
   return storage.getStore();
 }

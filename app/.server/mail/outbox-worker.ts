@@ -4,6 +4,7 @@ import type { Db } from "../db/connect";
 import type { MailOutboxTable } from "../db/schema";
 import { isDatabaseUnavailable, unavailableReason } from "../db/unavailable";
 import type { Mailer } from "./mailer";
+import { outsideRequest } from "../cache/page-tags";
 import { pruneHits } from "../rate-limit";
 import { onMailQueued, OUTBOX_KEEP_DAYS, pruneOutbox } from "./outbox";
 
@@ -254,16 +255,20 @@ export function createOutboxWorker(services: AppServices, options: OutboxWorkerO
     // The queuing transaction may not have committed yet when the nudge comes: look right away,
     // and once more a moment later, before falling back to the poll.
     const nudgeTimers = new Set<NodeJS.Timeout>();
-    const stopListening = onMailQueued(() => {
-      for (const ms of [50, 500]) {
-        const t = setTimeout(() => {
-          nudgeTimers.delete(t);
-          tick();
-        }, ms);
-        t.unref();
-        nudgeTimers.add(t);
-      }
-    });
+    // The nudge comes from inside the request that queued the mail; the rounds it starts are not
+    // that request's (their jobs write member rows and tags of their own).
+    const stopListening = onMailQueued(() =>
+      outsideRequest(() => {
+        for (const ms of [50, 500]) {
+          const t = setTimeout(() => {
+            nudgeTimers.delete(t);
+            tick();
+          }, ms);
+          t.unref();
+          nudgeTimers.add(t);
+        }
+      }),
+    );
     schedule(0);
 
     return async () => {
