@@ -103,8 +103,10 @@ test("a reply rings the starter's and the mentioned member's bells, opening a no
     await expect(listed.getByText("1 new", { exact: true })).toHaveCount(0);
     await page.goBack();
 
-    // C, mentioned, was told too, without a reload, and lands on the same reply.
+    // C, mentioned, was told too, without a reload, and lands on the same reply. The bell's twin in
+    // the (closed) mobile menu changed with it.
     await expect(bell(cy, 1)).toBeVisible();
+    await expect(cy.locator('#mobile-menu a[href="/notifications"]')).toHaveAttribute("aria-label", "Notifications (1 unread)");
     await bell(cy, 1).click();
     await cy.getByRole("button", { name: `Bo Northwind mentioned you in "${title}"` }).click();
     await expect(cy).toHaveURL(new RegExp(`#${anchor}$`));

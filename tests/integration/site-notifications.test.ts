@@ -77,9 +77,16 @@ const stored = (who: Member) =>
 
 /** The bell as the page draws it: the link's name and the badge's text and whether it is hidden. */
 function bell(html: string) {
-  const link = /<a[^>]*data-bell=""[^>]*>/.exec(html)?.[0];
-  const badge = /<span[^>]*data-bell-badge=""[^>]*>([^<]*)<\/span>/.exec(html);
-  return link && badge ? { name: /aria-label="([^"]*)"/.exec(link)![1], count: badge[1], hidden: / hidden=""/.test(badge[0]) } : null;
+  // The bell in the top bar and its twin in the mobile menu say the same.
+  const found = [...html.matchAll(/(<a[^>]*data-bell=""[^>]*>)[\s\S]*?(<span[^>]*data-bell-badge=""[^>]*>)([^<]*)<\/span>/g)].map((m) => ({
+    name: /aria-label="([^"]*)"/.exec(m[1]!)![1],
+    count: m[3],
+    hidden: / hidden=""/.test(m[2]!),
+  }));
+  if (found.length === 0) return null;
+  expect(found).toHaveLength(2);
+  expect(found[1]).toEqual(found[0]);
+  return found[0];
 }
 
 /** Which of a <select>'s options the page shows chosen. */

@@ -272,7 +272,20 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
               {s.label}
             </NavLink>
           ))}
-          {viewer ? null : (
+          {viewer ? (
+            // The bell's twin in the menu, kept current by the live client the same way (data-bell).
+            <NavLink
+              to="/notifications"
+              className={linkClass}
+              data-bell=""
+              aria-label={viewer.unread ? `Notifications (${viewer.unreadLabel} unread)` : "Notifications"}
+            >
+              Notifications{" "}
+              <span data-bell-badge="" hidden={!viewer.unread} className="ml-1 rounded-full bg-warrior px-1.5 text-xs font-bold leading-5 text-white">
+                {viewer.unreadLabel}
+              </span>
+            </NavLink>
+          ) : (
             <>
               <NavLink to="/join" className={linkClass}>
                 Join the Path
