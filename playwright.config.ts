@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumPath } from "./scripts/chromium-path.js";
 
 // The built site, started as `npm start` starts it, on a fresh database with demo content: SQLite in
 // DATA_DIR, or the PostgreSQL database in E2E_DATABASE_URL (`npm run test:e2e:pg` makes one per run).
@@ -9,7 +10,7 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 // Workers load this file again; the environment they inherit keeps them on the runner's folder.
 const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "ipos-e2e-")));
 const databaseUrl = process.env.E2E_DATABASE_URL ?? "";
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromium = chromiumPath();
 // The server's page-cache audit (ADR 0051) writes what it finds here; the teardown fails the run on any.
 const auditFile = (process.env.PAGE_CACHE_AUDIT_FILE ??= path.join(dataDir, "page-cache-audit.jsonl"));
 

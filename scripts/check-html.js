@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { chromium, request } from "playwright-core";
+import { chromiumPath } from "./chromium-path.js";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -74,7 +75,7 @@ try {
   const note = (file, message) => errors.set(file, [...(errors.get(file) ?? []), message]);
   for (const m of runVnu(pages.map((p) => p.file))) note(m.file, `Nu: ${m.text}`);
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: chromiumPath(),
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"],
   });
   for (const m of await runCodeSniffer(browser, pages)) note(m.file, `HTML_CodeSniffer: ${m.text}`);

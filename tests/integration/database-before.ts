@@ -7,7 +7,7 @@ import { Migrator } from "kysely/migration";
 import { afterAll, beforeAll } from "vitest";
 import { migrations } from "../../database/migrations/index";
 import { createDatabase } from "~/.server/db/connect";
-import { ENGINE, PG_URL } from "./test-services";
+import { ENGINE, holdingSchemaLock, PG_URL } from "./test-services";
 
 /**
  * A database of its own (a PostgreSQL schema or a SQLite file) migrated up to and including
@@ -17,7 +17,10 @@ import { ENGINE, PG_URL } from "./test-services";
 export function databaseBefore(migration: string) {
   const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-migration-"));
-  const held = {} as { db: Kysely<any>; migrator: Migrator };
+  const held = {} as { db: Kysely<any>; migrator: Migrator; migrateToLatest: () => ReturnType<Migrator["migrateToLatest"]> };
+  // Under the schema lock on PostgreSQL: see holdingSchemaLock.
+  const locked = <T>(mode: "migrate" | "drop", work: () => Promise<T>) => (ENGINE === "postgres" ? holdingSchemaLock(PG_URL, mode, work) : work());
+  held.migrateToLatest = () => locked("migrate", () => held.migrator.migrateToLatest());
   const admin = async (statement: ReturnType<typeof sql>) => {
     const db = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
     await statement.execute(db);
@@ -35,12 +38,14 @@ export function databaseBefore(migration: string) {
       provider: { getMigrations: async () => migrations },
       ...(ENGINE === "postgres" ? { migrationTableSchema: schema } : {}),
     });
-    const { error } = await held.migrator.migrateTo(migration);
+    const { error } = await locked("migrate", () => held.migrator.migrateTo(migration));
     if (error) throw error;
   });
   afterAll(async () => {
     await held.db.destroy();
-    if (ENGINE === "postgres") await admin(sql`drop schema if exists ${sql.id(schema)} cascade`);
+    await locked("drop", async () => {
+      if (ENGINE === "postgres") await admin(sql`drop schema if exists ${sql.id(schema)} cascade`);
+    });
     fs.rmSync(dir, { recursive: true, force: true });
   });
   return held;

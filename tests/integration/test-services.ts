@@ -37,6 +37,26 @@ export interface TestSite {
 }
 
 /**
+ * Runs `work` while holding the test database's schema lock: shared to migrate, exclusive to drop.
+ * Kysely's migrator lists the tables of every schema in the database (`has_schema_privilege` on
+ * each), and that query fails when another test file, or another run, drops its schema meanwhile.
+ * Migrations still run side by side; a drop waits for them. The lock is a session's advisory lock,
+ * so it is released when its connection closes, whatever `work` throws.
+ */
+export async function holdingSchemaLock<T>(pgUrl: string, mode: "migrate" | "drop", work: () => Promise<T>): Promise<T> {
+  const holder = createDatabase({ engine: "postgres", url: pgUrl, poolSize: 1 });
+  try {
+    if (mode === "migrate") await sql`select pg_advisory_lock_shared(${SCHEMA_LOCK})`.execute(holder);
+    else await sql`select pg_advisory_lock(${SCHEMA_LOCK})`.execute(holder);
+    return await work();
+  } finally {
+    await holder.destroy();
+  }
+}
+/** The advisory lock's key: any constant no other code of ours locks ("ipos" in ASCII). */
+const SCHEMA_LOCK = 0x69706f73;
+
+/**
  * A real, freshly migrated database for one test file: a new SQLite file, or a new PostgreSQL
  * schema in the test database, so parallel runs never collide.
  */
@@ -65,7 +85,8 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
       ENGINE === "postgres"
         ? createDatabase({ engine: "postgres", url: pgUrl, schema: id, poolSize: 20, applicationName: id, queries })
         : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db"), queries });
-    await migrateToLatest(db, ENGINE === "postgres" ? { schema: id } : {});
+    if (ENGINE === "postgres") await holdingSchemaLock(pgUrl, "migrate", () => migrateToLatest(db, { schema: id }));
+    else await migrateToLatest(db);
     const logger = pino({ level: "silent" });
     const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: path.join(dir, "outbox"), logger });
     const auth = createAuth({
@@ -100,7 +121,7 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
         await db.destroy().catch(() => {});
         if (ENGINE === "postgres") {
           const admin = createDatabase({ engine: "postgres", url: pgUrl, poolSize: 1 });
-          await sql`drop schema if exists ${sql.id(id)} cascade`.execute(admin);
+          await holdingSchemaLock(pgUrl, "drop", () => sql`drop schema if exists ${sql.id(id)} cascade`.execute(admin));
           await admin.destroy();
         }
         fs.rmSync(dir, { recursive: true, force: true });
