@@ -3,13 +3,14 @@
 //   CHECK_HTML_BUILD=0   use the build already in build/ (CI: the browser stage just made it)
 //   CHECK_HTML_PORT      port of the site it starts (3415)
 //   CHECK_HTML_KEEP=1    keep the saved pages (their folder is printed)
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { chromium, request } from "playwright-core";
 import { chromiumPath } from "./chromium-path.js";
+import { HYDRATION_HOOK, hydrated } from "./hydration-hook.js";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -71,14 +72,19 @@ try {
   visitorContexts.set("admin", adminContext);
   pages.push(...(await crawl("admin", adminContext, [...MEMBER_START, "/admin/advisors", "/"])));
 
+  console.log(`Crawled ${pages.length} pages in ${Math.round((Date.now() - started) / 1000)} s.`);
   const errors = new Map(); // file → messages
   const note = (file, message) => errors.set(file, [...(errors.get(file) ?? []), message]);
-  for (const m of runVnu(pages.map((p) => p.file))) note(m.file, `Nu: ${m.text}`);
+  // The JVM checks the saved files while Chromium loads the pages: each waits on the other's CPU less
+  // than on its own start-up and on the server.
+  const nu = runVnu(pages.map((p) => p.file));
+  nu.catch(() => {}); // awaited below; not an unhandled rejection while the sniffer runs
   browser = await chromium.launch({
     executablePath: chromiumPath(),
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"],
   });
   for (const m of await runCodeSniffer(browser, pages)) note(m.file, `HTML_CodeSniffer: ${m.text}`);
+  for (const m of await nu) note(m.file, `Nu: ${m.text}`);
 
   if (process.env.CHECK_HTML_KEEP === "1")
     fs.writeFileSync(path.join(pagesDir, "index.txt"), pages.map((p) => `${path.basename(p.file)} ${p.visitor}: ${p.url}\n`).join(""));
@@ -197,12 +203,14 @@ async function signIn({ email, password }) {
 /** One JVM for every page: `--errors-only` so warnings and info stay out. Its JSON report is on stderr. */
 function runVnu(files) {
   const jar = String(require("vnu-jar"));
-  const run = spawnSync("java", ["-Xss4m", "-jar", jar, "--errors-only", "--format", "json", "--exit-zero-always", ...files], {
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
+  return new Promise((resolve, reject) => {
+    execFile(
+      "java",
+      ["-Xss4m", "-jar", jar, "--errors-only", "--format", "json", "--exit-zero-always", ...files],
+      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+      (error, _stdout, stderr) => (error ? reject(new Error(`vnu failed: ${error.message} ${stderr}`)) : resolve(parseVnu(stderr))),
+    );
   });
-  if (run.error || run.status !== 0) throw new Error(`vnu failed: ${run.error?.message ?? run.stderr}`);
-  return parseVnu(run.stderr);
 }
 
 function parseVnu(output) {
@@ -234,31 +242,38 @@ async function runCodeSniffer(browser, pages) {
   const found = [];
   const queue = pages.filter((p) => !p.url.includes(" "));
   const worker = async () => {
+    // One tab per visitor, navigated from page to page: a new tab per page started a renderer process
+    // for each, which cost more than the checks.
+    const tabs = new Map();
     while (queue.length > 0) {
       const p = queue.shift();
-      const context = await contextFor(p.visitor);
-      const page = await context.newPage();
-      try {
-        // The page itself, styles and scripts as a visit loads them (the DOM a visitor's tools read).
-        await page.goto(BASE + p.url, { waitUntil: "load" });
-        await page.addScriptTag({ content: htmlcs });
-        const messages = await page.evaluate(
-          () =>
-            new Promise((resolve) => {
-              window.HTMLCS.process("WCAG2AA", document, () => {
-                resolve(
-                  window.HTMLCS.getMessages()
-                    .filter((m) => m.type === window.HTMLCS.ERROR)
-                    .map((m) => `${m.code}: ${m.msg} [${(m.element.outerHTML || "").slice(0, 120)}]`),
-                );
-              });
-            }),
-        );
-        for (const text of messages) found.push({ file: p.file, text });
-      } finally {
-        await page.close();
+      if (!tabs.has(p.visitor)) {
+        const tab = await (await contextFor(p.visitor)).newPage();
+        await tab.addInitScript({ content: HYDRATION_HOOK });
+        tabs.set(p.visitor, tab);
       }
+      const page = tabs.get(p.visitor);
+      // The page itself, styles and scripts as a visit loads them (the DOM a visitor's tools read).
+      await page.goto(BASE + p.url, { waitUntil: "load" });
+      // HTMLCS's script tag added while React still hydrates the document is a mismatch React
+      // answers by rendering the page again beside the server's copy (ids seen twice).
+      await page.waitForFunction(hydrated);
+      await page.addScriptTag({ content: htmlcs });
+      const messages = await page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            window.HTMLCS.process("WCAG2AA", document, () => {
+              resolve(
+                window.HTMLCS.getMessages()
+                  .filter((m) => m.type === window.HTMLCS.ERROR)
+                  .map((m) => `${m.code}: ${m.msg} [${(m.element.outerHTML || "").slice(0, 120)}]`),
+              );
+            });
+          }),
+      );
+      for (const text of messages) found.push({ file: p.file, text });
     }
+    for (const page of tabs.values()) await page.close();
   };
   await Promise.all([worker(), worker(), worker()]);
   return found;

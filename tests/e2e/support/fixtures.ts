@@ -1,31 +1,9 @@
 import { randomInt } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type APIRequestContext, type Cookie, type Page } from "@playwright/test";
+import { HYDRATION_HOOK, hydrated } from "../../../scripts/hydration-hook.js";
 
-/**
- * Shared fixtures for the browser suite.
- *
- * Hydration: every page gets a minimal React DevTools hook before any script runs. React calls
- * `onCommitFiberRoot` after each commit, so the first call means the server-rendered page has been
- * hydrated and its event handlers are live. Waiting for it (instead of sleeping) keeps clicks from
- * landing on markup React does not own yet.
- */
-const HYDRATION_HOOK = `(() => {
-  if (window.__REACT_DEVTOOLS_GLOBAL_HOOK__) return;
-  window.__e2eHydrated = false;
-  let nextId = 1;
-  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-    supportsFiber: true,
-    isDisabled: false,
-    renderers: new Map(),
-    inject(renderer) { const id = nextId++; this.renderers.set(id, renderer); return id; },
-    onCommitFiberRoot() { window.__e2eHydrated = true; },
-    onPostCommitFiberRoot() {},
-    onCommitFiberUnmount() {},
-    onScheduleFiberRoot() {},
-    checkDCE() {},
-  };
-})();`;
+/** Shared fixtures for the browser suite. Hydration is awaited as scripts/hydration-hook.js says. */
 
 /**
  * Every test is a visitor of its own address. The site allows 5 joins an hour per IP (PRODUCT.md
@@ -53,7 +31,7 @@ export { expect };
 
 /** Resolves once React has hydrated the current document. */
 export async function waitForHydration(page: Page) {
-  await page.waitForFunction(() => (window as unknown as { __e2eHydrated?: boolean }).__e2eHydrated === true);
+  await page.waitForFunction(hydrated);
 }
 
 /** Loads a page and waits until React owns it, for tests of client-side behaviour. */
