@@ -37,7 +37,7 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
     expect(pages.length).toBeGreaterThan(25);
     expect(pages.filter((r) => typeof r.module.ErrorBoundary !== "function").map((r) => r.id)).toEqual([]);
     // An ErrorBoundary would make React Router render a page for these (POST /signout, /newsletter,
-    // calendar files, stored media, the data download).
+    // calendar files, stored media, the data download, robots.txt and the sitemap).
     const resources = routes.filter((r) => !r.module.default).map((r) => r.id);
     expect(resources.sort()).toEqual([
       "routes/account/sign-out",
@@ -45,7 +45,10 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
       "routes/events/events-calendar",
       "routes/resources/media",
       "routes/resources/newsletter",
+      "routes/resources/robots",
       "routes/resources/settings-export",
+      "routes/resources/sitemap",
+      "routes/resources/sitemap-index",
     ]);
     expect(routes.filter((r) => !r.module.default && r.module.ErrorBoundary).map((r) => r.id)).toEqual([]);
   });

@@ -49,6 +49,10 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   // A token in the address, one member's mail settings (issue 28).
   "routes/resources/notifications-unsubscribe": "never",
   "routes/pages/ranks": "static",
+  // Files for crawlers; the sitemap must list what is public now (issue 30).
+  "routes/resources/robots": "never",
+  "routes/resources/sitemap-index": "never",
+  "routes/resources/sitemap": "never",
   "routes/events/events": "tags",
   "routes/events/events-calendar": "never",
   "routes/events/new-event": "never",

@@ -45,7 +45,7 @@ export async function sectionTopics(db: Db, section: SectionId, limit?: number) 
   return (await listTopics(db, section, limit)).map(topicSummary);
 }
 
-const ALL_SECTIONS: readonly SectionId[] = ["monastery", "battlefield"];
+export const ALL_SECTIONS: readonly SectionId[] = ["monastery", "battlefield"];
 
 /**
  * Featured discussions of one section or of both: a reply anywhere in a section may move its
