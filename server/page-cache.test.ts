@@ -234,8 +234,10 @@ describe("the page store", () => {
     expect(other.etag).not.toBe(entry.etag);
   });
 
-  it("hashes inline scripts only", () => {
-    const hashes = inlineScriptHashes('<script nonce="">window.a=1</script><script type="module" src="/x.js"></script><script>b()</script>');
+  it("hashes inline scripts only, not JSON-LD data blocks, which never run", () => {
+    const hashes = inlineScriptHashes(
+      '<script nonce="">window.a=1</script><script type="module" src="/x.js"></script><script>b()</script><script id="x" type="application/ld+json">{"a":1}</script>',
+    );
     expect(hashes).toHaveLength(2);
     expect(hashes[0]).toMatch(/^'sha256-[A-Za-z0-9+/]+=*'$/);
   });

@@ -156,6 +156,8 @@ export function inlineScriptHashes(html: Buffer | string): string[] {
   for (const match of text.matchAll(INLINE_SCRIPT)) {
     const [, attributes, content] = match;
     if (/\bsrc\s*=/i.test(attributes!)) continue;
+    // A data block (JSON-LD) is never run, so it needs no permission to run.
+    if (/\btype\s*=\s*["']?application\/ld\+json/i.test(attributes!)) continue;
     hashes.add(`'sha256-${createHash("sha256").update(content!, "utf8").digest("base64")}'`);
   }
   return [...hashes];

@@ -44,6 +44,8 @@ import { MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { hydrateLater } from "~/components/layout/hydrate-later";
 import { PATH_NAME } from "~/lib/paths";
+import { StructuredData } from "~/components/community/structured-data";
+import { questionStructuredData } from "~/.server/domain/discovery/structured-data";
 
 // Only a signed-in member's page has these forms, and nothing else on it waits for them (ADR 0031).
 const EditQuestionForm = hydrateLater(() => import("~/features/council/question-forms").then((m) => m.EditQuestionForm));
@@ -67,6 +69,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return proseInMarkupOnly(context, {
     ...shown,
     canonical: `${services.env.BASE_URL}/council/${id}`,
+    structuredData:
+      shown.question.html === null ? null : questionStructuredData(services.env.BASE_URL, { ...shown.question, html: shown.question.html }, shown.answers),
     signedIn: viewer !== null,
     // The viewer's watching level (issue 28); null for a visitor, who has no control.
     watch: await watchLevelFor(services.db, viewer, `question:${id}`),
@@ -157,11 +161,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Question({ loaderData, actionData }: Route.ComponentProps) {
-  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey } = loaderData;
+  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey, structuredData } = loaderData;
   const here = `/council/${question.id}`;
   const errorsFor = (target: string) => (actionData?.target === target ? actionData.errors : undefined);
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
+      <StructuredData data={structuredData} />
       <p className="text-sm">
         <Link to="/council" className="font-semibold text-monk-strong underline">
           The Council

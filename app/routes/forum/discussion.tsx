@@ -29,6 +29,8 @@ import { PostMeta } from "~/components/community/reply-card";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { replyCardHtml } from "~/features/forum/reply-cards.server";
 import { hydrateLater } from "~/components/layout/hydrate-later";
+import { StructuredData } from "~/components/community/structured-data";
+import { postingStructuredData } from "~/.server/domain/discovery/structured-data";
 
 // Only a signed-in member's page has these forms, and nothing else on it waits for them (ADR 0031).
 const EditForm = hydrateLater(() => import("~/features/forum/discussion-forms").then((m) => m.EditForm));
@@ -82,6 +84,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       hidden: r.hidden,
     })),
     canonical: services.env.BASE_URL + shown.path,
+    structuredData:
+      shown.discussion.html === null
+        ? null
+        : postingStructuredData(
+            services.env.BASE_URL,
+            { ...shown.discussion, path: shown.path, html: shown.discussion.html, commentCount: shown.discussion.replies },
+            shown.replies.filter((r) => !r.hidden).map((r) => ({ ...r, id: `reply-${r.id}` })),
+          ),
     signedIn: viewer !== null,
     // The viewer's watching level (issue 28); null for a visitor, who has no control.
     watch: reader?.watch ?? null,
@@ -189,7 +199,7 @@ function ModeratorControls({
 }
 
 export default function Discussion({ loaderData, actionData }: Route.ComponentProps) {
-  const { topic, discussion, replies, pages, path, signedIn, watch, editing, submissionKey, moderator } = loaderData as Page;
+  const { topic, discussion, replies, pages, path, signedIn, watch, editing, submissionKey, moderator, structuredData } = loaderData as Page;
   // The count is of live replies; deleted ones keep their place as "[deleted]", so the heading
   // names them too and never reads "0 Replies" above a card.
   const deletedHere = replies.filter((r) => r.deleted).length;
@@ -197,6 +207,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
   const errorsFor = (target: string) => (actionData?.intent === "edit" && actionData.target === target ? actionData.errors : undefined);
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
+      <StructuredData data={structuredData} />
       <p className="text-sm">
         <Link to={`/${topic.section}`} className="font-semibold underline">
           {info.title}

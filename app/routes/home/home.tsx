@@ -16,18 +16,21 @@ import { QuestionCard } from "~/features/council/question-card";
 import { DiscussionCard } from "~/features/forum/discussion-card";
 import { TopicCard } from "~/features/forum/topic-card";
 import { RANKS } from "~/lib/ranks";
+import { siteStructuredData } from "~/.server/domain/discovery/structured-data";
 import { VIRTUES } from "~/lib/virtues";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Inner Peace. Outer Strength." },
-  {
-    name: "description",
-    content: "A digital sanctuary for self-discipline, resilience and purpose. Train the mind in the Monastery, the body on the Battlefield.",
-  },
+const SITE_NAME = "Inner Peace. Outer Strength.";
+const DESCRIPTION = "A digital sanctuary for self-discipline, resilience and purpose. Train the mind in the Monastery, the body on the Battlefield.";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: SITE_NAME },
+  { name: "description", content: DESCRIPTION },
+  ...(loaderData ? [{ "script:ld+json": loaderData.structuredData }] : []),
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return homePage(context.get(servicesContext).db);
+  const services = context.get(servicesContext);
+  return { ...(await homePage(services.db)), structuredData: siteStructuredData(services.env.BASE_URL, SITE_NAME, DESCRIPTION) };
 }
 
 const VALUES = [
