@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { acceptAnswer } from "~/.server/domain/council/council-service";
 import { postReply } from "~/.server/domain/forum/forum-service";
-import { plainText, structuredData } from "~/.server/domain/discovery/structured-data";
-import { answer, discussion, member, question } from "../factories";
+import { eventStructuredData, plainText, structuredData } from "~/.server/domain/discovery/structured-data";
+import { answer, creation, discussion, member, question } from "../factories";
 import { ENGINE } from "./test-services";
 import { siteOverHttp } from "./site-server";
 
@@ -90,6 +90,47 @@ describe(`structured data for search engines, on ${ENGINE}`, () => {
     expect(data.comment).toHaveLength(1);
     expect(data.comment[0]).toMatchObject({ "@type": "Comment", text: "I do them too.", author: { "@type": "Person", name: replier.name } });
     expect(data.comment[0].url).toBe(`${BASE}${path}#reply-${reply.ok ? reply.value.id : 0}`);
+  });
+
+  it("a creation is a DiscussionForumPosting with its likes and comments counted", async () => {
+    const made = await creation(web.site.services.db, { title: "A poem at dawn", body: "Light *on* water." });
+    const { data } = await jsonLd(`/forge/${made.id}`);
+    expect(data).toMatchObject({
+      "@type": "DiscussionForumPosting",
+      headline: "A poem at dawn",
+      text: "Light on water.",
+      url: `${BASE}/forge/${made.id}`,
+      comment: [],
+    });
+    expect(
+      data.interactionStatistic.map((c: { interactionType: string; userInteractionCount: number }) => [c.interactionType, c.userInteractionCount]),
+    ).toEqual([
+      ["https://schema.org/CommentAction", 0],
+      ["https://schema.org/LikeAction", 0],
+    ]);
+  });
+
+  it("an event is an Event with its dates, where it happens, its status and its host; a cancelled one says so", async () => {
+    const row = await web.site.services.db
+      .selectFrom("event")
+      .select(["id", "title", "starts_at", "online_url", "place"])
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    const { data } = await jsonLd(`/events/${row.id}`);
+    expect(data).toMatchObject({ "@type": "Event", name: row.title, url: `${BASE}/events/${row.id}`, eventStatus: "https://schema.org/EventScheduled" });
+    expect(data.startDate).toBe(new Date(row.starts_at).toISOString());
+    expect(Date.parse(data.endDate)).toBeGreaterThan(Date.parse(data.startDate));
+    expect(data.location).toBeDefined();
+    expect(data.eventAttendanceMode).toMatch(/^https:\/\/schema\.org\/(Mixed|Online|Offline)EventAttendanceMode$/);
+    expect(data.organizer["@type"]).toBe("Person");
+    const facts = { id: 1, title: "T", descriptionHtml: "<p>D</p>", startsAt: data.startDate, endsAt: data.endDate, host: { name: "H", handle: "h" } };
+    const cancelled = JSON.parse(eventStructuredData(BASE, { ...facts, onlineUrl: "https://meet.example/x", place: "Park", cancelled: true }).html);
+    expect(cancelled.eventStatus).toBe("https://schema.org/EventCancelled");
+    expect(cancelled.eventAttendanceMode).toBe("https://schema.org/MixedEventAttendanceMode");
+    expect(cancelled.location).toEqual([
+      { "@type": "Place", name: "Park", address: "Park" },
+      { "@type": "VirtualLocation", url: "https://meet.example/x" },
+    ]);
   });
 
   it("JSON-LD text escapes what would end its element or break a JavaScript reader, and parses back", () => {

@@ -22,6 +22,8 @@ import { parseId } from "~/lib/params";
 import { plural } from "~/lib/utils";
 import { MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
+import { StructuredData } from "~/components/community/structured-data";
+import { eventStructuredData } from "~/.server/domain/discovery/structured-data";
 import { PATH_LABEL } from "~/lib/paths";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
@@ -41,6 +43,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return proseInMarkupOnly(context, {
     event,
     canonical: `${services.env.BASE_URL}/events/${id}`,
+    structuredData: eventStructuredData(services.env.BASE_URL, event),
     signedIn: viewer !== null,
     mayEdit: !event.cancelled && !event.started && (await manageRefusal(services.db, viewer, { host_id: event.hostId })) === null,
   });
@@ -101,9 +104,10 @@ function Rsvp({ event, signedIn, error }: { event: Route.ComponentProps["loaderD
 }
 
 export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { event, signedIn, mayEdit } = loaderData;
+  const { event, signedIn, mayEdit, structuredData } = loaderData;
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
+      <StructuredData data={structuredData} />
       <ParentLink to="/events" accent>
         Events
       </ParentLink>

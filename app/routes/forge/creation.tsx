@@ -36,6 +36,8 @@ import { plural } from "~/lib/utils";
 import { commentSchema, editCommentSchema } from "~/schemas/creation-comment";
 import { MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
+import { StructuredData } from "~/components/community/structured-data";
+import { postingStructuredData } from "~/.server/domain/discovery/structured-data";
 import { hydrateLater } from "~/components/layout/hydrate-later";
 
 // Only a signed-in member's page has these forms, and nothing else on it waits for them (ADR 0031).
@@ -60,6 +62,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const edit = new URL(request.url).searchParams.get("edit");
   return proseInMarkupOnly(context, {
     ...shown,
+    structuredData: postingStructuredData(
+      services.env.BASE_URL,
+      {
+        ...shown.creation,
+        path: `/forge/${shown.creation.id}`,
+        html: shown.creation.html ?? "",
+        commentCount: shown.creation.comments,
+        likeCount: shown.creation.likes,
+      },
+      shown.comments.map((c) => ({ ...c, id: `comment-${c.id}` })),
+    ),
     signedIn: viewer !== null,
     moderator: isModerator(viewer),
     canLike: progress !== null && isRankAtLeast(progress.rank.id, LIKE_RANK) && !shown.creation.mine,
@@ -138,12 +151,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Creation({ loaderData, actionData }: Route.ComponentProps) {
-  const { creation, comments, signedIn, moderator, canLike, likeRank, editing, submissionKey } = loaderData;
+  const { creation, comments, signedIn, moderator, canLike, likeRank, editing, submissionKey, structuredData } = loaderData;
   const here = `/forge/${creation.id}`;
   const failed = actionData && "errors" in actionData ? actionData : null;
   const errorsFor = (target: string) => (failed?.target === target ? failed.errors : undefined);
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
+      <StructuredData data={structuredData} />
       <ParentLink to="/forge" accent>
         The Forge
       </ParentLink>

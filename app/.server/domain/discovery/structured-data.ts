@@ -105,15 +105,15 @@ export function questionStructuredData(
 /** A discussion or a creation and the comments this page shows, as a DiscussionForumPosting. */
 export function postingStructuredData(
   base: string,
-  post: { path: string; title: string; html: string; createdAt: string; author: AuthorRef; commentCount: number; likeCount?: number },
-  comments: { id: string; html: string | null; createdAt: string; author: AuthorRef }[],
+  post: { path: string; title: string; html: string; description?: string; createdAt: string; author: AuthorRef; commentCount: number; likeCount?: number },
+  comments: { id: string; html: string | null; hidden?: boolean; createdAt: string; author: AuthorRef }[],
 ) {
   const url = `${base}${post.path}`;
   return structuredData({
     "@context": "https://schema.org",
     "@type": "DiscussionForumPosting",
     headline: post.title,
-    text: plainText(post.html) || post.title,
+    text: plainText(post.html) || post.description || post.title,
     url,
     datePublished: post.createdAt,
     author: person(base, post.author),
@@ -124,7 +124,41 @@ export function postingStructuredData(
         : [{ "@type": "InteractionCounter", interactionType: "https://schema.org/LikeAction", userInteractionCount: post.likeCount }]),
     ],
     comment: comments
-      .filter((c) => c.html !== null)
+      .filter((c) => c.html !== null && !c.hidden)
       .map((c) => ({ "@type": "Comment", text: plainText(c.html!), datePublished: c.createdAt, url: `${url}#${c.id}`, author: person(base, c.author) })),
+  });
+}
+
+/** An event as Google's Event wants it: online, in a place or both, and cancelled when it is. */
+export function eventStructuredData(
+  base: string,
+  event: {
+    id: number;
+    title: string;
+    descriptionHtml: string;
+    startsAt: string;
+    endsAt: string;
+    onlineUrl: string | null;
+    place: string | null;
+    cancelled: boolean;
+    host: AuthorRef;
+  },
+) {
+  const online = event.onlineUrl ? { "@type": "VirtualLocation", url: event.onlineUrl } : null;
+  const place = event.place ? { "@type": "Place", name: event.place, address: event.place } : null;
+  const mode = online && place ? "MixedEventAttendanceMode" : online ? "OnlineEventAttendanceMode" : "OfflineEventAttendanceMode";
+  const location = [place, online].filter((l) => l !== null);
+  return structuredData({
+    "@context": "https://schema.org",
+    "@type": "Event",
+    name: event.title,
+    description: plainText(event.descriptionHtml),
+    startDate: event.startsAt,
+    endDate: event.endsAt,
+    url: `${base}/events/${event.id}`,
+    eventStatus: `https://schema.org/${event.cancelled ? "EventCancelled" : "EventScheduled"}`,
+    eventAttendanceMode: `https://schema.org/${mode}`,
+    ...(location.length > 0 ? { location: location.length === 1 ? location[0] : location } : {}),
+    organizer: person(base, event.host),
   });
 }
