@@ -5,7 +5,7 @@ import { profilePath } from "~/lib/members";
  * loaded, serialized once on the server. The JSON text travels as `html`, a key the hydration data
  * leaves out (ADR 0029), so a document carries it once, in its <script type="application/ld+json">.
  */
-export interface StructuredData {
+export interface JsonLdText {
   /** JSON text safe inside a <script> element: "<", ">", "&", U+2028 and U+2029 escaped. */
   html: string;
 }
@@ -13,7 +13,7 @@ export interface StructuredData {
 const UNSAFE_IN_SCRIPT = /[<>&\u2028\u2029]/g;
 
 /** JSON-LD as a data block's text: member text can neither end the element nor break a JS reader. */
-export function structuredData(value: object): StructuredData {
+export function structuredData(value: object): JsonLdText {
   return { html: JSON.stringify(value).replace(UNSAFE_IN_SCRIPT, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) };
 }
 
