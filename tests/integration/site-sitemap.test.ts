@@ -111,6 +111,8 @@ describe(`robots.txt and the sitemap, on ${ENGINE}`, () => {
     for (const name of [
       "discussions-0",
       "discussions-1234567",
+      "discussions-999999",
+      "members-999999",
       "discussions-01",
       "discussions",
       "secrets-1",

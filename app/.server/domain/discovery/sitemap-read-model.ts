@@ -1,6 +1,7 @@
 import type { Db } from "../../db/connect";
 import { ALL_SECTIONS, discussionPath } from "../forum/section-read-model";
 import { profilePath } from "~/lib/members";
+import { MAX_ID } from "~/lib/params";
 import {
   eventsForSitemap,
   highestIds,
@@ -55,7 +56,10 @@ export async function sitemapPart(db: Db, name: string, size = SITEMAP_PART_SIZE
   const part = parsePartName(name);
   if (!part) return null;
   const first = (part.n - 1) * size + 1;
-  const last = part.n * size;
+  // Ids are checked against the column's range before they reach SQL: PostgreSQL refuses an integer
+  // parameter past it with an error, and no id there can exist.
+  if (first > MAX_ID) return null;
+  const last = Math.min(part.n * size, MAX_ID);
   switch (part.kind) {
     case "pages": {
       const topics = await topicsForSitemap(db);
