@@ -19,8 +19,8 @@ export function databaseBefore(migration: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-migration-"));
   const held = {} as { db: Kysely<any>; migrator: Migrator; migrateToLatest: () => ReturnType<Migrator["migrateToLatest"]> };
   // Under the schema lock on PostgreSQL: see holdingSchemaLock.
-  const locked = <T>(mode: "migrate" | "drop", work: () => Promise<T>) => (ENGINE === "postgres" ? holdingSchemaLock(PG_URL, mode, work) : work());
-  held.migrateToLatest = () => locked("migrate", () => held.migrator.migrateToLatest());
+  const locked = <T>(work: () => Promise<T>) => (ENGINE === "postgres" ? holdingSchemaLock(PG_URL, work) : work());
+  held.migrateToLatest = () => locked(() => held.migrator.migrateToLatest());
   const admin = async (statement: ReturnType<typeof sql>) => {
     const db = createDatabase({ engine: "postgres", url: PG_URL, poolSize: 1 });
     await statement.execute(db);
@@ -38,12 +38,12 @@ export function databaseBefore(migration: string) {
       provider: { getMigrations: async () => migrations },
       ...(ENGINE === "postgres" ? { migrationTableSchema: schema } : {}),
     });
-    const { error } = await locked("migrate", () => held.migrator.migrateTo(migration));
+    const { error } = await locked(() => held.migrator.migrateTo(migration));
     if (error) throw error;
   });
   afterAll(async () => {
     await held.db.destroy();
-    await locked("drop", async () => {
+    await locked(async () => {
       if (ENGINE === "postgres") await admin(sql`drop schema if exists ${sql.id(schema)} cascade`);
     });
     fs.rmSync(dir, { recursive: true, force: true });

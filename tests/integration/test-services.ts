@@ -37,17 +37,17 @@ export interface TestSite {
 }
 
 /**
- * Runs `work` while holding the test database's schema lock: shared to migrate, exclusive to drop.
- * Kysely's migrator lists the tables of every schema in the database (`has_schema_privilege` on
- * each), and that query fails when another test file, or another run, drops its schema meanwhile.
- * Migrations still run side by side; a drop waits for them. The lock is a session's advisory lock,
- * so it is released when its connection closes, whatever `work` throws.
+ * Runs `work` while holding the test database's schema lock, one holder at a time across test files
+ * and runs. Kysely's migrator lists the tables of every schema in the database (calling
+ * `has_schema_privilege` and `pg_get_serial_sequence` on each), and that query fails when another
+ * file drops its schema meanwhile, or changes a table of its own in a migration. So migrations and
+ * drops take turns. The lock is a session's advisory lock, released when its connection closes,
+ * whatever `work` throws.
  */
-export async function holdingSchemaLock<T>(pgUrl: string, mode: "migrate" | "drop", work: () => Promise<T>): Promise<T> {
+export async function holdingSchemaLock<T>(pgUrl: string, work: () => Promise<T>): Promise<T> {
   const holder = createDatabase({ engine: "postgres", url: pgUrl, poolSize: 1 });
   try {
-    if (mode === "migrate") await sql`select pg_advisory_lock_shared(${SCHEMA_LOCK})`.execute(holder);
-    else await sql`select pg_advisory_lock(${SCHEMA_LOCK})`.execute(holder);
+    await sql`select pg_advisory_lock(${SCHEMA_LOCK})`.execute(holder);
     return await work();
   } finally {
     await holder.destroy();
@@ -85,7 +85,7 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
       ENGINE === "postgres"
         ? createDatabase({ engine: "postgres", url: pgUrl, schema: id, poolSize: 20, applicationName: id, queries })
         : createDatabase({ engine: "sqlite", sqlitePath: path.join(dir, "site.db"), queries });
-    if (ENGINE === "postgres") await holdingSchemaLock(pgUrl, "migrate", () => migrateToLatest(db, { schema: id }));
+    if (ENGINE === "postgres") await holdingSchemaLock(pgUrl, () => migrateToLatest(db, { schema: id }));
     else await migrateToLatest(db);
     const logger = pino({ level: "silent" });
     const mailer = createMailer({ smtpUrl: options.smtpUrl, outboxDir: path.join(dir, "outbox"), logger });
@@ -121,7 +121,7 @@ export async function createTestSite(options: { smtpUrl?: string; pgUrl?: string
         await db.destroy().catch(() => {});
         if (ENGINE === "postgres") {
           const admin = createDatabase({ engine: "postgres", url: pgUrl, poolSize: 1 });
-          await holdingSchemaLock(pgUrl, "drop", () => sql`drop schema if exists ${sql.id(id)} cascade`.execute(admin));
+          await holdingSchemaLock(pgUrl, () => sql`drop schema if exists ${sql.id(id)} cascade`.execute(admin));
           await admin.destroy();
         }
         fs.rmSync(dir, { recursive: true, force: true });
