@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder, type StringReference } from "kysely";
-import { isId, parseId } from "~/lib/params";
+import { isProfileHandle } from "~/lib/members";
+import { isId, MAX_ID, parseId } from "~/lib/params";
 
 /**
  * Keyset pagination cursors (issue 3: a cursor, not OFFSET). A cursor is opaque to the member:
@@ -47,6 +48,40 @@ function isInstant(at: unknown): at is string {
   if (typeof at !== "string" || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(at)) return false;
   const time = Date.parse(at);
   return time >= 0 && new Date(time).toISOString().slice(0, 19) === at.slice(0, 19);
+}
+
+/**
+ * Where a page of search results ends (issue 30): a hit's score, time and index row, or for the
+ * member results a member's XP and handle.
+ */
+export type SearchPageCursor = { kind: "hit"; score: number; at: string; id: number } | { kind: "member"; xp: number; handle: string };
+
+export function encodeSearchCursor(cursor: SearchPageCursor): string {
+  const value = cursor.kind === "hit" ? ["h", cursor.score, cursor.at, cursor.id] : ["m", cursor.xp, cursor.handle];
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
+}
+
+/** The search cursor, or null when the text is not one (each part checked against its column's range). */
+export function decodeSearchCursor(raw: string): SearchPageCursor | null {
+  if (raw.length > 300 || !/^[A-Za-z0-9_-]+$/.test(raw)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value)) return null;
+  if (value.length === 4 && value[0] === "h") {
+    const [, score, at, id] = value as [string, unknown, unknown, unknown];
+    if (typeof score !== "number" || !Number.isFinite(score) || Math.abs(score) > 1e9 || !isInstant(at) || !isId(id)) return null;
+    return { kind: "hit", score, at, id };
+  }
+  if (value.length === 3 && value[0] === "m") {
+    const [, xp, handle] = value as [string, unknown, unknown];
+    if (typeof xp !== "number" || !Number.isInteger(xp) || xp < 0 || xp > MAX_ID || typeof handle !== "string" || !isProfileHandle(handle)) return null;
+    return { kind: "member", xp, handle };
+  }
+  return null;
 }
 
 /** Reply cursors are reply ids; null when the text is not one. */

@@ -4,6 +4,7 @@ import { createAuth } from "./auth";
 import type { AppServices } from "./context";
 import { createDatabase, queryObservers, type Db } from "./db/connect";
 import { insertDemoContent } from "./db/demo-content";
+import { rebuildSearchIndex, searchIndexNeedsFilling } from "./db/search/search-documents";
 import { describeDatabaseUrl, isDatabaseUnavailable, unavailableReason } from "./db/unavailable";
 import type { Env } from "./env";
 import { createMailer } from "./mail/mailer";
@@ -36,6 +37,11 @@ export async function createServices(env: Env, logger: Logger, migrateToLatest: 
   const applied = await untilReachable(() => migrateToLatest(db), db, where, env.DATABASE_RETRY_SECONDS, logger);
   if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
   if (env.DEMO_CONTENT && (await insertDemoContent(db))) logger.info("demo content added");
+  // The first start after search came (issue 30): the index is made from what is already there.
+  if (await searchIndexNeedsFilling(db)) {
+    // One transaction: a start stopped halfway leaves the index empty, to be made again next time.
+    logger.info({ documents: await db.transaction().execute((trx) => rebuildSearchIndex(trx)) }, "search index built");
+  }
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, outboxDir: path.join(env.DATA_DIR, "outbox"), logger, from: env.MAIL_FROM });
   const auth = createAuth({
     db,

@@ -57,6 +57,7 @@ export const TABLES = {
   member_mute: true,
   notification_setting: true,
   read_marker: true,
+  search_document: true,
 } as const satisfies Record<Table, true>;
 
 const FORUM_POSTS: Table[] = ["discussion", "reply"];
@@ -118,6 +119,8 @@ export const HIDDEN_TABLES: Readonly<Partial<Record<Table, string>>> = {
   notification:
     "a member's notifications: the bell's count is part of the session fingerprint every kept page is checked against on each hit (ADR 0040, issue 28), and the list of them is never kept",
   notification_setting: "shown only on the settings page, which is never kept",
+  search_document:
+    "the search index (issue 30): read only by /search, which is never kept; every write of it comes with the write of the post, event or challenge it mirrors, which names that thing's pages",
   reply_hour: "reply counts per hour, read when a reply is written to mark a discussion featured (ADR 0027): the discussion row carries what pages show",
 };
 

@@ -13,6 +13,7 @@ import { utcToZoned, zonedToUtc } from "~/lib/time-zones";
 import type { Database } from "./schema";
 import { rebuildReplyHours } from "./reply-hours";
 import { rebuildCreationCounts } from "./creation-type-counts";
+import { rebuildSearchIndex } from "./search/search-documents";
 import { renderMarkdown } from "../markdown";
 import { XP, type XpKind } from "~/lib/xp";
 import { ADVISORS, CHALLENGES, DEMO_ART_SVG, CREATIONS, DISCUSSIONS, EVENTS, MEMBERS, QUESTIONS, TOPICS } from "./demo-data";
@@ -352,6 +353,7 @@ async function fill(trx: Transaction<Database>, now: Date) {
   await recount(trx);
   await rebuildReplyHours(trx);
   await rebuildCreationCounts(trx);
+  await rebuildSearchIndex(trx);
   await settleStandings(trx, ids);
 }
 

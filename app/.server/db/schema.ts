@@ -464,6 +464,30 @@ export interface ReadMarkerTable {
   read_at: ColumnType<Timestamp, Timestamp | undefined, Timestamp>;
 }
 
+/** One findable thing, its words as plain text (issue 30, ADR 0063); written with the thing itself. */
+export interface SearchDocumentTable {
+  id: Generated<number>;
+  kind: SearchKind;
+  ref_id: number;
+  /** The discussion, question or creation a reply, answer or comment is under. */
+  parent_id: number | null;
+  title: string;
+  body: string;
+  author_id: string | null;
+  /** The Forum section (discussions and replies). */
+  section: SectionId | null;
+  /** " discipline courage ": each virtue between spaces (questions and challenges). */
+  virtues: string;
+  created_at: Timestamp;
+  /** 1 when the thing itself is hidden by a moderator. */
+  hidden: number;
+  /** 1 when the discussion, question or creation it is under is hidden. */
+  parent_hidden: number;
+}
+
+/** The kinds of things search finds in its index (members are found by name, from their own table). */
+export type SearchKind = "discussion" | "reply" | "question" | "answer" | "creation" | "comment" | "challenge" | "event";
+
 export interface Database {
   challenge: ChallengeTable;
   challenge_virtue: ChallengeVirtueTable;
@@ -503,6 +527,7 @@ export interface Database {
   member_mute: MemberMuteTable;
   notification_setting: NotificationSettingTable;
   read_marker: ReadMarkerTable;
+  search_document: SearchDocumentTable;
 }
 
 export type Member = Selectable<MemberTable>;

@@ -1,4 +1,5 @@
 import { settleCheckInReminder } from "../notifications/check-in-reminders";
+import { indexSearch } from "../../db/search/search-documents";
 import type { AppServices, Viewer } from "../../context";
 import { engineOf, type Db } from "../../db/connect";
 import type { PathId } from "~/lib/domain-values";
@@ -204,6 +205,8 @@ export async function createChallenge(
       return { ok: true as const, value: { id: same.id, status } };
     }
     await insertChallengeVirtues(trx, id, input.virtues);
+    // A published challenge is found by its words from the commit on; a proposal once published (issue 30).
+    await indexSearch(trx, [{ kind: "challenge", id }]);
     return { ok: true as const, value: { id, status } };
   });
 }
@@ -219,7 +222,11 @@ export async function reviewProposal(
   if (!(await mayPublish(db, viewer))) return fail(403, CHALLENGE_MESSAGES.reviewOnly);
   const challenge = await findChallenge(db, challengeId);
   if (!challenge) return fail(404, CHALLENGE_MESSAGES.notFound);
-  const done = await reviewChallenge(db, challengeId, decision === "publish" ? "published" : "declined", viewer.id, now.toISOString());
+  const done = await db.transaction().execute(async (trx) => {
+    const reviewed = await reviewChallenge(trx, challengeId, decision === "publish" ? "published" : "declined", viewer.id, now.toISOString());
+    if (reviewed) await indexSearch(trx, [{ kind: "challenge", id: challengeId }]);
+    return reviewed;
+  });
   if (!done) return fail(409, CHALLENGE_MESSAGES.notProposal);
   // Published, it has a page and a card; declined, it shows nowhere, but its row changed all the
   // same (see createChallenge).

@@ -1,4 +1,5 @@
 import { notify, ringBells, type Notice } from "../notifications/notification-service";
+import { indexSearch } from "../../db/search/search-documents";
 import { renderMarkdown } from "../../markdown";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
@@ -113,9 +114,13 @@ export async function createEvent(
   const allowed = await writeAllowed(services, viewer);
   if (!allowed.ok) return allowed;
   const at = now.toISOString();
-  const id =
-    (await insertEvent(db, { ...columns(input), host_id: viewer.id, created_at: at, updated_at: at, cancelled_at: null, submission_key: key })) ??
-    (await findEventIdBySubmission(db, viewer.id, key));
+  const inserted = await db.transaction().execute(async (trx) => {
+    const made = await insertEvent(trx, { ...columns(input), host_id: viewer.id, created_at: at, updated_at: at, cancelled_at: null, submission_key: key });
+    // Found by its words from the commit on (issue 30).
+    if (made) await indexSearch(trx, [{ kind: "event", id: made }]);
+    return made;
+  });
+  const id = inserted ?? (await findEventIdBySubmission(db, viewer.id, key));
   if (!id) return fail(409, "The event could not be saved. Please try again.");
   wrote(tag.events, tag.event(id));
   return { ok: true, value: { id } };
@@ -186,6 +191,7 @@ export async function editEvent(services: AppServices, viewer: Viewer, id: numbe
       return fail(409, `Capacity cannot be less than the ${going} members already going.`, "capacity");
     }
     await updateEvent(trx, id, { ...columns(input), updated_at: now.toISOString() });
+    await indexSearch(trx, [{ kind: "event", id }]);
     const updated = { id, ...columns(input) };
     // Mailed before promotion: the members who just moved up get their own mail instead.
     const told = await mailGoing(trx, updated, (m) => changedMail(services.env.BASE_URL, updated, m), { kind: "event.changed", actorId: viewer.id }, now);
@@ -209,6 +215,8 @@ export async function cancelEvent(services: AppServices, viewer: Viewer, id: num
     const current = await findEvent(trx, id);
     if (!current || current.cancelled_at) return [];
     await updateEvent(trx, id, { cancelled_at: now.toISOString(), updated_at: now.toISOString() });
+    // A cancelled event is no longer found (as it is no longer in the sitemap).
+    await indexSearch(trx, [{ kind: "event", id }]);
     return mailGoing(trx, current, (m) => cancelledMail(services.env.BASE_URL, current, m), { kind: "event.cancelled", actorId: viewer.id }, now);
   });
   await ringBells(services, told);

@@ -9,6 +9,14 @@ export function discussionPath(section: SectionId, topicId: string, discussion: 
   return `/${section}/${topicId}/${discussion.id}-${discussion.slug}`;
 }
 
+/**
+ * A reply's exact place: the page of replies that begins with it (keyset pages: `after` the id
+ * before it; the site's first reply has no id before it, and ids are positive, so no `after=0`).
+ */
+export function replyPath(discussion: string, replyId: number) {
+  return `${discussion}${replyId > 1 ? `?after=${replyId - 1}` : ""}#reply-${replyId}`;
+}
+
 /** A topic's id, section and title, for a form that posts in it; undefined when the section has no such topic. */
 export async function topicHeading(db: Db, section: SectionId, topicId: string) {
   const topic = await findTopic(db, section, topicId);

@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/executor";
 import type { NotificationKind } from "~/lib/notifications";
-import { discussionPath } from "../forum/section-read-model";
+import { discussionPath, replyPath } from "../forum/section-read-model";
 import { watchersOf } from "./notification-repository";
 
 /**
@@ -60,9 +60,7 @@ export const replyNotices = async (db: Executor, post: Post): Promise<NoticePlac
     subject: `reply:${post.id}`,
     parent: discussion,
     title: d.title,
-    // The page of replies that begins with this one (keyset pages: `after` the id before it).
-    // (The first reply of the site has no id before it: ids are positive, so no `after=0`.)
-    url: `${discussionPath(d.section, d.topic_id, d)}${post.id > 1 ? `?after=${post.id - 1}` : ""}#reply-${post.id}`,
+    url: replyPath(discussionPath(d.section, d.topic_id, d), post.id),
     quietIf: [discussion, `topic:${d.topic_id}`],
     authorWatches: discussion,
     told: tell(await watchersOf(db, discussion), "reply"),

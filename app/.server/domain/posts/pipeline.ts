@@ -10,6 +10,7 @@ import { boundKey } from "../submission-key";
 import { membersByHandle, watchUnlessChosen } from "../notifications/notification-repository";
 import { forgetNotificationsAbout, notify, ringBells, type Notice } from "../notifications/notification-service";
 import { MENTIONS_NOTIFIED } from "~/lib/notifications";
+import { indexSearch } from "../../db/search/search-documents";
 import { specOf, type CountedPost, type PostKind, type PostKindSpec } from "./post-kinds";
 import { postLimitsAhead, postWithinLimits, writeLimitAhead } from "./post-limits";
 import {
@@ -254,6 +255,8 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
     // The same form, submitted twice at the same moment: the first one won.
     if (!inserted.created) return { ok: true as const, value: inserted };
     await post.alsoWrite?.(trx, inserted.id);
+    // Found by its words from the commit on (issue 30).
+    await indexSearch(trx, [{ kind: post.kind, id: inserted.id }]);
     await countPost(trx, post.kind, { id: inserted.id, parentId: post.parentId, createdAt: at }, 1, at);
     await awardPostXp(trx, post.kind, viewer.id, inserted.id, now);
     told = await noticePost(trx, post.kind, { id: inserted.id, parentId: post.parentId }, viewer.id, mentioned, now);
@@ -307,6 +310,8 @@ export async function editOwnPost(
   const told = await services.db.transaction().execute(async (trx) => {
     await updateEdited(trx, kind, id, values, now.toISOString());
     await change.alsoWrite?.(trx);
+    // Found by its new words, and no longer by the old, from the commit on (issue 30).
+    await indexSearch(trx, [{ kind, id }]);
     // A hidden post tells nobody: its readers cannot see it.
     return own.value.hidden_at === null ? noticePost(trx, kind, post, viewer.id, newlyMentioned, now, false) : [];
   });
@@ -335,6 +340,7 @@ export async function deleteOwnPost(
     const post = await findPost(trx, kind, id, { lock: true });
     if (!post || post.deleted_at !== null) return undefined;
     await markDeleted(trx, kind, id, now.toISOString());
+    await indexSearch(trx, [{ kind, id }]);
     if (post.hidden_at === null) await countPost(trx, kind, { id, parentId: post.parent_id, createdAt: post.created_at }, -1);
     await alsoWrite?.(trx);
     await deletePostMedia(services, trx, kind, id);
@@ -368,6 +374,8 @@ export async function setPostHidden(
     const current = await findPost(trx, kind, id, { lock: true });
     if (!current || (current.hidden_at !== null) === hidden) return current;
     await setHiddenAt(trx, kind, id, hidden ? at : null);
+    // Out of everyone's results but moderators', with what is under it (issue 30).
+    await indexSearch(trx, [{ kind, id }]);
     const delta = Number(!hidden && current.deleted_at === null) - Number(visible(current));
     await countPost(trx, kind, { id, parentId: current.parent_id, createdAt: current.created_at }, delta);
     await logModeration(trx, viewer, hidden ? "hide" : "restore", kind, id, at);

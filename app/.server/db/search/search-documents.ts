@@ -1,0 +1,352 @@
+import type { Insertable } from "kysely";
+import { excerptOf } from "~/lib/text";
+import type { Executor } from "../executor";
+import type { SearchDocumentTable, SearchKind } from "../schema";
+
+/**
+ * The search index's rows (ADR 0063), made from the rows of what they mirror. A writer names what
+ * it changed (`indexSearch`) inside its own transaction, and the row is made again from what the
+ * transaction now holds, so an edit is found by its new words at once and a hidden or deleted post
+ * is gone from everyone's results at the commit. One function makes every kind's row, so a post
+ * and the index cannot disagree on what is findable:
+ *
+ * - a deleted post, a cancelled event and a challenge not (or no longer) published have no row;
+ * - a hidden post keeps its row, flagged, for moderators; its replies, answers or comments are
+ *   flagged with it (`parent_hidden`).
+ */
+
+export interface SearchSubject {
+  kind: SearchKind;
+  id: number;
+}
+
+/** A row as a kind makes it: what it has no use for (a reply's title) is left to its default. */
+type Row = Pick<Insertable<SearchDocumentTable>, "kind" | "ref_id" | "body" | "author_id" | "created_at"> &
+  Partial<Pick<Insertable<SearchDocumentTable>, "parent_id" | "title" | "section" | "virtues" | "hidden" | "parent_hidden">>;
+
+/** The kinds whose posts have children in the index, and the kind of those children. */
+const CHILDREN: Partial<Record<SearchKind, SearchKind>> = { discussion: "reply", question: "answer", creation: "comment" };
+
+/** A body's words as plain text: Markdown's marks gone, and never the highlighter's markers. */
+export function searchText(markdown: string): string {
+  return excerptOf(markdown.replace(/[\u0000-\u001f\u007f]/g, " "), Number.POSITIVE_INFINITY);
+}
+
+const flag = (value: unknown) => (value === null || value === undefined ? 0 : 1);
+
+/** The index rows of these things as they are now; a thing with none is not findable. */
+async function documentsOf(db: Executor, kind: SearchKind, ids: readonly number[]): Promise<Row[]> {
+  if (ids.length === 0) return [];
+  switch (kind) {
+    case "discussion": {
+      const rows = await db
+        .selectFrom("discussion")
+        .innerJoin("topic", "topic.id", "discussion.topic_id")
+        .select([
+          "discussion.id",
+          "discussion.title",
+          "discussion.body",
+          "discussion.author_id",
+          "discussion.created_at",
+          "discussion.hidden_at",
+          "discussion.deleted_at",
+          "topic.section",
+        ])
+        .where("discussion.id", "in", ids)
+        .execute();
+      return rows
+        .filter((r) => r.deleted_at === null)
+        .map((r) => ({ kind, ref_id: r.id, title: r.title, body: searchText(r.body), author_id: r.author_id, section: r.section, created_at: r.created_at, hidden: flag(r.hidden_at) }));
+    }
+    case "reply": {
+      const rows = await db
+        .selectFrom("reply")
+        .innerJoin("discussion", "discussion.id", "reply.discussion_id")
+        .innerJoin("topic", "topic.id", "discussion.topic_id")
+        .select([
+          "reply.id",
+          "reply.discussion_id",
+          "reply.body",
+          "reply.author_id",
+          "reply.created_at",
+          "reply.hidden_at",
+          "reply.deleted_at",
+          "discussion.hidden_at as parent_hidden_at",
+          "topic.section",
+        ])
+        .where("reply.id", "in", ids)
+        .execute();
+      return rows
+        .filter((r) => r.deleted_at === null)
+        .map((r) => ({
+          kind,
+          ref_id: r.id,
+          parent_id: r.discussion_id,
+          body: searchText(r.body),
+          author_id: r.author_id,
+          section: r.section,
+          created_at: r.created_at,
+          hidden: flag(r.hidden_at),
+          parent_hidden: flag(r.parent_hidden_at),
+        }));
+    }
+    case "question": {
+      const rows = await db
+        .selectFrom("question")
+        .select(["id", "title", "body", "author_id", "created_at", "hidden_at", "deleted_at"])
+        .where("id", "in", ids)
+        .execute();
+      const virtues = await virtuesOf(db, "question_virtue", "question_id", ids);
+      return rows
+        .filter((r) => r.deleted_at === null)
+        .map((r) => ({
+          kind,
+          ref_id: r.id,
+          title: r.title,
+          body: searchText(r.body),
+          author_id: r.author_id,
+          virtues: virtues.get(r.id) ?? "",
+          created_at: r.created_at,
+          hidden: flag(r.hidden_at),
+        }));
+    }
+    case "answer": {
+      const rows = await db
+        .selectFrom("answer")
+        .innerJoin("question", "question.id", "answer.question_id")
+        .select([
+          "answer.id",
+          "answer.question_id",
+          "answer.body",
+          "answer.author_id",
+          "answer.created_at",
+          "answer.hidden_at",
+          "answer.deleted_at",
+          "question.hidden_at as parent_hidden_at",
+        ])
+        .where("answer.id", "in", ids)
+        .execute();
+      return rows
+        .filter((r) => r.deleted_at === null)
+        .map((r) => ({
+          kind,
+          ref_id: r.id,
+          parent_id: r.question_id,
+          body: searchText(r.body),
+          author_id: r.author_id,
+          created_at: r.created_at,
+          hidden: flag(r.hidden_at),
+          parent_hidden: flag(r.parent_hidden_at),
+        }));
+    }
+    case "creation": {
+      const rows = await db
+        .selectFrom("creation")
+        .select(["id", "title", "description", "body", "author_id", "created_at", "hidden_at", "deleted_at"])
+        .where("id", "in", ids)
+        .execute();
+      return rows
+        .filter((r) => r.deleted_at === null)
+        .map((r) => ({
+          kind,
+          ref_id: r.id,
+          title: r.title,
+          body: searchText(r.body ? `${r.description}\n\n${r.body}` : r.description),
+          author_id: r.author_id,
+          created_at: r.created_at,
+          hidden: flag(r.hidden_at),
+        }));
+    }
+    case "comment": {
+      const rows = await db
+        .selectFrom("creation_comment")
+        .innerJoin("creation", "creation.id", "creation_comment.creation_id")
+        .select([
+          "creation_comment.id",
+          "creation_comment.creation_id",
+          "creation_comment.body",
+          "creation_comment.author_id",
+          "creation_comment.created_at",
+          "creation_comment.hidden_at",
+          "creation_comment.deleted_at",
+          "creation.hidden_at as parent_hidden_at",
+        ])
+        .where("creation_comment.id", "in", ids)
+        .execute();
+      return rows
+        .filter((r) => r.deleted_at === null)
+        .map((r) => ({
+          kind,
+          ref_id: r.id,
+          parent_id: r.creation_id,
+          body: searchText(r.body),
+          author_id: r.author_id,
+          created_at: r.created_at,
+          hidden: flag(r.hidden_at),
+          parent_hidden: flag(r.parent_hidden_at),
+        }));
+    }
+    case "challenge": {
+      const rows = await db
+        .selectFrom("challenge")
+        .select(["id", "title", "description", "created_by", "created_at", "published_at", "status"])
+        .where("id", "in", ids)
+        .execute();
+      const virtues = await virtuesOf(db, "challenge_virtue", "challenge_id", ids);
+      return rows
+        .filter((r) => r.status === "published")
+        .map((r) => ({
+          kind,
+          ref_id: r.id,
+          title: r.title,
+          body: searchText(r.description),
+          author_id: r.created_by,
+          virtues: virtues.get(r.id) ?? "",
+          created_at: r.published_at ?? r.created_at,
+        }));
+    }
+    case "event": {
+      const rows = await db
+        .selectFrom("event")
+        .select(["id", "title", "description", "place", "host_id", "created_at", "cancelled_at"])
+        .where("id", "in", ids)
+        .execute();
+      return rows
+        .filter((r) => r.cancelled_at === null)
+        .map((r) => ({
+          kind,
+          ref_id: r.id,
+          title: r.title,
+          body: searchText(r.place ? `${r.description}\n\n${r.place}` : r.description),
+          author_id: r.host_id,
+          created_at: r.created_at,
+        }));
+    }
+  }
+}
+
+async function virtuesOf(db: Executor, table: "question_virtue" | "challenge_virtue", column: "question_id" | "challenge_id", ids: readonly number[]) {
+  const rows = (await db
+    .selectFrom(table)
+    .select([`${column} as id` as "question_id as id", "virtue"])
+    .where(column as "question_id", "in", ids)
+    .execute()) as Array<{ id: number; virtue: string }>;
+  const byId = new Map<number, string[]>();
+  for (const r of rows) byId.set(r.id, [...(byId.get(r.id) ?? []), r.virtue]);
+  return new Map([...byId].map(([id, virtues]) => [id, ` ${virtues.sort().join(" ")} `]));
+}
+
+/** Writes these things' rows as they are now and removes the rows of those no longer findable. */
+async function writeDocuments(db: Executor, kind: SearchKind, ids: readonly number[]) {
+  const rows = await documentsOf(db, kind, ids);
+  const kept = new Set(rows.map((r) => r.ref_id));
+  const gone = ids.filter((id) => !kept.has(id));
+  if (gone.length > 0) await db.deleteFrom("search_document").where("kind", "=", kind).where("ref_id", "in", gone).execute();
+  if (rows.length === 0) return rows;
+  const values = rows.map((row) => ({
+    ...row,
+    parent_id: row.parent_id ?? null,
+    title: row.title ?? "",
+    section: row.section ?? null,
+    virtues: row.virtues ?? "",
+    hidden: row.hidden ?? 0,
+    parent_hidden: row.parent_hidden ?? 0,
+  }));
+  await db
+    .insertInto("search_document")
+    .values(values)
+    .onConflict((oc) =>
+      oc.columns(["kind", "ref_id"]).doUpdateSet((eb) => ({
+        parent_id: eb.ref("excluded.parent_id"),
+        title: eb.ref("excluded.title"),
+        body: eb.ref("excluded.body"),
+        author_id: eb.ref("excluded.author_id"),
+        section: eb.ref("excluded.section"),
+        virtues: eb.ref("excluded.virtues"),
+        created_at: eb.ref("excluded.created_at"),
+        hidden: eb.ref("excluded.hidden"),
+        parent_hidden: eb.ref("excluded.parent_hidden"),
+      })),
+    )
+    .execute();
+  return rows;
+}
+
+/**
+ * Brings the index in line with these things, inside the writer's transaction: their rows made
+ * again, and a discussion's, question's or creation's children flagged as it is (hidden or not).
+ */
+export async function indexSearch(trx: Executor, subjects: readonly SearchSubject[]): Promise<void> {
+  const byKind = new Map<SearchKind, number[]>();
+  for (const s of subjects) byKind.set(s.kind, [...(byKind.get(s.kind) ?? []), s.id]);
+  for (const [kind, ids] of byKind) {
+    const rows = await writeDocuments(trx, kind, ids);
+    const children = CHILDREN[kind];
+    if (!children) continue;
+    // A deleted parent leaves its children findable (the thread stays readable); a hidden one hides them.
+    const hiddenParents = rows.filter((r) => r.hidden === 1).map((r) => r.ref_id);
+    const shownParents = ids.filter((id) => !hiddenParents.includes(id));
+    for (const [parents, hidden] of [
+      [hiddenParents, 1],
+      [shownParents, 0],
+    ] as const) {
+      if (parents.length === 0) continue;
+      await trx
+        .updateTable("search_document")
+        .set({ parent_hidden: hidden })
+        .where("parent_id", "in", parents)
+        .where("kind", "=", children)
+        .where("parent_hidden", "!=", hidden)
+        .execute();
+    }
+  }
+}
+
+const SOURCES: Record<SearchKind, "discussion" | "reply" | "question" | "answer" | "creation" | "creation_comment" | "challenge" | "event"> = {
+  discussion: "discussion",
+  reply: "reply",
+  question: "question",
+  answer: "answer",
+  creation: "creation",
+  comment: "creation_comment",
+  challenge: "challenge",
+  event: "event",
+};
+
+/** How many rows one step of a rebuild reads and writes. */
+const REBUILD_BATCH = 500;
+
+/**
+ * The whole index made again from the content (demo content, tools that write rows directly, the
+ * first start after the index was added): every kind walked by id in batches, in the caller's
+ * transaction if it gives one.
+ */
+export async function rebuildSearchIndex(db: Executor): Promise<number> {
+  await db.deleteFrom("search_document").execute();
+  let written = 0;
+  for (const [kind, table] of Object.entries(SOURCES) as Array<[SearchKind, (typeof SOURCES)[SearchKind]]>) {
+    for (let after = 0; ; ) {
+      const ids = (
+        await db
+          .selectFrom(table as "discussion")
+          .select("id")
+          .where("id", ">", after)
+          .orderBy("id")
+          .limit(REBUILD_BATCH)
+          .execute()
+      ).map((r) => Number(r.id));
+      if (ids.length === 0) break;
+      written += (await writeDocuments(db, kind, ids)).length;
+      after = ids[ids.length - 1]!;
+    }
+  }
+  return written;
+}
+
+/** Whether the index has no row at all while there is content to find (the first start after it was added). */
+export async function searchIndexNeedsFilling(db: Executor): Promise<boolean> {
+  const indexed = await db.selectFrom("search_document").select("id").limit(1).executeTakeFirst();
+  if (indexed) return false;
+  const posted = await db.selectFrom("discussion").select("id").limit(1).executeTakeFirst();
+  return posted !== undefined;
+}

@@ -1,0 +1,51 @@
+import type { SectionId } from "~/lib/domain-values";
+import type { SearchKind } from "../schema";
+import type { SearchTerm } from "./search-query";
+
+/**
+ * One question to the search index, as both engines answer it (ADR 0063): SQLite's FTS5 in
+ * search-sqlite.ts, PostgreSQL's tsvector in search-postgres.ts, each the same signature, tested
+ * with the same tests.
+ */
+export interface SearchRequest {
+  terms: readonly SearchTerm[];
+  /** Only these kinds; all when null. */
+  kinds: readonly SearchKind[] | null;
+  section: SectionId | null;
+  virtue: string | null;
+  authorId: string | null;
+  /** Hidden posts (and those under a hidden post) too: moderators only. */
+  includeHidden: boolean;
+  sort: SearchSort;
+  /** The last hit of the page before, for the next page (keyset). */
+  after: SearchCursor | null;
+  limit: number;
+}
+
+export type SearchSort = "relevance" | "newest";
+
+/** Where a page of hits ends: its score and time, and the row's id to break ties. */
+export interface SearchCursor {
+  score: number;
+  createdAt: string;
+  id: number;
+}
+
+/** Text with the words that matched between MARK_START and MARK_END (~/lib/search.ts). */
+export type MarkedText = string;
+
+export interface SearchHit {
+  /** The index row's id (the cursor's tie-breaker). */
+  id: number;
+  kind: SearchKind;
+  refId: number;
+  parentId: number | null;
+  authorId: string | null;
+  createdAt: string;
+  hidden: boolean;
+  score: number;
+  /** The title with its matching words marked ("" for replies, answers and comments). */
+  title: MarkedText;
+  /** The part of the body that matched best, its matching words marked. */
+  excerpt: MarkedText;
+}

@@ -1,0 +1,183 @@
+import type { Viewer } from "../../context";
+import type { Executor } from "../../db/executor";
+import type { SearchKind } from "../../db/schema";
+import { searchDocuments, type SearchHit, type SearchSort } from "../../db/search/search-index";
+import { parseSearchQuery, wantedWords } from "../../db/search/search-query";
+import { encodeSearchCursor, type SearchPageCursor } from "../../pagination";
+import { isModerator } from "../accounts/roles";
+import { discussionPath, replyPath } from "../forum/section-read-model";
+import { toIso } from "~/lib/dates";
+import type { SectionId } from "~/lib/domain-values";
+import { profilePath } from "~/lib/members";
+import { markedPieces, SEARCH_KINDS, type MarkedPiece, type SearchKindFilter } from "~/lib/search";
+import { authorsByIds, creationTitles, discussionPlaces, memberIdByHandle, membersNamed, questionTitles } from "./search-repository";
+
+/** Results on one page. */
+export const SEARCH_PAGE_SIZE = 20;
+/** Members shown above the posts when search looks everywhere. */
+const MEMBERS_ALONGSIDE = 5;
+
+export interface SearchFilters {
+  kind: SearchKindFilter | null;
+  section: SectionId | null;
+  virtue: string | null;
+  /** A member's handle. */
+  author: string | null;
+  sort: SearchSort;
+}
+
+export interface SearchResult {
+  key: string;
+  kind: SearchKind;
+  /** "Reply", "Question"… */
+  kindLabel: string;
+  url: string;
+  /** Its title, or the title of the discussion, question or creation it is under. */
+  title: MarkedPiece[];
+  /** Where it is: the section, or what it replies to. */
+  place: string | null;
+  excerpt: MarkedPiece[];
+  author: { name: string; profile: string | null } | null;
+  createdAt: string;
+  /** Found only because a moderator searched. */
+  hidden: boolean;
+}
+
+export interface MemberResult {
+  name: string;
+  handle: string;
+  profile: string;
+  rank: string;
+  bio: string | null;
+}
+
+export type SearchOutcome =
+  | { status: "empty" }
+  | { status: "no-author"; author: string }
+  | { status: "found"; results: SearchResult[]; members: MemberResult[]; next: string | null; includesHidden: boolean };
+
+const KIND_ONE = Object.fromEntries(SEARCH_KINDS.map((k) => [k.id, k.one])) as Record<SearchKindFilter, string>;
+const SECTION_NAME: Record<SectionId, string> = { monastery: "Monastery", battlefield: "Battlefield" };
+
+/**
+ * A page of search results (issue 30): what the index finds for these words and filters, best or
+ * newest first, each with its place on the site and the words that matched marked; members whose
+ * name holds the words alongside. Hidden posts only for moderators. /search is never kept (its
+ * policy), so nothing here names a page tag.
+ */
+export async function searchResults(
+  db: Executor,
+  viewer: Viewer | null,
+  query: string,
+  filters: SearchFilters,
+  after: SearchPageCursor | null,
+): Promise<SearchOutcome> {
+  const terms = parseSearchQuery(query);
+  if (terms.length === 0) return { status: "empty" };
+  const authorId = filters.author ? await memberIdByHandle(db, filters.author) : null;
+  if (filters.author && !authorId) return { status: "no-author", author: filters.author };
+  const includeHidden = isModerator(viewer);
+
+  if (filters.kind === "member") {
+    const rows = await membersNamed(db, wantedWords(terms), SEARCH_PAGE_SIZE + 1, after?.kind === "member" ? after : null);
+    const shown = rows.slice(0, SEARCH_PAGE_SIZE);
+    const last = shown[shown.length - 1];
+    const next = rows.length > SEARCH_PAGE_SIZE && last ? encodeSearchCursor({ kind: "member", xp: Number(last.xp), handle: last.handle }) : null;
+    return { status: "found", results: [], members: shown.map(memberResult), next, includesHidden: false };
+  }
+
+  const hitCursor = after?.kind === "hit" ? { score: after.score, createdAt: after.at, id: after.id } : null;
+  const onlyPosts = filters.section !== null || filters.virtue !== null || authorId !== null;
+  const [hits, members] = await Promise.all([
+    searchDocuments(db, {
+      terms,
+      kinds: filters.kind ? [filters.kind] : null,
+      section: filters.section,
+      virtue: filters.virtue,
+      authorId: authorId ?? null,
+      includeHidden,
+      sort: filters.sort,
+      after: hitCursor,
+      limit: SEARCH_PAGE_SIZE + 1,
+    }),
+    // Members come first on the first page of a search everywhere, as names are what people look for most.
+    filters.kind === null && !onlyPosts && !after ? membersNamed(db, wantedWords(terms), MEMBERS_ALONGSIDE, null) : Promise.resolve([]),
+  ]);
+  const shown = hits.slice(0, SEARCH_PAGE_SIZE);
+  const last = shown[shown.length - 1];
+  const next = hits.length > SEARCH_PAGE_SIZE && last ? encodeSearchCursor({ kind: "hit", score: last.score, at: toIso(last.createdAt), id: last.id }) : null;
+  return { status: "found", results: await described(db, shown), members: members.map(memberResult), next, includesHidden: includeHidden };
+}
+
+function memberResult(row: { name: string; handle: string; rank: string; bio: string | null }): MemberResult {
+  return { name: row.name, handle: row.handle, profile: `/members/${row.handle}`, rank: row.rank, bio: row.bio };
+}
+
+/** Each hit with its address, title and author: one query per kind of place, never one per hit. */
+async function described(db: Executor, hits: readonly SearchHit[]): Promise<SearchResult[]> {
+  const ids = (kinds: SearchKind[], parentKinds: SearchKind[]) => [
+    ...new Set(hits.flatMap((h) => (kinds.includes(h.kind) ? [h.refId] : parentKinds.includes(h.kind) && h.parentId !== null ? [h.parentId] : []))),
+  ];
+  const [authors, discussions, questions, creations] = await Promise.all([
+    authorsByIds(db, [...new Set(hits.flatMap((h) => (h.authorId ? [h.authorId] : [])))]),
+    discussionPlaces(db, ids(["discussion"], ["reply"])),
+    questionTitles(db, ids(["question"], ["answer"])),
+    creationTitles(db, ids(["creation"], ["comment"])),
+  ]);
+  const authorById = new Map(authors.map((a) => [a.id, a]));
+  const discussionById = new Map(discussions.map((d) => [d.id, d]));
+  const questionById = new Map(questions.map((q) => [q.id, q]));
+  const creationById = new Map(creations.map((c) => [c.id, c]));
+  const plain = (text: string): MarkedPiece[] => [[text, false]];
+
+  return hits.flatMap((hit): SearchResult[] => {
+    const author = hit.authorId ? authorById.get(hit.authorId) : undefined;
+    const base = {
+      key: `${hit.kind}:${hit.refId}`,
+      kind: hit.kind,
+      kindLabel: KIND_ONE[hit.kind],
+      excerpt: markedPieces(hit.excerpt),
+      author: author ? { name: author.name, profile: profilePath(author.handle) } : null,
+      createdAt: toIso(hit.createdAt),
+      hidden: hit.hidden,
+    };
+    const own = markedPieces(hit.title);
+    switch (hit.kind) {
+      case "discussion":
+      case "reply": {
+        const d = discussionById.get(hit.kind === "discussion" ? hit.refId : hit.parentId!);
+        if (!d) return [];
+        const path = discussionPath(d.section, d.topic_id, d);
+        return [
+          hit.kind === "discussion"
+            ? { ...base, url: path, title: own, place: SECTION_NAME[d.section] }
+            : { ...base, url: replyPath(path, hit.refId), title: plain(d.title), place: `Reply in ${SECTION_NAME[d.section]}` },
+        ];
+      }
+      case "question":
+      case "answer": {
+        const q = questionById.get(hit.kind === "question" ? hit.refId : hit.parentId!);
+        if (!q) return [];
+        return [
+          hit.kind === "question"
+            ? { ...base, url: `/council/${q.id}`, title: own, place: "Council" }
+            : { ...base, url: `/council/${q.id}#answer-${hit.refId}`, title: plain(q.title), place: "Answer in the Council" },
+        ];
+      }
+      case "creation":
+      case "comment": {
+        const c = creationById.get(hit.kind === "creation" ? hit.refId : hit.parentId!);
+        if (!c) return [];
+        return [
+          hit.kind === "creation"
+            ? { ...base, url: `/forge/${c.id}`, title: own, place: "Forge" }
+            : { ...base, url: `/forge/${c.id}#comment-${hit.refId}`, title: plain(c.title), place: "Comment in the Forge" },
+        ];
+      }
+      case "challenge":
+        return [{ ...base, url: `/challenges/${hit.refId}`, title: own, place: "Challenges" }];
+      case "event":
+        return [{ ...base, url: `/events/${hit.refId}`, title: own, place: "Events" }];
+    }
+  });
+}

@@ -1,0 +1,306 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Viewer } from "~/.server/context";
+import { rebuildSearchIndex } from "~/.server/db/search/search-documents";
+import { anonymiseMember } from "~/.server/domain/accounts/member-repository";
+import { createChallenge, reviewProposal } from "~/.server/domain/challenges/challenge-service";
+import { answerQuestion, editQuestion } from "~/.server/domain/council/council-service";
+import { cancelEvent, editEvent } from "~/.server/domain/events/event-service";
+import { shareCreation } from "~/.server/domain/forge/creation-service";
+import { commentOnCreation, moderateForge } from "~/.server/domain/forge/forge-engagement";
+import { deleteForumPost, editForumPost, moderate, postReply } from "~/.server/domain/forum/forum-service";
+import { searchResults, SEARCH_PAGE_SIZE, type SearchFilters, type SearchOutcome } from "~/.server/domain/search/search-read-model";
+import { decodeSearchCursor } from "~/.server/pagination";
+import { rankById } from "~/lib/ranks";
+import { advisor, discussion, event, member, question, topic } from "../factories";
+import { createTestSite, ENGINE, type TestSite } from "./test-services";
+
+let site: TestSite;
+let moderator: Viewer;
+let reader: Viewer;
+beforeAll(async () => {
+  site = await createTestSite();
+  moderator = await member(site.services.db, { role: "moderator" });
+  reader = await member(site.services.db);
+});
+afterAll(async () => site.destroy());
+
+const ALL: SearchFilters = { kind: null, section: null, virtue: null, author: null, sort: "relevance" };
+
+async function search(query: string, filters: Partial<SearchFilters> = {}, viewer: Viewer | null = reader, after: string | null = null) {
+  const outcome = await searchResults(site.services.db, viewer, query, { ...ALL, ...filters }, after ? decodeSearchCursor(after) : null);
+  return outcome;
+}
+const found = (outcome: SearchOutcome) => (outcome.status === "found" ? outcome.results : []);
+const keys = async (query: string, filters: Partial<SearchFilters> = {}, viewer: Viewer | null = reader) => found(await search(query, filters, viewer)).map((r) => r.key);
+const text = (pieces: ReadonlyArray<readonly [string, boolean]>) => pieces.map(([t]) => t).join("");
+const marked = (pieces: ReadonlyArray<readonly [string, boolean]>) => pieces.filter(([, m]) => m).map(([t]) => t.toLowerCase());
+const acolyte = () => member(site.services.db, { xp: rankById("acolyte").minXp });
+const ok = <T,>(outcome: { ok: true; value: T } | { ok: false }) => {
+  if (!outcome.ok) throw new Error(`expected success: ${JSON.stringify(outcome)}`);
+  return outcome.value;
+};
+
+describe(`search on ${ENGINE}`, () => {
+  it("finds a discussion by a word of its body, by its stem, and an edit by its new word only", async () => {
+    const d = await discussion(site.services, { title: "Dawn practice", body: "I keep a **quartzfox** journal while meditating by the river." });
+    expect(await keys("quartzfox")).toEqual([`discussion:${d.id}`]);
+    // The body's Markdown is gone from what is found and shown; the word is marked.
+    const [hit] = found(await search("quartzfox"));
+    expect(text(hit!.excerpt)).toContain("keep a quartzfox journal");
+    expect(text(hit!.excerpt)).not.toContain("*");
+    expect(marked(hit!.excerpt)).toEqual(["quartzfox"]);
+    expect(hit!.url).toBe(`/${d.section}/${d.topicId}/${d.id}-${d.slug}`);
+    expect(hit!.author?.name).toBe(d.author.name);
+    // "meditation" and "meditating" share a stem on both engines.
+    expect(await keys("quartzfox meditation")).toEqual([`discussion:${d.id}`]);
+
+    ok(await editForumPost(site.services, d.author, "discussion", d.id, { title: "Dawn practice", body: "Now a velvetmoor notebook." }));
+    expect(await keys("velvetmoor")).toEqual([`discussion:${d.id}`]);
+    expect(await keys("quartzfox")).toEqual([]);
+  });
+
+  it("finds every kind, each with its own address and the title of what it is under", async () => {
+    const d = await discussion(site.services, { title: "Cold water" });
+    // Not the site's first reply, whose address has no page to begin after.
+    ok(await postReply(site.services, await member(site.services.db), d.id, { body: "First!", submissionKey: crypto.randomUUID() }));
+    const reply = ok(await postReply(site.services, await member(site.services.db), d.id, { body: "The cinderlark method works.", submissionKey: crypto.randomUUID() }));
+    const q = await question(site.services, { title: "How to cinderlark?", body: "Asking for a friend.", virtues: ["courage"] });
+    const a = ok(await answerQuestion(site.services, await member(site.services.db), q.id, { body: "Cinderlark slowly.", submissionKey: crypto.randomUUID() }));
+    const author = await acolyte();
+    const c = ok(
+      await shareCreation(
+        site.services,
+        author,
+        { title: "Cinderlark poem", description: "A poem.", type: "writing", body: "Lines.", submissionKey: crypto.randomUUID() },
+        {},
+      ),
+    );
+    const comment = ok(await commentOnCreation(site.services, await member(site.services.db), c.id, { body: "Lovely cinderlark.", submissionKey: crypto.randomUUID() }));
+    const e = await event(site.services, { title: "Cinderlark walk", description: "We walk." });
+    const publisher = await member(site.services.db, { role: "admin" });
+    const ch = ok(
+      await createChallenge(site.services, publisher, {
+        title: "Thirty cinderlark mornings",
+        description: "Each morning.",
+        path: "warrior",
+        virtues: ["courage"],
+        lengthDays: 30,
+        checkInsRequired: 20,
+        submissionKey: crypto.randomUUID(),
+      }),
+    );
+
+    const results = found(await search("cinderlark"));
+    const byKey = new Map(results.map((r) => [r.key, r]));
+    expect([...byKey.keys()].sort()).toEqual(
+      [
+        `reply:${reply.id}`,
+        `question:${q.id}`,
+        `answer:${a.id}`,
+        `creation:${c.id}`,
+        `comment:${comment.id}`,
+        `event:${e.id}`,
+        `challenge:${ch.id}`,
+      ].sort(),
+    );
+    const discussionUrl = `/${d.section}/${d.topicId}/${d.id}-${d.slug}`;
+    expect(byKey.get(`reply:${reply.id}`)).toMatchObject({ kindLabel: "Reply", url: `${discussionUrl}?after=${reply.id - 1}#reply-${reply.id}` });
+    expect(text(byKey.get(`reply:${reply.id}`)!.title)).toBe("Cold water");
+    expect(byKey.get(`answer:${a.id}`)).toMatchObject({ url: `/council/${q.id}#answer-${a.id}` });
+    expect(text(byKey.get(`answer:${a.id}`)!.title)).toBe("How to cinderlark?");
+    expect(byKey.get(`comment:${comment.id}`)).toMatchObject({ url: `/forge/${c.id}#comment-${comment.id}` });
+    expect(byKey.get(`event:${e.id}`)).toMatchObject({ url: `/events/${e.id}` });
+    expect(byKey.get(`challenge:${ch.id}`)).toMatchObject({ url: `/challenges/${ch.id}` });
+    // A title's match is marked in the title.
+    expect(marked(byKey.get(`question:${q.id}`)!.title)).toEqual(["cinderlark"]);
+
+    // Filters: one kind, the virtue (questions and challenges carry theirs), the author.
+    expect(await keys("cinderlark", { kind: "answer" })).toEqual([`answer:${a.id}`]);
+    expect((await keys("cinderlark", { virtue: "courage" })).sort()).toEqual([`question:${q.id}`, `challenge:${ch.id}`].sort());
+    expect(await keys("cinderlark", { virtue: "wisdom" })).toEqual([]);
+    expect(await keys("cinderlark", { author: author.handle })).toEqual([`creation:${c.id}`]);
+    expect(await search("cinderlark", { author: "nobody-by-this-handle" })).toEqual({ status: "no-author", author: "nobody-by-this-handle" });
+
+    // A cancelled event and a declined or proposed challenge are not found.
+    ok(await cancelEvent(site.services, e.host, e.id));
+    expect(await keys("cinderlark", { kind: "event" })).toEqual([]);
+    const sage = await member(site.services.db, { xp: rankById("sage").minXp });
+    const proposal = ok(
+      await createChallenge(site.services, sage, {
+        title: "Proposed cinderlark",
+        description: "Proposed.",
+        path: "monk",
+        virtues: ["wisdom"],
+        lengthDays: 7,
+        checkInsRequired: 5,
+        submissionKey: crypto.randomUUID(),
+      }),
+    );
+    expect(await keys("cinderlark", { kind: "challenge" })).toEqual([`challenge:${ch.id}`]);
+    ok(await reviewProposal(site.services, publisher, proposal.id, "publish"));
+    expect((await keys("cinderlark", { kind: "challenge" })).sort()).toEqual([`challenge:${ch.id}`, `challenge:${proposal.id}`].sort());
+  });
+
+  it("finds an edited event and question by their new words, and a question's new virtue", async () => {
+    const host = await advisor(site.services);
+    const e = await event(site.services, { host, title: "Tea evening" });
+    const at = new Date(Date.now() + 72 * 3600_000);
+    ok(
+      await editEvent(site.services, host, e.id, {
+        title: "Emberfinch tea evening",
+        description: "Tea.",
+        path: "monk",
+        startsAt: at,
+        endsAt: new Date(at.getTime() + 3600_000),
+        timeZone: "UTC",
+        onlineUrl: null,
+        place: "The hall",
+        capacity: 10,
+      }),
+    );
+    expect(await keys("emberfinch")).toEqual([`event:${e.id}`]);
+
+    const q = await question(site.services, { title: "Plain question", virtues: ["wisdom"] });
+    ok(await editQuestion(site.services, q.asker, q.id, { title: "Emberfinch question", body: "Body", virtues: ["honor"] }));
+    expect(await keys("emberfinch", { kind: "question", virtue: "honor" })).toEqual([`question:${q.id}`]);
+    expect(await keys("emberfinch", { kind: "question", virtue: "wisdom" })).toEqual([]);
+  });
+
+  it("never shows hidden posts, or what is under them, to anyone but moderators", async () => {
+    const d = await discussion(site.services, { title: "Thornquill thoughts", body: "Thornquill." });
+    const reply = ok(await postReply(site.services, await member(site.services.db), d.id, { body: "A thornquill reply.", submissionKey: crypto.randomUUID() }));
+    const everything = [`discussion:${d.id}`, `reply:${reply.id}`].sort();
+    expect((await keys("thornquill")).sort()).toEqual(everything);
+
+    ok(await moderate(site.services, moderator, "hide", "discussion", d.id));
+    expect(await keys("thornquill")).toEqual([]);
+    expect(await keys("thornquill", {}, null)).toEqual([]);
+    const seen = found(await search("thornquill", {}, moderator));
+    expect(seen.map((r) => r.key).sort()).toEqual(everything);
+    expect(seen.every((r) => r.hidden)).toBe(true);
+
+    ok(await moderate(site.services, moderator, "restore", "discussion", d.id));
+    expect((await keys("thornquill")).sort()).toEqual(everything);
+
+    // A hidden reply alone; a hidden creation takes its comments with it.
+    ok(await moderate(site.services, moderator, "hide", "reply", reply.id));
+    expect(await keys("thornquill")).toEqual([`discussion:${d.id}`]);
+    const author = await acolyte();
+    const c = ok(
+      await shareCreation(site.services, author, { title: "Thornquill art", description: "Made.", type: "writing", body: "x", submissionKey: crypto.randomUUID() }, {}),
+    );
+    const comment = ok(await commentOnCreation(site.services, await member(site.services.db), c.id, { body: "Thornquill!", submissionKey: crypto.randomUUID() }));
+    expect((await keys("thornquill", { kind: "comment" })).sort()).toEqual([`comment:${comment.id}`]);
+    ok(await moderateForge(site.services, moderator, "creation", c.id, true));
+    expect(await keys("thornquill", { kind: "comment" })).toEqual([]);
+    expect(await keys("thornquill", { kind: "creation" })).toEqual([]);
+  });
+
+  it("forgets a deleted post but keeps the replies of a deleted discussion, and signs a deleted member's posts as such", async () => {
+    const d = await discussion(site.services, { title: "Mossgrain", body: "Mossgrain body." });
+    const replier = await member(site.services.db);
+    const reply = ok(await postReply(site.services, replier, d.id, { body: "Mossgrain reply.", submissionKey: crypto.randomUUID() }));
+    ok(await deleteForumPost(site.services, d.author, "discussion", d.id));
+    expect(await keys("mossgrain")).toEqual([`reply:${reply.id}`]);
+
+    await anonymiseMember(site.services.db, replier.id, { name: "[deleted member]", handle: `deleted-${crypto.randomUUID().slice(0, 8)}`, email: `${crypto.randomUUID()}@deleted.invalid` }, new Date().toISOString());
+    const [hit] = found(await search("mossgrain"));
+    expect(hit!.author).toEqual({ name: "[deleted member]", profile: null });
+
+    ok(await deleteForumPost(site.services, replier, "reply", reply.id));
+    expect(await keys("mossgrain")).toEqual([]);
+  });
+
+  it("reads phrases, prefixes and excluded words, and finds members by name", async () => {
+    const t = await topic(site.services, { section: "battlefield" });
+    const a = await discussion(site.services, { topic: t, title: "Shore run", body: "A long saltmarsh run at dawn." });
+    const b = await discussion(site.services, { title: "Marsh walk", body: "A saltmarsh walk, long and slow, with no run." });
+    expect((await keys("saltmarsh")).sort()).toEqual([`discussion:${a.id}`, `discussion:${b.id}`].sort());
+    expect(await keys('"saltmarsh run"')).toEqual([`discussion:${a.id}`]);
+    expect(await keys("saltmarsh -walk")).toEqual([`discussion:${a.id}`]);
+    expect((await keys("saltmar*")).sort()).toEqual([`discussion:${a.id}`, `discussion:${b.id}`].sort());
+    expect(await keys("saltmarsh", { section: "battlefield" })).toEqual([`discussion:${a.id}`]);
+    // Only excluded words: nothing to start from.
+    expect(await search("-saltmarsh")).toEqual({ status: "empty" });
+
+    const named = await member(site.services.db, { name: "Oriel Saltmarsh" });
+    const outcome = await search("saltmarsh");
+    expect(outcome.status === "found" && outcome.members.map((m) => m.handle)).toEqual([named.handle]);
+    const members = await search("oriel", { kind: "member" });
+    expect(members.status === "found" && members.members.map((m) => m.profile)).toEqual([`/members/${named.handle}`]);
+  });
+
+  it("pages by keyset, best match or newest first, with no result twice and none left out", async () => {
+    const t = await topic(site.services);
+    const made: number[] = [];
+    for (let i = 0; i < SEARCH_PAGE_SIZE + 5; i++) {
+      // Some say the word more often, so the scores differ; some tie.
+      const body = `Glimmerdune ${"glimmerdune ".repeat(i % 4)}entry ${i}.`;
+      made.push((await discussion(site.services, { topic: t, title: `Entry ${i}`, body, at: new Date(Date.UTC(2026, 0, 1, 0, i)) })).id);
+    }
+    for (const sort of ["relevance", "newest"] as const) {
+      const first = await search("glimmerdune", { sort });
+      if (first.status !== "found") throw new Error(first.status);
+      expect(first.results).toHaveLength(SEARCH_PAGE_SIZE);
+      expect(first.next).not.toBeNull();
+      const second = await search("glimmerdune", { sort }, reader, first.next);
+      if (second.status !== "found") throw new Error(second.status);
+      expect(second.results).toHaveLength(5);
+      expect(second.next).toBeNull();
+      const all = [...first.results, ...second.results].map((r) => Number(r.key.split(":")[1]));
+      expect([...all].sort((x, y) => x - y)).toEqual([...made].sort((x, y) => x - y));
+      if (sort === "newest") expect(all).toEqual([...made].reverse());
+    }
+  });
+
+  it("answers any query string without an error: FTS syntax, SQL, quotes, NUL, every script", async () => {
+    await discussion(site.services, { title: "Edge", body: "Ünïcödé café naïve 東京 Москва 🙂 test." });
+    const hostile = [
+      'NEAR(a b)',
+      "a OR b AND NOT c",
+      '"unbalanced',
+      'a"b"c',
+      "*",
+      "-",
+      "--",
+      "- -",
+      ":",
+      "title:foo",
+      "^foo",
+      "foo*bar*",
+      "'; drop table search_document; --",
+      "\u0000\u0001\u0002x\u0003",
+      "(((",
+      "\\",
+      "a & b | !c <-> d:*",
+      "🙂🙂🙂",
+      "東京",
+      "москва",
+      "cafe",
+      "x".repeat(200),
+      "a ".repeat(100),
+    ];
+    for (const query of hostile) {
+      const outcome = await search(query);
+      expect(["found", "empty"]).toContain(outcome.status);
+    }
+    // Diacritics and case fold on both engines; other scripts are words too.
+    expect(found(await search("москва")).length).toBeGreaterThan(0);
+  });
+
+  it("makes the same index from scratch as the writes made it", async () => {
+    const snapshot = () =>
+      site.services.db
+        .selectFrom("search_document")
+        .select(["kind", "ref_id", "parent_id", "title", "body", "author_id", "section", "virtues", "hidden", "parent_hidden"])
+        .orderBy("kind")
+        .orderBy("ref_id")
+        .execute();
+    const before = await snapshot();
+    expect(before.length).toBeGreaterThan(20);
+    await site.services.db.transaction().execute((trx) => rebuildSearchIndex(trx));
+    expect(await snapshot()).toEqual(before);
+    // The rebuilt index answers as before.
+    expect((await keys("glimmerdune")).length).toBe(SEARCH_PAGE_SIZE);
+  });
+});
