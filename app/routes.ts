@@ -28,6 +28,7 @@ export default [
   route("settings/export", "routes/resources/settings-export.tsx"),
   route("settings/email", "routes/resources/email-change-confirm.tsx"),
   route("members/:handle", "routes/members/profile.tsx"),
+  route("search", "routes/search/search.tsx"),
   route("admin/advisors", "routes/admin/advisors.tsx"),
   route("newsletter", "routes/resources/newsletter.tsx"),
   route("newsletter/confirm", "routes/resources/newsletter-confirm.tsx"),

@@ -39,3 +39,6 @@ export const SIGN_IN_LINK_MS = 15 * MINUTE;
  * could keep the image slots busy with such files one after another.
  */
 export const IMAGE_DECODE_LIMIT = { max: 20, windowMs: 60 * MINUTE };
+
+/** Searches: 60 a minute per IP (issue 30), a person's pace many times over, not a scraper's. */
+export const SEARCH_LIMIT = { max: 60, windowMs: MINUTE };

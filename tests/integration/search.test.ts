@@ -31,11 +31,12 @@ async function search(query: string, filters: Partial<SearchFilters> = {}, viewe
   return outcome;
 }
 const found = (outcome: SearchOutcome) => (outcome.status === "found" ? outcome.results : []);
-const keys = async (query: string, filters: Partial<SearchFilters> = {}, viewer: Viewer | null = reader) => found(await search(query, filters, viewer)).map((r) => r.key);
+const keys = async (query: string, filters: Partial<SearchFilters> = {}, viewer: Viewer | null = reader) =>
+  found(await search(query, filters, viewer)).map((r) => r.key);
 const text = (pieces: ReadonlyArray<readonly [string, boolean]>) => pieces.map(([t]) => t).join("");
 const marked = (pieces: ReadonlyArray<readonly [string, boolean]>) => pieces.filter(([, m]) => m).map(([t]) => t.toLowerCase());
 const acolyte = () => member(site.services.db, { xp: rankById("acolyte").minXp });
-const ok = <T,>(outcome: { ok: true; value: T } | { ok: false }) => {
+const ok = <T>(outcome: { ok: true; value: T } | { ok: false }) => {
   if (!outcome.ok) throw new Error(`expected success: ${JSON.stringify(outcome)}`);
   return outcome.value;
 };
@@ -63,7 +64,9 @@ describe(`search on ${ENGINE}`, () => {
     const d = await discussion(site.services, { title: "Cold water" });
     // Not the site's first reply, whose address has no page to begin after.
     ok(await postReply(site.services, await member(site.services.db), d.id, { body: "First!", submissionKey: crypto.randomUUID() }));
-    const reply = ok(await postReply(site.services, await member(site.services.db), d.id, { body: "The cinderlark method works.", submissionKey: crypto.randomUUID() }));
+    const reply = ok(
+      await postReply(site.services, await member(site.services.db), d.id, { body: "The cinderlark method works.", submissionKey: crypto.randomUUID() }),
+    );
     const q = await question(site.services, { title: "How to cinderlark?", body: "Asking for a friend.", virtues: ["courage"] });
     const a = ok(await answerQuestion(site.services, await member(site.services.db), q.id, { body: "Cinderlark slowly.", submissionKey: crypto.randomUUID() }));
     const author = await acolyte();
@@ -75,7 +78,9 @@ describe(`search on ${ENGINE}`, () => {
         {},
       ),
     );
-    const comment = ok(await commentOnCreation(site.services, await member(site.services.db), c.id, { body: "Lovely cinderlark.", submissionKey: crypto.randomUUID() }));
+    const comment = ok(
+      await commentOnCreation(site.services, await member(site.services.db), c.id, { body: "Lovely cinderlark.", submissionKey: crypto.randomUUID() }),
+    );
     const e = await event(site.services, { title: "Cinderlark walk", description: "We walk." });
     const publisher = await member(site.services.db, { role: "admin" });
     const ch = ok(
@@ -93,15 +98,7 @@ describe(`search on ${ENGINE}`, () => {
     const results = found(await search("cinderlark"));
     const byKey = new Map(results.map((r) => [r.key, r]));
     expect([...byKey.keys()].sort()).toEqual(
-      [
-        `reply:${reply.id}`,
-        `question:${q.id}`,
-        `answer:${a.id}`,
-        `creation:${c.id}`,
-        `comment:${comment.id}`,
-        `event:${e.id}`,
-        `challenge:${ch.id}`,
-      ].sort(),
+      [`reply:${reply.id}`, `question:${q.id}`, `answer:${a.id}`, `creation:${c.id}`, `comment:${comment.id}`, `event:${e.id}`, `challenge:${ch.id}`].sort(),
     );
     const discussionUrl = `/${d.section}/${d.topicId}/${d.id}-${d.slug}`;
     expect(byKey.get(`reply:${reply.id}`)).toMatchObject({ kindLabel: "Reply", url: `${discussionUrl}?after=${reply.id - 1}#reply-${reply.id}` });
@@ -187,9 +184,16 @@ describe(`search on ${ENGINE}`, () => {
     expect(await keys("thornquill")).toEqual([`discussion:${d.id}`]);
     const author = await acolyte();
     const c = ok(
-      await shareCreation(site.services, author, { title: "Thornquill art", description: "Made.", type: "writing", body: "x", submissionKey: crypto.randomUUID() }, {}),
+      await shareCreation(
+        site.services,
+        author,
+        { title: "Thornquill art", description: "Made.", type: "writing", body: "x", submissionKey: crypto.randomUUID() },
+        {},
+      ),
     );
-    const comment = ok(await commentOnCreation(site.services, await member(site.services.db), c.id, { body: "Thornquill!", submissionKey: crypto.randomUUID() }));
+    const comment = ok(
+      await commentOnCreation(site.services, await member(site.services.db), c.id, { body: "Thornquill!", submissionKey: crypto.randomUUID() }),
+    );
     expect((await keys("thornquill", { kind: "comment" })).sort()).toEqual([`comment:${comment.id}`]);
     ok(await moderateForge(site.services, moderator, "creation", c.id, true));
     expect(await keys("thornquill", { kind: "comment" })).toEqual([]);
@@ -203,7 +207,12 @@ describe(`search on ${ENGINE}`, () => {
     ok(await deleteForumPost(site.services, d.author, "discussion", d.id));
     expect(await keys("mossgrain")).toEqual([`reply:${reply.id}`]);
 
-    await anonymiseMember(site.services.db, replier.id, { name: "[deleted member]", handle: `deleted-${crypto.randomUUID().slice(0, 8)}`, email: `${crypto.randomUUID()}@deleted.invalid` }, new Date().toISOString());
+    await anonymiseMember(
+      site.services.db,
+      replier.id,
+      { name: "[deleted member]", handle: `deleted-${crypto.randomUUID().slice(0, 8)}`, email: `${crypto.randomUUID()}@deleted.invalid` },
+      new Date().toISOString(),
+    );
     const [hit] = found(await search("mossgrain"));
     expect(hit!.author).toEqual({ name: "[deleted member]", profile: null });
 
@@ -256,7 +265,7 @@ describe(`search on ${ENGINE}`, () => {
   it("answers any query string without an error: FTS syntax, SQL, quotes, NUL, every script", async () => {
     await discussion(site.services, { title: "Edge", body: "Ünïcödé café naïve 東京 Москва 🙂 test." });
     const hostile = [
-      'NEAR(a b)',
+      "NEAR(a b)",
       "a OR b AND NOT c",
       '"unbalanced',
       'a"b"c',

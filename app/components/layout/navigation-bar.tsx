@@ -1,6 +1,7 @@
 import { Menu } from "~/components/ui/icons/menu";
 import { X } from "~/components/ui/icons/x";
 import { LogIn } from "~/components/ui/icons/log-in";
+import { Search } from "~/components/ui/icons/search";
 import { useEffect, useRef, useState } from "react";
 import { Form, useLocation } from "react-router";
 import { Link, NavLink } from "~/components/ui/link";
@@ -44,6 +45,31 @@ const linkClass = linkClasses("px-3");
 const barLinkClass = linkClasses("px-2 xl:px-3");
 
 const menuItemClass = "block w-full rounded px-3 py-2 text-left text-sm hover:bg-stone-100";
+
+/**
+ * The site's search field (issue 30): a plain GET form to /search, the server's markup alone (no
+ * code on every page, ADR 0045). `/` anywhere outside a text field brings the focus here (see
+ * NavigationBar).
+ */
+function SiteSearch({ id, className }: { id: string; className?: string }) {
+  return (
+    <form method="get" action="/search" role="search" aria-label="Search the site" className={cn("relative", className)}>
+      <label htmlFor={id} className="sr-only">
+        Search
+      </label>
+      <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-2 size-4 -translate-y-1/2 text-stone-500" />
+      <input
+        id={id}
+        name="q"
+        type="search"
+        placeholder="Search"
+        maxLength={200}
+        data-search-field=""
+        className="h-9 w-full rounded-md border border-stone-300 bg-white pr-2 pl-8 text-sm placeholder:text-stone-500 focus-visible:outline-3 focus-visible:outline-offset-1"
+      />
+    </form>
+  );
+}
 
 /** Which of the bar's two menus is open: at most one, so on a phone they never cover each other. */
 type OpenMenu = "mobile" | "account" | null;
@@ -162,6 +188,19 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
     return () => document.removeEventListener("keydown", onKey);
   }, [openMenu]);
 
+  // `/` focuses the search field (issue 30), set up once the page is interactive.
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let left = false;
+    void import("./search-shortcut").then((m) => {
+      if (!left) stop = m.listenForSearchKey();
+    });
+    return () => {
+      left = true;
+      stop?.();
+    };
+  }, []);
+
   const setAccountOpen = (open: boolean) => setOpenMenu((current) => (open ? "account" : current === "account" ? null : current));
 
   return (
@@ -189,6 +228,7 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
         </div>
 
         <div className="flex shrink-0 items-center gap-2">
+          <ServerMarkup id="bar-search">{import.meta.env.SSR ? <SiteSearch id="site-search" className="hidden w-32 lg:block xl:w-44" /> : null}</ServerMarkup>
           {/* The bell is the server's markup (no code on every page); the live client updates it. */}
           {viewer ? (
             <ServerMarkup id="bell">
@@ -264,6 +304,7 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
 
       <div id="mobile-menu" hidden={openMenu !== "mobile"} className="border-t border-line bg-white lg:hidden">
         <div className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3">
+          <ServerMarkup id="menu-search">{import.meta.env.SSR ? <SiteSearch id="mobile-search" className="mb-2" /> : null}</ServerMarkup>
           <NavLink to="/" end className={linkClass}>
             Home
           </NavLink>

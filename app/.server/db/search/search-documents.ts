@@ -29,7 +29,7 @@ const CHILDREN: Partial<Record<SearchKind, SearchKind>> = { discussion: "reply",
 
 /** A body's words as plain text: Markdown's marks gone, and never the highlighter's markers. */
 export function searchText(markdown: string): string {
-  return excerptOf(markdown.replace(/[\u0000-\u001f\u007f]/g, " "), Number.POSITIVE_INFINITY);
+  return excerptOf(markdown.replace(/\p{Cc}/gu, " "), Number.POSITIVE_INFINITY);
 }
 
 const flag = (value: unknown) => (value === null || value === undefined ? 0 : 1);
@@ -56,7 +56,16 @@ async function documentsOf(db: Executor, kind: SearchKind, ids: readonly number[
         .execute();
       return rows
         .filter((r) => r.deleted_at === null)
-        .map((r) => ({ kind, ref_id: r.id, title: r.title, body: searchText(r.body), author_id: r.author_id, section: r.section, created_at: r.created_at, hidden: flag(r.hidden_at) }));
+        .map((r) => ({
+          kind,
+          ref_id: r.id,
+          title: r.title,
+          body: searchText(r.body),
+          author_id: r.author_id,
+          section: r.section,
+          created_at: r.created_at,
+          hidden: flag(r.hidden_at),
+        }));
     }
     case "reply": {
       const rows = await db
@@ -325,7 +334,7 @@ export async function rebuildSearchIndex(db: Executor): Promise<number> {
   await db.deleteFrom("search_document").execute();
   let written = 0;
   for (const [kind, table] of Object.entries(SOURCES) as Array<[SearchKind, (typeof SOURCES)[SearchKind]]>) {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const ids = (
         await db
           .selectFrom(table as "discussion")

@@ -9,8 +9,10 @@ import { discussionPath, replyPath } from "../forum/section-read-model";
 import { toIso } from "~/lib/dates";
 import type { SectionId } from "~/lib/domain-values";
 import { profilePath } from "~/lib/members";
+import { RANKS } from "~/lib/ranks";
 import { markedPieces, SEARCH_KINDS, type MarkedPiece, type SearchKindFilter } from "~/lib/search";
-import { authorsByIds, creationTitles, discussionPlaces, memberIdByHandle, membersNamed, questionTitles } from "./search-repository";
+import { findProfileByHandle } from "../accounts/member-repository";
+import { authorsByIds, creationTitles, discussionPlaces, membersNamed, questionTitles } from "./search-repository";
 
 /** Results on one page. */
 export const SEARCH_PAGE_SIZE = 20;
@@ -47,6 +49,7 @@ export interface MemberResult {
   name: string;
   handle: string;
   profile: string;
+  /** The rank's name. */
   rank: string;
   bio: string | null;
 }
@@ -74,7 +77,7 @@ export async function searchResults(
 ): Promise<SearchOutcome> {
   const terms = parseSearchQuery(query);
   if (terms.length === 0) return { status: "empty" };
-  const authorId = filters.author ? await memberIdByHandle(db, filters.author) : null;
+  const authorId = filters.author ? (await findProfileByHandle(db, filters.author))?.id : null;
   if (filters.author && !authorId) return { status: "no-author", author: filters.author };
   const includeHidden = isModerator(viewer);
 
@@ -110,7 +113,7 @@ export async function searchResults(
 }
 
 function memberResult(row: { name: string; handle: string; rank: string; bio: string | null }): MemberResult {
-  return { name: row.name, handle: row.handle, profile: `/members/${row.handle}`, rank: row.rank, bio: row.bio };
+  return { name: row.name, handle: row.handle, profile: `/members/${row.handle}`, rank: RANKS.find((r) => r.id === row.rank)?.label ?? row.rank, bio: row.bio };
 }
 
 /** Each hit with its address, title and author: one query per kind of place, never one per hit. */

@@ -9,11 +9,6 @@ export async function authorsByIds(db: Executor, ids: readonly string[]) {
   return db.selectFrom("member").select(["id", "name", "handle"]).where("id", "in", ids).execute();
 }
 
-export async function memberIdByHandle(db: Executor, handle: string) {
-  const row = await db.selectFrom("member").select("id").where("handle", "=", handle).executeTakeFirst();
-  return row?.id;
-}
-
 export async function discussionPlaces(db: Executor, ids: readonly number[]) {
   if (ids.length === 0) return [];
   return db
@@ -47,10 +42,7 @@ export interface MemberCursor {
  * posts, so they are matched by name in their own table rather than kept in the index.
  */
 export async function membersNamed(db: Executor, words: readonly string[], limit: number, after: MemberCursor | null) {
-  let query = db
-    .selectFrom("member")
-    .select(["id", "name", "handle", "bio", "rank", "xp"])
-    .where("handle", "not like", `${DELETED_HANDLE_PREFIX}%`);
+  let query = db.selectFrom("member").select(["id", "name", "handle", "bio", "rank", "xp"]).where("handle", "not like", `${DELETED_HANDLE_PREFIX}%`);
   for (const word of words) {
     const pattern = `%${likeLiteral(word)}%`;
     query = query.where((eb) =>
