@@ -64,6 +64,7 @@ export default defineConfig({
         "layout.spec.ts",
         "dashboard.spec.ts",
         "notifications.spec.ts",
+        "search.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },

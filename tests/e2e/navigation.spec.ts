@@ -36,8 +36,8 @@ test("site links navigate client-side, mark the page shown and leave a modified 
     context.waitForEvent("page"),
     nav.getByRole("link", { name: "Forge", exact: true }).click({ modifiers: ["ControlOrMeta"] }),
   ]);
-  await tab.waitForLoadState();
-  expect(new URL(tab.url()).pathname).toBe("/forge");
+  // The tab opens at about:blank and navigates after: awaited until it reaches the page (as in forum.spec).
+  await tab.waitForURL((u) => u.pathname === "/forge");
   await tab.close();
   expect(page.url()).toBe(here);
   expect(await sameDocument()).toBe(true);
