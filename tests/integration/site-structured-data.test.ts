@@ -34,6 +34,14 @@ describe(`structured data for search engines, on ${ENGINE}`, () => {
       expect(node.name).toBe("Inner Peace. Outer Strength.");
       expect(node.url).toBe(`${BASE}/`);
     }
+    // Its search box leads to /search, which answers the template filled in.
+    const action = data["@graph"][1].potentialAction;
+    expect(action["@type"]).toBe("SearchAction");
+    expect(action["query-input"]).toBe("required name=search_term_string");
+    const template: string = action.target.urlTemplate;
+    expect(template).toBe(`${BASE}/search?q={search_term_string}`);
+    const res = await web.http.get(template.slice(BASE.length).replace("{search_term_string}", "stillness"));
+    expect(res.status).toBe(200);
   });
 
   it("a question is a QAPage with its accepted and suggested answers, and member text cannot break out", async () => {

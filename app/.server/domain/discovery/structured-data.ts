@@ -54,7 +54,19 @@ export function siteStructuredData(base: string, name: string, description: stri
     "@context": "https://schema.org",
     "@graph": [
       { "@type": "Organization", "@id": `${base}/#organization`, name, url: `${base}/`, logo: `${base}/favicon.svg`, description },
-      { "@type": "WebSite", "@id": `${base}/#website`, name, url: `${base}/`, publisher: { "@id": `${base}/#organization` } },
+      {
+        "@type": "WebSite",
+        "@id": `${base}/#website`,
+        name,
+        url: `${base}/`,
+        publisher: { "@id": `${base}/#organization` },
+        // The site's own search (issue 30), for a search box under the site's result.
+        potentialAction: {
+          "@type": "SearchAction",
+          target: { "@type": "EntryPoint", urlTemplate: `${base}/search?q={search_term_string}` },
+          "query-input": "required name=search_term_string",
+        },
+      },
     ],
   };
 }
