@@ -5,6 +5,8 @@ import { subscribe } from "~/.server/domain/newsletter/newsletter-service";
 import type { Viewer } from "~/.server/context";
 import { tag } from "~/.server/cache/page-tags";
 import { joinSchema } from "~/schemas/account";
+import { postReply } from "~/.server/domain/forum/forum-service";
+import { commentOnCreation } from "~/.server/domain/forge/forge-engagement";
 import { answer, attempt, challenge, creation, discussion, grantXp, member, question } from "../factories";
 import { readable, siteOverHttp } from "./site-server";
 import { cookieHeader, ENGINE } from "./test-services";
@@ -113,6 +115,64 @@ describe(`member profiles on ${ENGINE}`, () => {
       expect(res.status, path).toBe(404);
       expect(await res.text(), path).toContain("Oops! Page not found");
     }
+  });
+
+  it("lists replies and comments too, each kind on a tab of its own in keyset pages, and 404s a tab that is none", async () => {
+    const { viewer } = await joined();
+    const d = await discussion(web.site.services, { title: "Cold plunges, a log" });
+    const replies: number[] = [];
+    for (let i = 0; i < 23; i++) {
+      const posted = await postReply(web.site.services, viewer, d.id, { body: `Day ${i}: in and out.`, submissionKey: crypto.randomUUID() });
+      if (!posted.ok) throw new Error("reply");
+      replies.push(posted.value.id);
+    }
+    const c = await creation(db(), { title: "A sketch of the lake" });
+    const commented = await commentOnCreation(web.site.services, viewer, c.id, { body: "The light!", submissionKey: crypto.randomUUID() });
+    if (!commented.ok) throw new Error("comment");
+
+    const overview = await readable(await web.http.get(`/members/${viewer.handle}`));
+    expect(overview).toContain(`href="/forge/${c.id}#comment-${commented.value.id}"`);
+    expect(overview).toContain("Replies (23)");
+    expect(overview).toContain(`href="/members/${viewer.handle}?tab=replies#contributions"`);
+    expect(overview).toContain("All 23 replies");
+
+    const first = await readable(await web.http.get(`/members/${viewer.handle}?tab=replies`));
+    const listed = (html: string) => [...html.matchAll(/#reply-(\d+)"/g)].map((m) => Number(m[1]));
+    const newest = [...replies].reverse();
+    expect(listed(first)).toEqual(newest.slice(0, 20));
+    expect(first).toMatch(/aria-current="page"[^>]*>Replies \(23\)/);
+    const older = /href="([^"]*before=[^"#]*)#contributions"[^>]*>Older/.exec(first)?.[1]?.replaceAll("&amp;", "&");
+    expect(older).toBeDefined();
+    const second = await readable(await web.http.get(older!));
+    expect(listed(second)).toEqual(newest.slice(20));
+    expect(second).toContain(">Newest</a>");
+    expect(second).not.toContain(">Older</a>");
+
+    expect((await web.http.get(`/members/${viewer.handle}?tab=nope`)).status).toBe(404);
+    expect((await web.http.get(`/members/${viewer.handle}?tab=replies&before=garbage`)).status).toBe(400);
+  });
+
+  it("a reply under a discussion a moderator hides leaves its author's kept profile at once", async () => {
+    const { viewer } = await joined();
+    const moderator = await joined();
+    await db().updateTable("member").set({ role: "moderator" }).where("id", "=", moderator.viewer.id).execute();
+    const d = await discussion(web.site.services, { title: "A thread about to go" });
+    const posted = await postReply(web.site.services, viewer, d.id, { body: "My reply in it.", submissionKey: crypto.randomUUID() });
+    if (!posted.ok) throw new Error("reply");
+    const path = `/members/${viewer.handle}?tab=replies`;
+    expect(await readable(await web.http.get(path))).toContain(`#reply-${posted.value.id}"`);
+    // Kept now: the second visit is a hit.
+    expect((await web.http.get(path)).headers.get("x-page-cache")).toBe("hit");
+    // The moderator hides the discussion, as the page's Hide button does.
+    const hidden = await web.http.post(
+      `/${d.section}/${d.topicId}/${d.id}-${d.slug}`,
+      { intent: "moderate", kind: "discussion", id: String(d.id), action: "hide" },
+      { cookie: moderator.cookie },
+    );
+    expect(hidden.status).toBe(302);
+    const after = await readable(await web.http.get(path));
+    expect(after).not.toContain(`#reply-${posted.value.id}"`);
+    expect(after).toContain("No replies yet.");
   });
 
   it("links every author name in a discussion to the author's profile", async () => {

@@ -8,35 +8,47 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
-import { memberProfile } from "~/.server/domain/accounts/profile-read-model";
+import { memberProfile, type ContributionItem } from "~/.server/domain/accounts/profile-read-model";
+import { decodeActivityCursor, INVALID_PAGE_LINK } from "~/.server/pagination";
 import { setMemberMuted, viewerMutes } from "~/.server/domain/notifications/notification-service";
 import { memberIdByHandle } from "~/.server/domain/notifications/page-controls";
 import { readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { formatDate } from "~/lib/dates";
-import { isProfileHandle } from "~/lib/members";
+import { CONTRIBUTION_TABS, isContributionTab, isProfileHandle, type ContributionTab } from "~/lib/members";
 import { rankById } from "~/lib/ranks";
 import { formatCount } from "~/lib/utils";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
     ? [
-        { title: `${loaderData.profile.name} · Inner Peace. Outer Strength.` },
+        {
+          title: loaderData.profile.tab
+            ? `${loaderData.profile.name}'s ${tabOf(loaderData.profile.tab).label.toLowerCase()} · Inner Peace. Outer Strength.`
+            : `${loaderData.profile.name} · Inner Peace. Outer Strength.`,
+        },
         { name: "description", content: `${loaderData.profile.name}'s path: rank, virtues and contributions.` },
       ]
     : [{ title: "Page not found · Inner Peace. Outer Strength." }];
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Odd characters or a deleted account's handle are simply no profile: a 404, never a 500.
   const handle = params.handle ?? "";
   if (!isProfileHandle(handle)) throw data("Not found", { status: 404 });
+  const search = new URL(request.url).searchParams;
+  const tab = search.get("tab");
+  // A tab that is not one is no page of this profile.
+  if (tab !== null && !isContributionTab(tab)) throw data("Not found", { status: 404 });
+  const rawBefore = search.get("before");
+  const before = rawBefore === null ? null : decodeActivityCursor(rawBefore);
+  if (rawBefore !== null && !before) throw data(INVALID_PAGE_LINK, { status: 400 });
   const { db } = context.get(servicesContext);
-  const profile = await memberProfile(db, handle);
+  const profile = await memberProfile(db, handle, tab === null ? { tab: null } : { tab, before });
   if (!profile) throw data("Not found", { status: 404 });
   const viewer = context.get(viewerContext);
   // The mute button (issue 28): for a signed-in member on someone else's profile; null otherwise.
   const muted = viewer && viewer.id !== profile.id ? await viewerMutes(db, viewer, profile.id) : null;
-  return { profile, muted };
+  return { profile, muted, paged: before !== null };
 }
 
 /** Mute or unmute this member: nothing they do notifies the viewer while muted (issue 28). */
@@ -70,37 +82,78 @@ function MuteControl({ name, muted, error }: { name: string; muted: boolean; err
   );
 }
 
-type Item = { id: number; title: string; href: string; at: string };
+const tabOf = (id: ContributionTab) => CONTRIBUTION_TABS.find((t) => t.id === id)!;
 
-function Contributions({ id, title, items, total, empty }: { id: string; title: string; items: Item[]; total: number; empty: string }) {
+function ContributionList({ items, labelledBy }: { items: ContributionItem[]; labelledBy: string }) {
+  return (
+    <ul aria-labelledby={labelledBy} className="flex flex-col gap-2">
+      {items.map((item) => (
+        <li key={item.id} className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
+          <Link to={item.href} className="font-medium text-monk-strong underline-offset-2 hover:underline">
+            {item.title}
+          </Link>
+          <time dateTime={item.at} className="text-xs text-muted">
+            {formatDate(item.at)}
+          </time>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The latest of one kind, and the way to all of them on its tab. */
+function Contributions({ handle, tab, items, total }: { handle: string; tab: ContributionTab; items: ContributionItem[]; total: number }) {
+  const { label, empty } = tabOf(tab);
+  const id = `contributions-${tab}`;
   return (
     <Card>
       <CardHeader>
         <CardTitle id={id} className="text-lg">
-          {title} <span className="text-sm font-normal text-muted">({formatCount(total)})</span>
+          {label} <span className="text-sm font-normal text-muted">({formatCount(total)})</span>
         </CardTitle>
       </CardHeader>
       <CardContent>
-        {items.length === 0 ? (
-          <p className="text-sm text-muted">{empty}</p>
-        ) : (
-          <ul aria-labelledby={id} className="flex flex-col gap-2">
-            {items.map((item) => (
-              <li key={item.id} className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
-                <Link to={item.href} className="font-medium text-monk-strong underline-offset-2 hover:underline">
-                  {item.title}
-                </Link>
-                <time dateTime={item.at} className="text-xs text-muted">
-                  {formatDate(item.at)}
-                </time>
-              </li>
-            ))}
-          </ul>
-        )}
+        {items.length === 0 ? <p className="text-sm text-muted">{empty}</p> : <ContributionList items={items} labelledBy={id} />}
+        {total > items.length ? (
+          <Link to={`/members/${handle}?tab=${tab}#contributions`} className="mt-3 inline-block text-sm font-semibold text-monk-strong hover:underline">
+            All {formatCount(total)} {label.toLowerCase()}
+          </Link>
+        ) : null}
       </CardContent>
     </Card>
   );
 }
+
+const tabClass = (current: boolean) =>
+  `rounded-full border px-3 py-1 text-sm font-medium ${current ? "border-ink bg-ink text-white" : "border-stone-300 bg-white hover:bg-stone-100"}`;
+
+/** Overview and one tab per kind, each with its count. */
+function ContributionTabs({ handle, current, counts }: { handle: string; current: ContributionTab | null; counts: Record<ContributionTab, number> }) {
+  return (
+    <nav aria-label="Contributions by kind" className="mb-6">
+      <ul className="flex flex-wrap gap-2">
+        <li>
+          <Link to={`/members/${handle}#contributions`} aria-current={current === null ? "page" : undefined} className={tabClass(current === null)}>
+            Overview
+          </Link>
+        </li>
+        {CONTRIBUTION_TABS.map((t) => (
+          <li key={t.id}>
+            <Link
+              to={`/members/${handle}?tab=${t.id}#contributions`}
+              aria-current={current === t.id ? "page" : undefined}
+              className={tabClass(current === t.id)}
+            >
+              {t.label} ({formatCount(counts[t.id])})
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+const pagerLink = "rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-stone-100";
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const p = loaderData.profile;
@@ -188,12 +241,43 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <h2 id="contributions" className="mb-4 font-serif text-2xl font-bold">
           Contributions
         </h2>
-        <div className="grid gap-6 md:grid-cols-2">
-          <Contributions id="contributions-discussions" title="Discussions" items={p.discussions} total={p.counts.discussions} empty="No discussions yet." />
-          <Contributions id="contributions-answers" title="Answers" items={p.answers} total={p.counts.answers} empty="No answers yet." />
-          <Contributions id="contributions-questions" title="Questions" items={p.questions} total={p.counts.questions} empty="No questions yet." />
-          <Contributions id="contributions-creations" title="Creations" items={p.creations} total={p.counts.creations} empty="No creations yet." />
-        </div>
+        <ContributionTabs handle={p.handle} current={p.tab} counts={p.counts} />
+        {p.tab === null ? (
+          <div className="grid gap-6 md:grid-cols-2">
+            {CONTRIBUTION_TABS.map((t) => (
+              <Contributions key={t.id} handle={p.handle} tab={t.id} items={p.lists[t.id]} total={p.counts[t.id]} />
+            ))}
+          </div>
+        ) : (
+          <Card>
+            <CardHeader>
+              <CardTitle id="contributions-page" className="text-lg">
+                {tabOf(p.tab).label}
+              </CardTitle>
+            </CardHeader>
+            <CardContent>
+              {p.items.length === 0 ? (
+                <p className="text-sm text-muted">{tabOf(p.tab).empty}</p>
+              ) : (
+                <ContributionList items={p.items} labelledBy="contributions-page" />
+              )}
+              {p.older || loaderData.paged ? (
+                <nav aria-label={`Pages of ${tabOf(p.tab).label.toLowerCase()}`} className="mt-6 flex justify-center gap-2">
+                  {loaderData.paged ? (
+                    <Link to={`/members/${p.handle}?tab=${p.tab}#contributions`} className={pagerLink}>
+                      Newest
+                    </Link>
+                  ) : null}
+                  {p.older ? (
+                    <Link to={`/members/${p.handle}?tab=${p.tab}&before=${p.older}#contributions`} className={pagerLink}>
+                      Older
+                    </Link>
+                  ) : null}
+                </nav>
+              ) : null}
+            </CardContent>
+          </Card>
+        )}
       </section>
     </div>
   );
