@@ -27,6 +27,7 @@ export default [
   route("settings", "routes/account/settings.tsx"),
   route("settings/export", "routes/resources/settings-export.tsx"),
   route("settings/email", "routes/resources/email-change-confirm.tsx"),
+  route("members", "routes/members/members.tsx"),
   route("members/:handle", "routes/members/profile.tsx"),
   route("search", "routes/search/search.tsx"),
   route("admin/advisors", "routes/admin/advisors.tsx"),

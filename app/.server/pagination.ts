@@ -84,6 +84,30 @@ export function decodeSearchCursor(raw: string): SearchPageCursor | null {
   return null;
 }
 
+/** Where a page of the members directory ends (issue 30): the last member's XP or join time, and handle. */
+export type DirectoryCursor = { sort: "xp"; xp: number; handle: string } | { sort: "newest"; at: string; handle: string };
+
+export function encodeDirectoryCursor(cursor: DirectoryCursor): string {
+  const value = cursor.sort === "xp" ? ["x", cursor.xp, cursor.handle] : ["n", cursor.at, cursor.handle];
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
+}
+
+/** The directory cursor, or null when the text is not one. */
+export function decodeDirectoryCursor(raw: string): DirectoryCursor | null {
+  if (raw.length > 300 || !/^[A-Za-z0-9_-]+$/.test(raw)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value) || value.length !== 3 || typeof value[2] !== "string" || !isProfileHandle(value[2])) return null;
+  const [kind, key, handle] = value as [unknown, unknown, string];
+  if (kind === "x" && typeof key === "number" && Number.isInteger(key) && key >= 0 && key <= MAX_ID) return { sort: "xp", xp: key, handle };
+  if (kind === "n" && isInstant(key)) return { sort: "newest", at: key, handle };
+  return null;
+}
+
 /** Reply cursors are reply ids; null when the text is not one. */
 export function decodeIdCursor(raw: string): number | null {
   return parseId(raw);

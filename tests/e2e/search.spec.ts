@@ -71,3 +71,29 @@ test("the search page's filters narrow the results and keep the words", async ({
   for (const place of await results.locator("span").allTextContents()) if (place && !["Discussion", "Hidden"].includes(place)) expect(place).toBe("Monastery");
   await expectNoSeriousViolations(page);
 });
+
+test("the members directory finds a member by name, and their profile lists their replies on a tab of its own", async ({ page }) => {
+  const name = `Orla ${unheardWord().slice(5, 11)}`;
+  await joinAs(page, name);
+  const url = await startDiscussion(page, "Notes from the cold lake", "The water was four degrees.");
+  await page.getByLabel("Your reply").fill("And the next day, three.");
+  await page.getByRole("button", { name: "Post Reply" }).click();
+  await expect(page.getByText("And the next day, three.")).toBeVisible();
+
+  await gotoHydrated(page, "/");
+  await page.getByRole("contentinfo").getByRole("link", { name: "Members", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Members" })).toBeVisible();
+  await page.getByLabel("Name or handle").fill(name);
+  await page.getByRole("button", { name: "Find Members" }).click();
+  await expect(page).toHaveURL(/\/members\?name=/);
+  await expectNoSeriousViolations(page);
+  await page.getByRole("link", { name, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+  await page.getByRole("link", { name: "Replies (1)" }).click();
+  await expect(page).toHaveURL(/\?tab=replies/);
+  await expect(page.getByRole("link", { name: "Replies (1)" })).toHaveAttribute("aria-current", "page");
+  await page.getByRole("main").getByRole("link", { name: "Notes from the cold lake" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  await expect(page.getByText("And the next day, three.")).toBeVisible();
+});

@@ -183,6 +183,62 @@ describe(`member profiles on ${ENGINE}`, () => {
   });
 });
 
+describe(`the members directory on ${ENGINE}`, () => {
+  it("finds members by name, rank and path, most XP or newest first, in keyset pages, and never a deleted account", async () => {
+    const made: Viewer[] = [];
+    for (let i = 0; i < 26; i++) {
+      made.push(await member(db(), { name: `Wrenfold ${String(i).padStart(2, "0")}`, xp: i * 10, createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)) }));
+    }
+    // XP on the ledger moves the stored XP and rank only through the ledger's own transaction.
+    const names = (html: string) => [...html.matchAll(/>(Wrenfold \d\d)</g)].map((m) => m[1]);
+    const first = await readable(await web.http.get("/members?name=wrenfold"));
+    expect(names(first)).toEqual(
+      made
+        .map((m) => m.name)
+        .reverse()
+        .slice(0, 24),
+    );
+    const next = /href="([^"]*after=[^"]*)"[^>]*>Next page/.exec(first)?.[1]?.replaceAll("&amp;", "&");
+    expect(next).toContain("name=wrenfold");
+    const second = await readable(await web.http.get(next!));
+    expect(names(second)).toEqual(
+      made
+        .map((m) => m.name)
+        .reverse()
+        .slice(24),
+    );
+    expect(second).toContain(">First page</a>");
+
+    const newest = await readable(await web.http.get("/members?name=wrenfold&sort=newest"));
+    expect(names(newest).slice(0, 3)).toEqual(["Wrenfold 25", "Wrenfold 24", "Wrenfold 23"]);
+    // Rank: 50 XP and more is Acolyte, under 150.
+    const acolytes = await readable(await web.http.get("/members?name=wrenfold&rank=acolyte"));
+    expect(names(acolytes).sort()).toEqual(
+      made
+        .slice(5, 15)
+        .map((m) => m.name)
+        .sort(),
+    );
+
+    // Path follows the interests a member chose.
+    const { viewer: monk } = await joined({ fullName: "Wrenfold Monk", interests: { meditation: true, fitness: false, philosophy: false, creativity: false } });
+    const { viewer: warrior } = await joined({
+      fullName: "Wrenfold Warrior",
+      interests: { meditation: false, fitness: true, philosophy: false, creativity: false },
+    });
+    const monks = await readable(await web.http.get("/members?name=wrenfold&path=monk"));
+    expect(monks).toContain(`href="/members/${monk.handle}"`);
+    expect(monks).not.toContain(`href="/members/${warrior.handle}"`);
+
+    // Deleted accounts are gone; unknown filters are ignored; a page link that is no cursor is a 400.
+    await db().updateTable("member").set({ name: "[deleted member]", handle: "deleted-wrenfold" }).where("id", "=", made[25]!.id).execute();
+    expect(await readable(await web.http.get("/members?sort=newest"))).not.toContain("deleted-wrenfold");
+    expect((await web.http.get("/members?rank=emperor&path=ninja&sort=sideways")).status).toBe(200);
+    expect((await web.http.get("/members?after=garbage")).status).toBe(400);
+    expect(await readable(await web.http.get("/members?name=nobody-at-all-here"))).toContain("No member matches.");
+  });
+});
+
 describe(`settings on ${ENGINE}`, () => {
   it("sends a visitor to sign-in, for the page and for the export", async () => {
     expect((await web.http.get("/settings")).headers.get("location")).toBe("/signin?redirectTo=%2Fsettings");

@@ -42,6 +42,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/resources/settings-export": "never",
   "routes/resources/email-change-confirm": "never",
   "routes/members/profile": "tags",
+  // Every join and every XP earned anywhere moves it: never kept (issue 30).
+  "routes/members/members": "never",
   // Every query is another page, each counted against the IP's searches (issue 30).
   "routes/search/search": "never",
   "routes/admin/advisors": "never",

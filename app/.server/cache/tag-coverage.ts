@@ -86,7 +86,8 @@ export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
   member: ["member", "advisor"],
   // Their profile page: exact XP, their latest posts (every post names it) and their virtue levels,
   // counted from completed challenge attempts (a completion awards XP, which names it).
-  profile: ["member", "xp_event", ...FORUM_POSTS, "question", "answer", "creation", "challenge_attempt"],
+  // Every post names its author's profile (the posting pipeline), comments included (issue 30's tabs).
+  profile: ["member", "xp_event", ...FORUM_POSTS, "question", "answer", "creation", "creation_comment", "challenge_attempt"],
   // What a member's own kept pages show of them alone: each of their writes names it (ADR 0040).
   // Their watching levels, mutes and read markers are theirs alone too (issue 28).
   viewer: [
@@ -131,7 +132,7 @@ export const HIDDEN_TABLES: Readonly<Partial<Record<Table, string>>> = {
  */
 export const NEW_ROWS_UNSEEN: Readonly<Partial<Record<Table, string>>> = {
   member:
-    "a member shows only as an author (through posts, which name their pages) and on their own profile, a 404 before they join, which is never kept; no page lists or counts members",
+    "a member shows only as an author (through posts, which name their pages) and on their own profile, a 404 before they join, which is never kept; no kept page lists or counts members (the directory and search, which do, are never kept)",
 };
 
 /**

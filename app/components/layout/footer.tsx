@@ -11,6 +11,7 @@ const EXPLORE = [
   { to: "/battlefield", label: "Battlefield" },
   { to: "/forge", label: "Forge" },
   { to: "/council", label: "Council" },
+  { to: "/members", label: "Members" },
 ];
 const LEARN = [
   { to: "/manifesto", label: "Our Manifesto" },

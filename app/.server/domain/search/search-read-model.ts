@@ -2,17 +2,18 @@ import type { Viewer } from "../../context";
 import type { Executor } from "../../db/executor";
 import type { SearchKind } from "../../db/schema";
 import { searchDocuments, type SearchHit, type SearchSort } from "../../db/search/search-index";
-import { parseSearchQuery, wantedWords } from "../../db/search/search-query";
+import { parseSearchQuery } from "../../db/search/search-query";
 import { encodeSearchCursor, type SearchPageCursor } from "../../pagination";
 import { isModerator } from "../accounts/roles";
 import { discussionPath, replyPath } from "../forum/section-read-model";
 import { toIso } from "~/lib/dates";
 import type { SectionId } from "~/lib/domain-values";
 import { profilePath } from "~/lib/members";
-import { RANKS } from "~/lib/ranks";
+import { rankById } from "~/lib/ranks";
 import { markedPieces, SEARCH_KINDS, type MarkedPiece, type SearchKindFilter } from "~/lib/search";
 import { findProfileByHandle } from "../accounts/member-repository";
-import { authorsByIds, creationTitles, discussionPlaces, membersNamed, questionTitles } from "./search-repository";
+import { memberDirectory, type DirectoryMember } from "../accounts/directory-read-model";
+import { authorsByIds, creationTitles, discussionPlaces, questionTitles } from "./search-repository";
 
 /** Results on one page. */
 export const SEARCH_PAGE_SIZE = 20;
@@ -82,11 +83,15 @@ export async function searchResults(
   const includeHidden = isModerator(viewer);
 
   if (filters.kind === "member") {
-    const rows = await membersNamed(db, wantedWords(terms), SEARCH_PAGE_SIZE + 1, after?.kind === "member" ? after : null);
-    const shown = rows.slice(0, SEARCH_PAGE_SIZE);
-    const last = shown[shown.length - 1];
-    const next = rows.length > SEARCH_PAGE_SIZE && last ? encodeSearchCursor({ kind: "member", xp: Number(last.xp), handle: last.handle }) : null;
-    return { status: "found", results: [], members: shown.map(memberResult), next, includesHidden: false };
+    const page = await memberDirectory(
+      db,
+      { name: query, rank: null, path: null, sort: "xp" },
+      after?.kind === "member" ? { sort: "xp", xp: after.xp, handle: after.handle } : null,
+      SEARCH_PAGE_SIZE,
+    );
+    const last = page.members[page.members.length - 1];
+    const next = page.next && last ? encodeSearchCursor({ kind: "member", xp: last.xp, handle: last.handle }) : null;
+    return { status: "found", results: [], members: page.members.map(memberResult), next, includesHidden: false };
   }
 
   const hitCursor = after?.kind === "hit" ? { score: after.score, createdAt: after.at, id: after.id } : null;
@@ -104,7 +109,9 @@ export async function searchResults(
       limit: SEARCH_PAGE_SIZE + 1,
     }),
     // Members come first on the first page of a search everywhere, as names are what people look for most.
-    filters.kind === null && !onlyPosts && !after ? membersNamed(db, wantedWords(terms), MEMBERS_ALONGSIDE, null) : Promise.resolve([]),
+    filters.kind === null && !onlyPosts && !after
+      ? memberDirectory(db, { name: query, rank: null, path: null, sort: "xp" }, null, MEMBERS_ALONGSIDE).then((p) => p.members)
+      : Promise.resolve([]),
   ]);
   const shown = hits.slice(0, SEARCH_PAGE_SIZE);
   const last = shown[shown.length - 1];
@@ -112,8 +119,8 @@ export async function searchResults(
   return { status: "found", results: await described(db, shown), members: members.map(memberResult), next, includesHidden: includeHidden };
 }
 
-function memberResult(row: { name: string; handle: string; rank: string; bio: string | null }): MemberResult {
-  return { name: row.name, handle: row.handle, profile: `/members/${row.handle}`, rank: RANKS.find((r) => r.id === row.rank)?.label ?? row.rank, bio: row.bio };
+function memberResult(m: DirectoryMember): MemberResult {
+  return { name: m.name, handle: m.handle, profile: m.profile, rank: rankById(m.rank).label, bio: m.bio };
 }
 
 /** Each hit with its address, title and author: one query per kind of place, never one per hit. */
