@@ -141,6 +141,26 @@ describe(`structured data for search engines, on ${ENGINE}`, () => {
     ]);
   });
 
+  it("a profile is a ProfilePage about its Person, with how much they wrote, and a hostile name cannot break out", async () => {
+    const author = await member(web.site.services.db, { name: `Ana ${HOSTILE}`.slice(0, 80) });
+    await web.site.services.db
+      .updateTable("member")
+      .set({ bio: `Bio ${HOSTILE}` })
+      .where("id", "=", author.id)
+      .execute();
+    await discussion(web.site.services, { author });
+    const { data, html } = await jsonLd(`/members/${author.handle}`);
+    expect(data).toMatchObject({ "@context": "https://schema.org", "@type": "ProfilePage", url: `${BASE}/members/${author.handle}` });
+    expect(Date.parse(data.dateCreated)).not.toBeNaN();
+    expect(data.mainEntity).toMatchObject({ "@type": "Person", name: author.name, alternateName: `@${author.handle}`, description: `Bio ${HOSTILE}` });
+    expect(data.mainEntity.interactionStatistic).toEqual({
+      "@type": "InteractionCounter",
+      interactionType: "https://schema.org/WriteAction",
+      userInteractionCount: 1,
+    });
+    expect(html).not.toContain("<script>alert(1)");
+  });
+
   it("JSON-LD text escapes what would end its element or break a JavaScript reader, and parses back", () => {
     const value = { text: "a\u2028b\u2029c </script> <!-- & >" };
     const { html } = structuredData(value);

@@ -9,10 +9,13 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { memberProfile, type ContributionItem } from "~/.server/domain/accounts/profile-read-model";
+import { profileStructuredData } from "~/.server/domain/discovery/structured-data";
+import { StructuredData } from "~/components/community/structured-data";
 import { decodeActivityCursor, INVALID_PAGE_LINK } from "~/.server/pagination";
 import { setMemberMuted, viewerMutes } from "~/.server/domain/notifications/notification-service";
 import { memberIdByHandle } from "~/.server/domain/notifications/page-controls";
 import { readForm } from "~/.server/forms";
+import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { requireViewer } from "~/.server/session";
 import { formatDate } from "~/lib/dates";
 import { CONTRIBUTION_TABS, isContributionTab, isProfileHandle, type ContributionTab } from "~/lib/members";
@@ -48,7 +51,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   // The mute button (issue 28): for a signed-in member on someone else's profile; null otherwise.
   const muted = viewer && viewer.id !== profile.id ? await viewerMutes(db, viewer, profile.id) : null;
-  return { profile, muted, paged: before !== null };
+  const posts = Object.values(profile.counts).reduce((sum, n) => sum + n, 0);
+  const structuredData = profileStructuredData(context.get(servicesContext).env.BASE_URL, { ...profile, rankLabel: rankById(profile.rank).label, posts });
+  return proseInMarkupOnly(context, { profile, muted, paged: before !== null, structuredData });
 }
 
 /** Mute or unmute this member: nothing they do notifies the viewer while muted (issue 28). */
@@ -160,6 +165,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const rank = rankById(p.rank);
   return (
     <div className="mx-auto max-w-5xl px-4 py-12">
+      <StructuredData data={loaderData.structuredData} />
       <section aria-labelledby="profile-name" className="flex flex-col gap-6 sm:flex-row sm:items-center">
         <Avatar name={p.name} handle={p.handle} size="lg" />
         <div className="min-w-0">

@@ -174,3 +174,30 @@ export function eventStructuredData(
     organizer: person(base, event.host),
   });
 }
+
+/**
+ * A member's profile as Google's ProfilePage wants it: the Person, when they joined, and how much
+ * they wrote (issue 30). Only what the page itself shows.
+ */
+export function profileStructuredData(
+  base: string,
+  profile: { name: string; handle: string; bio: string | null; joinedAt: string; rankLabel: string; posts: number },
+) {
+  const url = `${base}/members/${profile.handle}`;
+  return structuredData({
+    "@context": "https://schema.org",
+    "@type": "ProfilePage",
+    url,
+    dateCreated: profile.joinedAt,
+    mainEntity: {
+      "@type": "Person",
+      name: profile.name,
+      alternateName: `@${profile.handle}`,
+      identifier: profile.handle,
+      url,
+      ...(profile.bio ? { description: profile.bio } : {}),
+      jobTitle: profile.rankLabel,
+      interactionStatistic: { "@type": "InteractionCounter", interactionType: "https://schema.org/WriteAction", userInteractionCount: profile.posts },
+    },
+  });
+}
