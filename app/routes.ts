@@ -19,6 +19,7 @@ export default [
   route("reset-password", "routes/account/reset-password.tsx"),
   route("dashboard", "routes/account/dashboard.tsx"),
   route("notifications", "routes/account/notifications.tsx"),
+  route("bookmarks", "routes/account/bookmarks.tsx"),
   route("notifications/unsubscribe", "routes/resources/notifications-unsubscribe.tsx"),
   route("challenges", "routes/challenges/challenges.tsx"),
   route("challenges/new", "routes/challenges/new-challenge.tsx"),

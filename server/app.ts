@@ -16,6 +16,7 @@ import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
 import { reminderJob } from "~/.server/domain/events/reminders";
 import { digestJob } from "~/.server/domain/notifications/digest";
 import { checkInReminderJob } from "~/.server/domain/notifications/check-in-reminders";
+import { bookmarkReminderJob } from "~/.server/domain/bookmarks/bookmark-reminders";
 import { sql } from "kysely";
 import { currentPageTags } from "~/.server/cache/page-tags";
 import { cachePolicyOf } from "~/.server/cache/route-policies";
@@ -280,7 +281,8 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   const logger = pino({ level: env.LOG_LEVEL, base: { service: "inner-peace-outer-strength" } });
   const services = await createServices(env, logger, migrateToLatest);
   // Sends the mail outbox (ADR 0025); each round first queues the event reminders that fell due,
-  // the notification digests (once a minute, ADR 0058) and the evening check-in reminders, and, once
+  // the notification digests (once a minute, ADR 0058), the evening check-in reminders and the
+  // bookmarks' reminders (issue 30), and, once
   // an hour, drops reply counts older than the featured window, mail sent a month ago and rate-limit
   // hits a day old.
   const stopOutbox = startOutboxWorker(services, {
@@ -288,6 +290,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
       reminderJob(env.BASE_URL),
       digestJob(env.BASE_URL, env.AUTH_SECRET),
       checkInReminderJob(),
+      bookmarkReminderJob(),
       replyHourPruningJob(),
       outboxPruningJob(),
       rateLimitPruningJob(),

@@ -42,3 +42,9 @@ export const IMAGE_DECODE_LIMIT = { max: 20, windowMs: 60 * MINUTE };
 
 /** Searches: 60 a minute per IP (issue 30), a person's pace many times over, not a scraper's. */
 export const SEARCH_LIMIT = { max: 60, windowMs: MINUTE };
+
+/** Bookmarks one member keeps (issue 30): far more than anyone reads again, few enough to list. */
+export const BOOKMARKS_MAX = 5_000;
+
+/** The longest note a member keeps with a bookmark. */
+export const BOOKMARK_NOTE_MAX = 500;

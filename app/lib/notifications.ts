@@ -16,6 +16,7 @@ export const NOTIFICATION_SETTINGS = {
   check_in: "Today's check-in for your challenges",
   event: "Events you are going to",
   moderation: "Your posts hidden or restored",
+  bookmark: "Reminders you set on bookmarks",
 } as const;
 
 export type NotificationSetting = keyof typeof NOTIFICATION_SETTINGS;
@@ -43,6 +44,7 @@ export const NOTIFICATION_KINDS = {
   "event.promoted": { setting: "event", says: ({ title }) => `You moved up from the waitlist: you are going to "${title}"` },
   "moderation.hidden": { setting: "moderation", says: ({ title }) => `A moderator hid your post in "${title}"` },
   "moderation.restored": { setting: "moderation", says: ({ title }) => `A moderator restored your post in "${title}"` },
+  bookmark: { setting: "bookmark", says: ({ title }) => `Reminder: "${title}", which you bookmarked` },
 } as const satisfies Record<string, { setting: NotificationSetting; says: Sentence }>;
 
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;

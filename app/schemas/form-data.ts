@@ -41,8 +41,7 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
 
 export type FieldErrors = Record<string, string>;
 
-/** Between the lines of a message that lists several (a password's failed rules); FieldError shows them as a list. */
-export const MESSAGE_SEPARATOR = "\n";
+export { MESSAGE_SEPARATOR } from "~/lib/form-messages";
 
 /** The first message for each field, the way the seed's forms show one message under a field. */
 export function firstErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {

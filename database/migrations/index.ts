@@ -23,6 +23,7 @@ import * as creationMediaIndexes from "./2026-11-26-0140-creation-media-indexes"
 import * as trustedDevices from "./2026-11-26-0150-trusted-devices";
 import * as notifications from "./2026-11-28-0160-notifications";
 import * as search from "./2026-11-28-0170-search";
+import * as bookmarks from "./2026-11-28-0180-bookmarks";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-0150-trusted-devices": trustedDevices,
   "2026-11-28-0160-notifications": notifications,
   "2026-11-28-0170-search": search,
+  "2026-11-28-0180-bookmarks": bookmarks,
 };

@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => site.destroy());
 
-const ALL: SearchFilters = { kind: null, section: null, virtue: null, author: null, sort: "relevance" };
+const ALL: SearchFilters = { kind: null, section: null, virtue: null, author: null, sort: "relevance", bookmarks: false };
 
 async function search(query: string, filters: Partial<SearchFilters> = {}, viewer: Viewer | null = reader, after: string | null = null) {
   const outcome = await searchResults(site.services.db, viewer, query, { ...ALL, ...filters }, after ? decodeSearchCursor(after) : null);

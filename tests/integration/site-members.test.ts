@@ -483,6 +483,7 @@ describe(`data export on ${ENGINE}`, () => {
       "topicMemberships",
       "challengeAttempts",
       "checkIns",
+      "bookmarks",
     ]) {
       expect(Array.isArray(body[key]), key).toBe(true);
     }

@@ -34,6 +34,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/account/dashboard": "never",
   // One member's own list, read and changed by opening it (issue 28).
   "routes/account/notifications": "never",
+  // One member's own list and notes (issue 30).
+  "routes/account/bookmarks": "never",
   "routes/challenges/challenges": "tags",
   "routes/challenges/new-challenge": "never",
   "routes/challenges/proposals": "never",

@@ -58,6 +58,7 @@ export const TABLES = {
   notification_setting: true,
   read_marker: true,
   search_document: true,
+  bookmark: true,
 } as const satisfies Record<Table, true>;
 
 const FORUM_POSTS: Table[] = ["discussion", "reply"];
@@ -101,6 +102,8 @@ export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
     "advisor",
     "watch",
     "member_mute",
+    // Their bookmarks (issue 30): the Bookmark buttons on post pages say which posts they kept.
+    "bookmark",
   ],
   // How far the member has read (issue 28): moved by their own reading, read by the pages that say "new".
   unread: ["read_marker"],

@@ -485,6 +485,19 @@ export interface SearchDocumentTable {
   parent_hidden: number;
 }
 
+/** A member's bookmark of a post (issue 30), with their note and an optional reminder. */
+export interface BookmarkTable {
+  id: Generated<number>;
+  member_id: string;
+  /** The kind of post (domain/posts/post-kinds.ts). */
+  kind: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
+  post_id: number;
+  note: ColumnType<string, string | undefined, string>;
+  remind_at: Timestamp | null;
+  reminded_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  created_at: Timestamp;
+}
+
 /** The kinds of things search finds in its index (members are found by name, from their own table). */
 export type SearchKind = "discussion" | "reply" | "question" | "answer" | "creation" | "comment" | "challenge" | "event";
 
@@ -528,6 +541,7 @@ export interface Database {
   notification_setting: NotificationSettingTable;
   read_marker: ReadMarkerTable;
   search_document: SearchDocumentTable;
+  bookmark: BookmarkTable;
 }
 
 export type Member = Selectable<MemberTable>;

@@ -1,20 +1,22 @@
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 
-/** A small POST form with one button; works without JavaScript. */
+/** A small POST form with one button (to this page's action unless told); works without JavaScript. */
 export function IntentButton({
   intent,
   fields,
   label,
   variant = "ghost",
+  action,
 }: {
   intent: string;
   fields: Record<string, string | number>;
   label: string;
   variant?: "ghost" | "outline" | "warrior";
+  action?: string;
 }) {
   return (
-    <Form method="post" preventScrollReset>
+    <Form method="post" action={action} preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
@@ -49,5 +51,20 @@ export function DeleteControl({ intent, fields, prompt }: { intent: string; fiel
         <IntentButton intent={intent} fields={fields} label="Yes, delete" variant="warrior" />
       </div>
     </details>
+  );
+}
+
+/**
+ * Keeps a post in the member's bookmarks, or lets it go (issue 30): /bookmarks does it and sends
+ * the member back to the post (`back`, its anchor included).
+ */
+export function BookmarkButton({ kind, id, bookmarked, back }: { kind: string; id: number; bookmarked: boolean; back: string }) {
+  return (
+    <IntentButton
+      action="/bookmarks"
+      intent={bookmarked ? "remove" : "add"}
+      fields={{ kind, id, redirectTo: back }}
+      label={bookmarked ? "Remove Bookmark" : "Bookmark"}
+    />
   );
 }

@@ -250,6 +250,9 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
               <Link to={`/members/${viewer.handle}`} className={menuItemClass}>
                 Profile
               </Link>
+              <Link to="/bookmarks" className={menuItemClass}>
+                Bookmarks
+              </Link>
               <Link to="/settings" className={menuItemClass}>
                 Settings
               </Link>

@@ -1,6 +1,6 @@
 import type { ComponentProps, ReactNode } from "react";
 import { cn } from "~/lib/utils";
-import { MESSAGE_SEPARATOR } from "~/schemas/form-data";
+import { MESSAGE_SEPARATOR } from "~/lib/form-messages";
 
 const control =
   "w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-base text-ink placeholder:text-stone-500 focus-visible:outline-3 focus-visible:outline-offset-1 aria-[invalid=true]:border-warrior disabled:opacity-60";

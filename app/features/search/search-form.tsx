@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { Search } from "~/components/ui/icons/search";
 import { Button } from "~/components/ui/button";
-import { FieldError, Input, Label } from "~/components/ui/form-controls";
+import { Checkbox, FieldError, Input, Label } from "~/components/ui/form-controls";
 import { QUERY_MAX_LENGTH, SEARCH_KINDS, SEARCH_SORTS } from "~/lib/search";
 import { VIRTUES } from "~/lib/virtues";
 
@@ -11,6 +11,7 @@ export interface SearchFormFilters {
   virtue: string | null;
   author: string | null;
   sort: string;
+  bookmarks: boolean;
 }
 
 const selectClass = "h-10 rounded-md border border-stone-300 bg-white px-3 text-sm";
@@ -19,7 +20,7 @@ const selectClass = "h-10 rounded-md border border-stone-300 bg-white px-3 text-
  * /search's own form: the words and the filters, sent as a GET so a search is an address to keep or
  * share. Works without JavaScript; with it, React Router fetches the results in place.
  */
-export function SearchForm({ query, filters, error }: { query: string; filters: SearchFormFilters; error: string | null }) {
+export function SearchForm({ query, filters, error, signedIn }: { query: string; filters: SearchFormFilters; error: string | null; signedIn: boolean }) {
   return (
     <Form method="get" action="/search" role="search" aria-label="Site search" className="rounded-lg border border-line bg-white p-4">
       <div className="flex flex-col gap-2">
@@ -91,6 +92,14 @@ export function SearchForm({ query, filters, error }: { query: string; filters: 
           </select>
         </div>
       </div>
+      {signedIn ? (
+        <div className="mt-3 flex items-center gap-2">
+          <Checkbox id="search-bookmarks" name="in" value="bookmarks" defaultChecked={filters.bookmarks} />
+          <Label htmlFor="search-bookmarks" className="font-normal">
+            Only my bookmarks
+          </Label>
+        </div>
+      ) : null}
     </Form>
   );
 }

@@ -26,6 +26,7 @@ interface MemberResult {
 export type SearchOutcomeView =
   | { status: "empty" }
   | { status: "no-author"; author: string }
+  | { status: "sign-in" }
   | { status: "found"; results: Result[]; members: MemberResult[]; next: string | null; includesHidden: boolean }
   | null;
 
@@ -57,6 +58,16 @@ export function SearchResults({ query, outcome, next, first }: { query: string; 
     return (
       <p role="status" className="mt-8 text-stone-700">
         No member has the handle &ldquo;{outcome.author}&rdquo;.
+      </p>
+    );
+  }
+  if (outcome.status === "sign-in") {
+    return (
+      <p role="status" className="mt-8 text-stone-700">
+        <Link to="/signin?redirectTo=%2Fbookmarks" className="font-semibold text-monk-strong underline">
+          Sign in
+        </Link>{" "}
+        to search your bookmarks.
       </p>
     );
   }

@@ -30,7 +30,8 @@ import { setWatching, watchLevelFor } from "~/.server/domain/notifications/notif
 import { watchableQuestion } from "~/.server/domain/notifications/page-controls";
 import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
-import { DeleteControl, IntentButton } from "~/components/community/post-actions";
+import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
+import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
@@ -78,6 +79,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     helpfulRank: { label: helpfulRank.label, minXp: helpfulRank.minXp },
     editing: edit === "question" || edit?.startsWith("answer-") ? edit : null,
     submissionKey: formKey(),
+    // Which of these posts the member keeps (issue 30): their Bookmark buttons.
+    bookmarked: await viewerBookmarks(services.db, viewer, [{ kind: "question", id }, ...shown.answers.map((a) => ({ kind: "answer" as const, id: a.id }))]),
   });
 }
 
@@ -161,7 +164,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Question({ loaderData, actionData }: Route.ComponentProps) {
-  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey, structuredData } = loaderData;
+  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey, structuredData, bookmarked } = loaderData;
   const here = `/council/${question.id}`;
   const errorsFor = (target: string) => (actionData?.target === target ? actionData.errors : undefined);
   return (
@@ -196,12 +199,17 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
       ) : (
         <MemberProse className="mt-6" html={question.html} />
       )}
-      {question.mine && editing !== "question" ? (
+      {signedIn && editing !== "question" ? (
         <div className="mt-4 flex flex-wrap items-center gap-1">
-          <ButtonLink to={`${here}?edit=question`} variant="ghost" size="sm">
-            Edit
-          </ButtonLink>
-          <DeleteControl intent="delete-question" fields={{}} prompt="Delete this question? It will no longer be listed." />
+          {question.mine ? (
+            <>
+              <ButtonLink to={`${here}?edit=question`} variant="ghost" size="sm">
+                Edit
+              </ButtonLink>
+              <DeleteControl intent="delete-question" fields={{}} prompt="Delete this question? It will no longer be listed." />
+            </>
+          ) : null}
+          <BookmarkButton kind="question" id={question.id} bookmarked={bookmarked.includes(`question:${question.id}`)} back={here} />
         </div>
       ) : null}
       {actionData && !actionData.target && actionData.intent !== "answer" ? (
@@ -283,6 +291,9 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                         </ButtonLink>
                         <DeleteControl intent="delete-answer" fields={{ answerId: a.id }} prompt="Delete this answer? Its text will show as [deleted]." />
                       </>
+                    ) : null}
+                    {signedIn && !a.deleted ? (
+                      <BookmarkButton kind="answer" id={a.id} bookmarked={bookmarked.includes(`answer:${a.id}`)} back={`${here}#answer-${a.id}`} />
                     ) : null}
                   </div>
                   {errorsFor(`answer-${a.id}`)?.form ? (

@@ -4,7 +4,8 @@ import { data, redirect } from "react-router";
 import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/creation";
 import { Byline } from "~/components/community/byline";
-import { DeleteControl, IntentButton } from "~/components/community/post-actions";
+import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
+import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
 import { Badge } from "~/components/ui/badge";
 import { ButtonLink } from "~/components/ui/button";
@@ -79,6 +80,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     likeRank: likeRankMessage(),
     editing: edit?.startsWith("comment-") ? edit : null,
     submissionKey: formKey(),
+    // Which of these posts the member keeps (issue 30): their Bookmark buttons.
+    bookmarked: await viewerBookmarks(services.db, viewer, [
+      { kind: "creation", id: shown.creation.id },
+      ...shown.comments.map((c) => ({ kind: "comment" as const, id: c.id })),
+    ]),
   });
 }
 
@@ -151,7 +157,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Creation({ loaderData, actionData }: Route.ComponentProps) {
-  const { creation, comments, signedIn, moderator, canLike, likeRank, editing, submissionKey, structuredData } = loaderData;
+  const { creation, comments, signedIn, moderator, canLike, likeRank, editing, submissionKey, structuredData, bookmarked } = loaderData;
   const here = `/forge/${creation.id}`;
   const failed = actionData && "errors" in actionData ? actionData : null;
   const errorsFor = (target: string) => (failed?.target === target ? failed.errors : undefined);
@@ -221,8 +227,9 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
           </span>
         </div>
         {signedIn && !canLike && !creation.mine ? <p className="mt-3 text-sm text-muted">{likeRank}</p> : null}
-        {creation.mine || moderator ? (
+        {signedIn ? (
           <div className="mt-4 flex flex-wrap items-center gap-1">
+            <BookmarkButton kind="creation" id={creation.id} bookmarked={bookmarked.includes(`creation:${creation.id}`)} back={here} />
             {creation.mine ? (
               <>
                 <ButtonLink to={`${here}/edit`} variant="ghost" size="sm">
@@ -283,8 +290,9 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                   ) : (
                     <p className="mt-2 text-sm text-muted">[deleted]</p>
                   )}
-                  {!c.deleted && (c.mine || moderator) && editing !== `comment-${c.id}` ? (
+                  {!c.deleted && signedIn && editing !== `comment-${c.id}` ? (
                     <div className="mt-2 flex flex-wrap items-center gap-1">
+                      <BookmarkButton kind="comment" id={c.id} bookmarked={bookmarked.includes(`comment:${c.id}`)} back={`${here}#comment-${c.id}`} />
                       {c.mine ? (
                         <>
                           <ButtonLink to={`${here}?edit=comment-${c.id}#comment-${c.id}`} variant="ghost" size="sm" preventScrollReset>

@@ -17,7 +17,8 @@ import { setWatching } from "~/.server/domain/notifications/notification-service
 import { deleteForumPost, editForumPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
 import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
-import { DeleteControl, IntentButton } from "~/components/community/post-actions";
+import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
+import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { parseId } from "~/lib/params";
 import { cn, plural } from "~/lib/utils";
@@ -71,7 +72,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const edit = url.searchParams.get("edit");
   const editing = edit === "discussion" || edit?.startsWith("reply-") ? edit : null;
+  // Which of these posts the member keeps (issue 30): their Bookmark buttons.
+  const bookmarked = await viewerBookmarks(services.db, viewer, [
+    { kind: "discussion", id },
+    ...shown.replies.map((r) => ({ kind: "reply" as const, id: r.id })),
+  ]);
+  // This page of replies, for a Bookmark button to come back to.
+  const kept = new URLSearchParams(url.search);
+  kept.delete("edit");
   return proseInMarkupOnly(context, {
+    bookmarked,
+    pageHere: `${shown.path}${kept.size > 0 ? `?${kept}` : ""}`,
     ...shown,
     // What every viewer sees of a reply comes as markup rendered once per version of the reply
     // (ADR 0032); only what the viewer may do with it stays data for React.
@@ -199,7 +210,8 @@ function ModeratorControls({
 }
 
 export default function Discussion({ loaderData, actionData }: Route.ComponentProps) {
-  const { topic, discussion, replies, pages, path, signedIn, watch, editing, submissionKey, moderator, structuredData } = loaderData as Page;
+  const { topic, discussion, replies, pages, path, signedIn, watch, editing, submissionKey, moderator, structuredData, bookmarked, pageHere } =
+    loaderData as Page;
   // The count is of live replies; deleted ones keep their place as "[deleted]", so the heading
   // names them too and never reads "0 Replies" above a card.
   const deletedHere = replies.filter((r) => r.deleted).length;
@@ -255,6 +267,9 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
               />
             </>
           ) : null}
+          {signedIn && !discussion.deleted ? (
+            <BookmarkButton kind="discussion" id={discussion.id} bookmarked={bookmarked.includes(`discussion:${discussion.id}`)} back={`${path}#post`} />
+          ) : null}
           {moderator ? (
             <ModeratorControls kind="discussion" id={discussion.id} hidden={discussion.hidden} locked={discussion.locked} featured={discussion.featured} />
           ) : null}
@@ -297,7 +312,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
                 {editsReply(editing, r) ? (
                   <EditForm kind="reply" id={r.id} body={r.body!} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />
                 ) : null}
-                {(r.mine && !r.deleted) || moderator ? (
+                {(signedIn && !r.deleted) || moderator ? (
                   <div className="mt-3 flex flex-wrap items-center gap-1">
                     {r.mine && !r.deleted && editing !== `reply-${r.id}` ? (
                       <>
@@ -306,6 +321,9 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
                         </ButtonLink>
                         <DeleteControl intent="delete" fields={{ kind: "reply", id: r.id }} prompt="Delete this reply? Its text will show as [deleted]." />
                       </>
+                    ) : null}
+                    {signedIn && !r.deleted ? (
+                      <BookmarkButton kind="reply" id={r.id} bookmarked={bookmarked.includes(`reply:${r.id}`)} back={`${pageHere}#reply-${r.id}`} />
                     ) : null}
                     {moderator ? <ModeratorControls kind="reply" id={r.id} hidden={r.hidden} /> : null}
                   </div>

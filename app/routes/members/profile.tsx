@@ -18,7 +18,8 @@ import { readForm } from "~/.server/forms";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { requireViewer } from "~/.server/session";
 import { formatDate } from "~/lib/dates";
-import { CONTRIBUTION_TABS, isContributionTab, isProfileHandle, type ContributionTab } from "~/lib/members";
+import { CONTRIBUTION_TABS, isContributionTab, type ContributionTab } from "~/lib/contributions";
+import { isProfileHandle } from "~/lib/members";
 import { rankById } from "~/lib/ranks";
 import { formatCount } from "~/lib/utils";
 

@@ -38,8 +38,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     virtue: virtue && isVirtue(virtue) ? virtue : null,
     author: author || null,
     sort: oneOf(params.get("sort"), SEARCH_SORTS) ?? "relevance",
+    bookmarks: params.get("in") === "bookmarks",
   };
-  const base = { query: rawQuery.slice(0, 300), filters };
+  const base = { query: rawQuery.slice(0, 300), filters, signedIn: context.get(viewerContext) !== null };
   const query = z.safeParse(searchQuerySchema, rawQuery);
   if (!query.success) return data({ ...base, error: query.error.issues[0]!.message, outcome: null, next: null, first: null }, { status: 400 });
   const rawAfter = params.get("after");
@@ -74,12 +75,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function SearchPage({ loaderData }: Route.ComponentProps) {
-  const { query, filters, error, outcome, next, first } = loaderData;
+  const { query, filters, error, outcome, next, first, signedIn } = loaderData;
   return (
     <>
       <PageHeader title="Search" intro="Discussions, replies, questions, answers, creations, comments, challenges, events and members." />
       <div className="mx-auto max-w-4xl px-4 py-8">
-        <SearchForm query={query} filters={filters} error={error} />
+        <SearchForm query={query} filters={filters} error={error} signedIn={signedIn} />
         <SearchResults query={query} outcome={outcome} next={next} first={first} />
       </div>
     </>

@@ -23,6 +23,9 @@ export async function searchPostgres(db: Executor, request: SearchRequest): Prom
   if (request.section) where.push(sql`d.section = ${request.section}`);
   if (request.virtue) where.push(sql`d.virtues like ${`% ${request.virtue} %`}`);
   if (request.authorId) where.push(sql`d.author_id = ${request.authorId}`);
+  if (request.bookmarkedBy) {
+    where.push(sql`exists (select 1 from bookmark b where b.member_id = ${request.bookmarkedBy} and b.kind = d.kind and b.post_id = d.ref_id)`);
+  }
   const after = request.after;
   // ts_rank_cd is a real: the cursor's score is compared as one, so the page's last row compares equal.
   if (after && request.sort === "relevance") {

@@ -19,6 +19,9 @@ export async function searchSqlite(db: Executor, request: SearchRequest): Promis
   if (request.section) where.push(sql`d.section = ${request.section}`);
   if (request.virtue) where.push(sql`d.virtues like ${`% ${request.virtue} %`}`);
   if (request.authorId) where.push(sql`d.author_id = ${request.authorId}`);
+  if (request.bookmarkedBy) {
+    where.push(sql`exists (select 1 from bookmark b where b.member_id = ${request.bookmarkedBy} and b.kind = d.kind and b.post_id = d.ref_id)`);
+  }
   const after = request.after;
   // bm25 is lower for a better match: the best first, then the row's id.
   if (after && request.sort === "relevance") where.push(sql`(${SCORE} > ${after.score} or (${SCORE} = ${after.score} and d.id > ${after.id}))`);

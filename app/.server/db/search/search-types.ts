@@ -14,6 +14,8 @@ export interface SearchRequest {
   section: SectionId | null;
   virtue: string | null;
   authorId: string | null;
+  /** Only the posts this member bookmarked (issue 30: search limited to one's bookmarks). */
+  bookmarkedBy: string | null;
   /** Hidden posts (and those under a hidden post) too: moderators only. */
   includeHidden: boolean;
   sort: SearchSort;

@@ -155,6 +155,14 @@ export async function exportMemberData(db: Db, memberId: string, now = new Date(
       completed_at: iso(a.completed_at),
     })),
     checkIns: checkIns.map((c) => ({ attempt_id: c.attempt_id, day: c.day, created_at: iso(c.created_at) })),
+    bookmarks: (
+      await db
+        .selectFrom("bookmark")
+        .select(["kind", "post_id", "note", "remind_at", "reminded_at", "created_at"])
+        .where("member_id", "=", memberId)
+        .orderBy("id")
+        .execute()
+    ).map((b) => ({ ...b, remind_at: iso(b.remind_at), reminded_at: iso(b.reminded_at), created_at: iso(b.created_at) })),
     newsletter: newsletter
       ? {
           status: newsletter.status,

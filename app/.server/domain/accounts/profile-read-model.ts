@@ -8,7 +8,7 @@ import { VIRTUES } from "~/lib/virtues";
 import { nextRankNeeds, type VirtueLevels } from "~/lib/ranks";
 import { findProfileByHandle } from "./member-repository";
 import { encodeActivityCursor, type ActivityCursor } from "../../pagination";
-import { CONTRIBUTION_TABS, type ContributionTab } from "~/lib/members";
+import { CONTRIBUTION_TABS, type ContributionTab } from "~/lib/contributions";
 import {
   countContributions,
   recentAnswersBy,

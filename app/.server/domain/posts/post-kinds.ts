@@ -203,6 +203,10 @@ export type PostKind = keyof typeof POST_KINDS;
 
 export const POST_KIND_NAMES = Object.keys(POST_KINDS) as PostKind[];
 
+export function isPostKind(value: unknown): value is PostKind {
+  return typeof value === "string" && Object.hasOwn(POST_KINDS, value);
+}
+
 /** A kind's description, widened to PostKindSpec (the table itself keeps each entry's literal types). */
 export const specOf = (kind: PostKind): PostKindSpec => POST_KINDS[kind];
 

@@ -5,7 +5,6 @@ import { searchDocuments, type SearchHit, type SearchSort } from "../../db/searc
 import { parseSearchQuery } from "../../db/search/search-query";
 import { encodeSearchCursor, type SearchPageCursor } from "../../pagination";
 import { isModerator } from "../accounts/roles";
-import { discussionPath, replyPath } from "../forum/section-read-model";
 import { toIso } from "~/lib/dates";
 import type { SectionId } from "~/lib/domain-values";
 import { profilePath } from "~/lib/members";
@@ -13,7 +12,9 @@ import { rankById } from "~/lib/ranks";
 import { markedPieces, SEARCH_KINDS, type MarkedPiece, type SearchKindFilter } from "~/lib/search";
 import { findProfileByHandle } from "../accounts/member-repository";
 import { memberDirectory, type DirectoryMember } from "../accounts/directory-read-model";
-import { authorsByIds, creationTitles, discussionPlaces, questionTitles } from "./search-repository";
+import { postPlaces } from "../posts/post-places";
+import { isPostKind } from "../posts/post-kinds";
+import { authorsByIds } from "./search-repository";
 
 /** Results on one page. */
 export const SEARCH_PAGE_SIZE = 20;
@@ -27,6 +28,8 @@ export interface SearchFilters {
   /** A member's handle. */
   author: string | null;
   sort: SearchSort;
+  /** Only the viewer's bookmarks. */
+  bookmarks: boolean;
 }
 
 export interface SearchResult {
@@ -58,10 +61,10 @@ export interface MemberResult {
 export type SearchOutcome =
   | { status: "empty" }
   | { status: "no-author"; author: string }
+  | { status: "sign-in" }
   | { status: "found"; results: SearchResult[]; members: MemberResult[]; next: string | null; includesHidden: boolean };
 
 const KIND_ONE = Object.fromEntries(SEARCH_KINDS.map((k) => [k.id, k.one])) as Record<SearchKindFilter, string>;
-const SECTION_NAME: Record<SectionId, string> = { monastery: "Monastery", battlefield: "Battlefield" };
 
 /**
  * A page of search results (issue 30): what the index finds for these words and filters, best or
@@ -78,11 +81,13 @@ export async function searchResults(
 ): Promise<SearchOutcome> {
   const terms = parseSearchQuery(query);
   if (terms.length === 0) return { status: "empty" };
+  // Bookmarks are a member's own.
+  if (filters.bookmarks && !viewer) return { status: "sign-in" };
   const authorId = filters.author ? (await findProfileByHandle(db, filters.author))?.id : null;
   if (filters.author && !authorId) return { status: "no-author", author: filters.author };
   const includeHidden = isModerator(viewer);
 
-  if (filters.kind === "member") {
+  if (filters.kind === "member" && !filters.bookmarks) {
     const page = await memberDirectory(
       db,
       { name: query, rank: null, path: null, sort: "xp" },
@@ -94,8 +99,10 @@ export async function searchResults(
     return { status: "found", results: [], members: page.members.map(memberResult), next, includesHidden: false };
   }
 
+  // Members are in no bookmark: a search of one's bookmarks for members finds none.
+  if (filters.kind === "member") return { status: "found", results: [], members: [], next: null, includesHidden: false };
   const hitCursor = after?.kind === "hit" ? { score: after.score, createdAt: after.at, id: after.id } : null;
-  const onlyPosts = filters.section !== null || filters.virtue !== null || authorId !== null;
+  const onlyPosts = filters.section !== null || filters.virtue !== null || authorId !== null || filters.bookmarks;
   const [hits, members] = await Promise.all([
     searchDocuments(db, {
       terms,
@@ -103,6 +110,7 @@ export async function searchResults(
       section: filters.section,
       virtue: filters.virtue,
       authorId: authorId ?? null,
+      bookmarkedBy: filters.bookmarks && viewer ? viewer.id : null,
       includeHidden,
       sort: filters.sort,
       after: hitCursor,
@@ -125,21 +133,9 @@ function memberResult(m: DirectoryMember): MemberResult {
 
 /** Each hit with its address, title and author: one query per kind of place, never one per hit. */
 async function described(db: Executor, hits: readonly SearchHit[]): Promise<SearchResult[]> {
-  const ids = (kinds: SearchKind[], parentKinds: SearchKind[]) => [
-    ...new Set(hits.flatMap((h) => (kinds.includes(h.kind) ? [h.refId] : parentKinds.includes(h.kind) && h.parentId !== null ? [h.parentId] : []))),
-  ];
-  const [authors, discussions, questions, creations] = await Promise.all([
-    authorsByIds(db, [...new Set(hits.flatMap((h) => (h.authorId ? [h.authorId] : [])))]),
-    discussionPlaces(db, ids(["discussion"], ["reply"])),
-    questionTitles(db, ids(["question"], ["answer"])),
-    creationTitles(db, ids(["creation"], ["comment"])),
-  ]);
+  const posts = hits.flatMap((h) => (isPostKind(h.kind) ? [{ kind: h.kind, id: h.refId }] : []));
+  const [authors, places] = await Promise.all([authorsByIds(db, [...new Set(hits.flatMap((h) => (h.authorId ? [h.authorId] : [])))]), postPlaces(db, posts)]);
   const authorById = new Map(authors.map((a) => [a.id, a]));
-  const discussionById = new Map(discussions.map((d) => [d.id, d]));
-  const questionById = new Map(questions.map((q) => [q.id, q]));
-  const creationById = new Map(creations.map((c) => [c.id, c]));
-  const plain = (text: string): MarkedPiece[] => [[text, false]];
-
   return hits.flatMap((hit): SearchResult[] => {
     const author = hit.authorId ? authorById.get(hit.authorId) : undefined;
     const base = {
@@ -151,43 +147,12 @@ async function described(db: Executor, hits: readonly SearchHit[]): Promise<Sear
       createdAt: toIso(hit.createdAt),
       hidden: hit.hidden,
     };
-    const own = markedPieces(hit.title);
-    switch (hit.kind) {
-      case "discussion":
-      case "reply": {
-        const d = discussionById.get(hit.kind === "discussion" ? hit.refId : hit.parentId!);
-        if (!d) return [];
-        const path = discussionPath(d.section, d.topic_id, d);
-        return [
-          hit.kind === "discussion"
-            ? { ...base, url: path, title: own, place: SECTION_NAME[d.section] }
-            : { ...base, url: replyPath(path, hit.refId), title: plain(d.title), place: `Reply in ${SECTION_NAME[d.section]}` },
-        ];
-      }
-      case "question":
-      case "answer": {
-        const q = questionById.get(hit.kind === "question" ? hit.refId : hit.parentId!);
-        if (!q) return [];
-        return [
-          hit.kind === "question"
-            ? { ...base, url: `/council/${q.id}`, title: own, place: "Council" }
-            : { ...base, url: `/council/${q.id}#answer-${hit.refId}`, title: plain(q.title), place: "Answer in the Council" },
-        ];
-      }
-      case "creation":
-      case "comment": {
-        const c = creationById.get(hit.kind === "creation" ? hit.refId : hit.parentId!);
-        if (!c) return [];
-        return [
-          hit.kind === "creation"
-            ? { ...base, url: `/forge/${c.id}`, title: own, place: "Forge" }
-            : { ...base, url: `/forge/${c.id}#comment-${hit.refId}`, title: plain(c.title), place: "Comment in the Forge" },
-        ];
-      }
-      case "challenge":
-        return [{ ...base, url: `/challenges/${hit.refId}`, title: own, place: "Challenges" }];
-      case "event":
-        return [{ ...base, url: `/events/${hit.refId}`, title: own, place: "Events" }];
-    }
+    if (hit.kind === "challenge") return [{ ...base, url: `/challenges/${hit.refId}`, title: markedPieces(hit.title), place: "Challenges" }];
+    if (hit.kind === "event") return [{ ...base, url: `/events/${hit.refId}`, title: markedPieces(hit.title), place: "Events" }];
+    const place = places.get(base.key);
+    if (!place) return [];
+    // A reply, answer or comment has no title of its own: the title of what it is under, unmarked.
+    const title: MarkedPiece[] = hit.title ? markedPieces(hit.title) : [[place.title, false]];
+    return [{ ...base, url: place.url, title, place: place.where }];
   });
 }
