@@ -97,3 +97,34 @@ test("the members directory finds a member by name, and their profile lists thei
   await expect(page).toHaveURL(new RegExp(`^${url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
   await expect(page.getByText("And the next day, three.")).toBeVisible();
 });
+
+test("a member bookmarks a discussion, keeps a note and a reminder with it, and searches their bookmarks alone", async ({ page }) => {
+  const word = unheardWord();
+  const member = await joinAs(page, "Kit Keeper");
+  const url = await startDiscussion(page, "A breath to come back to", `Box breathing with a ${word} count.`);
+  await page.locator("#post").getByRole("button", { name: "Bookmark", exact: true }).click();
+  await expect(page.locator("#post").getByRole("button", { name: "Remove Bookmark" })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}#post$`));
+
+  await page.getByLabel(`Account menu for ${member.name}`, { exact: true }).click();
+  await page.getByRole("link", { name: "Bookmarks", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Bookmarks" })).toBeVisible();
+  const item = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: "A breath to come back to" }) });
+  const tomorrow = new Date(Date.now() + 2 * 24 * 3600_000).toISOString().slice(0, 10);
+  await item.getByLabel("Note").fill("Try it before Sunday.");
+  await item.getByLabel("Remind me on").fill(tomorrow);
+  await item.getByRole("button", { name: "Save Note" }).click();
+  await expect(item.getByLabel("Note")).toHaveValue("Try it before Sunday.");
+  await expect(item.getByLabel("Remind me on")).toHaveValue(tomorrow);
+  await expectNoSeriousViolations(page);
+
+  await page.getByRole("link", { name: "Search your bookmarks" }).click();
+  await page.getByLabel("Search for").fill(word);
+  await expect(page.getByLabel("Only my bookmarks")).toBeChecked();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page.getByRole("link", { name: "A breath to come back to" })).toBeVisible();
+
+  await gotoHydrated(page, "/bookmarks");
+  await item.getByRole("button", { name: "Remove Bookmark" }).click();
+  await expect(page.getByText("No bookmarks yet.")).toBeVisible();
+});
