@@ -1,15 +1,15 @@
 import type { RouterContextProvider } from "react-router";
 import { requestContext } from "./context";
 
-const PROSE_KEYS = new Set(["html", "descriptionHtml", "cardHtml"]);
+const PROSE_KEYS = new Set(["html", "descriptionHtml", "cardHtml", "relatedHtml"]);
 
 /**
  * Leaves rendered member HTML out of a document's hydration data, so a page carries it once, in the
  * markup (MemberProse takes it from there while hydrating; ADR 0029). The property stays readable
  * for the server render but becomes non-enumerable, which the serializer skips (turbo-stream walks
  * Object.keys). A `.data` fetch for a client-side navigation keeps it: there is no markup to read.
- * Only string values named `html`, `descriptionHtml` or `cardHtml` (a reply card's cached markup,
- * ADR 0032) are touched; `null` (a deleted post) stays.
+ * Only string values named `html`, `descriptionHtml`, `cardHtml` (a reply card's cached markup,
+ * ADR 0032) or `relatedHtml` (a post page's related posts, issue 30) are touched; `null` (a deleted post) stays.
  */
 export function proseInMarkupOnly<T>(context: Readonly<RouterContextProvider>, data: T): T {
   if (context.get(requestContext).document) hide(data, 0);

@@ -74,7 +74,9 @@ describe(`page-cache tags of forum writes on ${ENGINE}`, () => {
     const started = await tagsOf(() => discussion(site.services, { topic: where, author }));
     const d = started.value.id;
     const forum = [tag.discussion(d), tag.topic(where.id), tag.section("monastery")];
-    expect(started.writes).toEqual(sorted(...forum, tag.profile(author.id)));
+    // A discussion's own writes also change its section's related lists (issue 30); a reply's never.
+    const related = tag.related(tag.section("monastery"));
+    expect(started.writes).toEqual(sorted(...forum, related, tag.profile(author.id)));
 
     const replier = await member(db());
     const replied = await tagsOf(() => postReply(site.services, replier, d, { body: "A reply.", submissionKey: key() }));
@@ -85,7 +87,7 @@ describe(`page-cache tags of forum writes on ${ENGINE}`, () => {
       sorted(...forum, tag.profile(replier.id)),
     );
     expect((await tagsOf(() => editForumPost(site.services, author, "discussion", d, { title: "A new title", body: "New body." }))).writes).toEqual(
-      sorted(...forum, tag.profile(author.id)),
+      sorted(...forum, related, tag.profile(author.id)),
     );
 
     const mod = await moderator();
@@ -94,11 +96,11 @@ describe(`page-cache tags of forum writes on ${ENGINE}`, () => {
     }
     expect((await tagsOf(() => moderate(site.services, mod, "hide", "reply", r))).writes).toEqual(sorted(...forum, tag.profile(replier.id)));
     expect((await tagsOf(() => moderate(site.services, mod, "restore", "reply", r))).writes).toEqual(sorted(...forum, tag.profile(replier.id)));
-    expect((await tagsOf(() => moderate(site.services, mod, "hide", "discussion", d))).writes).toEqual(sorted(...forum, tag.profile(author.id)));
-    expect((await tagsOf(() => moderate(site.services, mod, "restore", "discussion", d))).writes).toEqual(sorted(...forum, tag.profile(author.id)));
+    expect((await tagsOf(() => moderate(site.services, mod, "hide", "discussion", d))).writes).toEqual(sorted(...forum, related, tag.profile(author.id)));
+    expect((await tagsOf(() => moderate(site.services, mod, "restore", "discussion", d))).writes).toEqual(sorted(...forum, related, tag.profile(author.id)));
 
     expect((await tagsOf(() => deleteForumPost(site.services, replier, "reply", r))).writes).toEqual(sorted(...forum, tag.profile(replier.id)));
-    expect((await tagsOf(() => deleteForumPost(site.services, author, "discussion", d))).writes).toEqual(sorted(...forum, tag.profile(author.id)));
+    expect((await tagsOf(() => deleteForumPost(site.services, author, "discussion", d))).writes).toEqual(sorted(...forum, related, tag.profile(author.id)));
   });
 
   it("a refused write says nothing, so it invalidates nothing", async () => {
@@ -115,7 +117,7 @@ describe(`page-cache tags of Council writes on ${ENGINE}`, () => {
     const asker = await acolyte();
     const asked = await tagsOf(() => question(site.services, { asker }));
     const q = asked.value.id;
-    expect(asked.writes).toEqual(sorted(tag.question(q), tag.council, tag.profile(asker.id)));
+    expect(asked.writes).toEqual(sorted(tag.question(q), tag.council, tag.related("council"), tag.profile(asker.id)));
 
     const answerer = await member(db());
     const answered = await tagsOf(() => answer(site.services, q, { author: answerer }));
@@ -128,7 +130,7 @@ describe(`page-cache tags of Council writes on ${ENGINE}`, () => {
     expect((await tagsOf(() => setHelpful(site.services, voter, a, false))).writes).toEqual(sorted(tag.question(q), tag.profile(answerer.id)));
 
     expect((await tagsOf(() => editQuestion(site.services, asker, q, { title: "Edited question", body: "Edited.", virtues: ["wisdom"] }))).writes).toEqual(
-      sorted(tag.question(q), tag.council, tag.profile(asker.id)),
+      sorted(tag.question(q), tag.council, tag.related("council"), tag.profile(asker.id)),
     );
     expect((await tagsOf(() => editAnswer(site.services, answerer, a, { body: "Edited answer." }))).writes).toEqual(
       sorted(tag.question(q), tag.council, tag.profile(answerer.id)),
@@ -159,7 +161,7 @@ describe(`page-cache tags of Forge writes on ${ENGINE}`, () => {
     );
     const c = ok(shared.value).id;
     const forge = [tag.creation(c), tag.forge];
-    expect(shared.writes).toEqual(sorted(...forge, tag.profile(author.id)));
+    expect(shared.writes).toEqual(sorted(...forge, tag.related("forge"), tag.profile(author.id)));
 
     const fan = await acolyte();
     expect((await tagsOf(() => setLiked(site.services, fan, c, true))).writes).toEqual(sorted(...forge, tag.profile(author.id)));
@@ -173,9 +175,10 @@ describe(`page-cache tags of Forge writes on ${ENGINE}`, () => {
     expect((await tagsOf(() => moderateForge(site.services, mod, "comment", comment, true))).writes).toEqual(sorted(...forge, tag.profile(fan.id)));
     expect((await tagsOf(() => moderateForge(site.services, mod, "comment", comment, false))).writes).toEqual(sorted(...forge, tag.profile(fan.id)));
     expect((await tagsOf(() => deleteComment(site.services, fan, comment))).writes).toEqual(sorted(...forge, tag.profile(fan.id)));
-    expect((await tagsOf(() => moderateForge(site.services, mod, "creation", c, true))).writes).toEqual(sorted(...forge, tag.profile(author.id)));
-    expect((await tagsOf(() => moderateForge(site.services, mod, "creation", c, false))).writes).toEqual(sorted(...forge, tag.profile(author.id)));
-    expect((await tagsOf(() => deleteCreation(site.services, author, c))).writes).toEqual(sorted(...forge, tag.profile(author.id)));
+    const related = tag.related("forge");
+    expect((await tagsOf(() => moderateForge(site.services, mod, "creation", c, true))).writes).toEqual(sorted(...forge, related, tag.profile(author.id)));
+    expect((await tagsOf(() => moderateForge(site.services, mod, "creation", c, false))).writes).toEqual(sorted(...forge, related, tag.profile(author.id)));
+    expect((await tagsOf(() => deleteCreation(site.services, author, c))).writes).toEqual(sorted(...forge, related, tag.profile(author.id)));
   });
 });
 

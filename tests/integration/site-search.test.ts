@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { encodeSearchCursor } from "~/.server/pagination";
-import { discussion, member } from "../factories";
+import { moderate } from "~/.server/domain/forum/forum-service";
+import { discussion, member, question, topic } from "../factories";
 import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 const web = siteOverHttp();
 let ips = 0;
@@ -105,5 +107,41 @@ describe(`/search over HTTP, on ${ENGINE}`, () => {
     expect(await readable(refused)).toMatch(/Too many attempts|try again/i);
     // Another address is not held back.
     expect((await search("zebrafinch")).status).toBe(200);
+  });
+
+  it("a discussion lists related ones of its section, never itself or a hidden one, and a new one joins its kept page at once", async () => {
+    const services = web.site.services;
+    const where = await topic(services, { section: "battlefield" });
+    const a = await discussion(services, { topic: where, title: "Glacier swimming at dawn", body: "Cold." });
+    const b = await discussion(services, { topic: where, title: "Swimming in glacier lakes", body: "Colder." });
+    const c = await discussion(services, { topic: where, title: "Knitting patterns for winter", body: "Wool." });
+    const d = await discussion(services, { topic: where, title: "Glacier walks, hidden", body: "Ice." });
+    const mod = await member(services.db, { role: "moderator" });
+    await moderate(services, mod, "hide", "discussion", d.id);
+    const path = `/${a.section}/${a.topicId}/${a.id}-${a.slug}`;
+    const related = (html: string) => {
+      const section = /<section aria-labelledby="related-posts"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
+      return [...section.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+    };
+    const first = await readable(await web.http.get(path));
+    expect(first).toContain(">Related Discussions</h2>");
+    expect(related(first)).toEqual([`/${b.section}/${b.topicId}/${b.id}-${b.slug}`]);
+    expect(related(first).join()).not.toContain(`/${c.id}-`);
+    expect((await web.http.get(path)).headers.get("x-page-cache")).toBe("hit");
+
+    // A member starts one through the site: the write names the section's related lists.
+    const { cookie } = await joinOverHttp(web, "Gil Glacier");
+    const form = `/${a.section}/${a.topicId}/new`;
+    const key = /name="submissionKey" value="([^"]+)"/.exec(await (await web.http.get(form, { cookie })).text())![1]!;
+    const started = await web.http.post(form, { title: "Dawn glacier swimming club", body: "Join us.", submissionKey: key }, { cookie });
+    expect(started.status).toBe(302);
+    const after = await readable(await web.http.get(path));
+    expect(related(after)).toContain(started.headers.get("location"));
+
+    const q = await question(services, { title: "How do I start glacier swimming safely?" });
+    const other = await question(services, { title: "Is glacier swimming good for recovery?" });
+    const html = await readable(await web.http.get(`/council/${q.id}`));
+    expect(html).toContain(">Related Questions</h2>");
+    expect(related(html)).toContain(`/council/${other.id}`);
   });
 });

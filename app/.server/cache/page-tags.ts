@@ -162,6 +162,12 @@ export const tag = {
   question: (questionId: number) => `question:${questionId}`,
   forge: "forge",
   creation: (creationId: number) => `creation:${creationId}`,
+  /**
+   * The related posts a discussion, question or creation page lists (issue 30), from the search
+   * index: moved when a post of that area is written, edited, deleted, hidden or restored, never by
+   * a reply, answer or comment. A Forum section is an area of its own.
+   */
+  related: (area: string) => `related:${area}`,
   events: "events",
   event: (eventId: number) => `event:${eventId}`,
   challenges: "challenges",

@@ -61,11 +61,12 @@ export const TABLES = {
   bookmark: true,
 } as const satisfies Record<Table, true>;
 
-const FORUM_POSTS: Table[] = ["discussion", "reply"];
-const COUNCIL_POSTS: Table[] = ["question", "question_virtue", "answer"];
-const FORGE_POSTS: Table[] = ["creation", "creation_comment", "creation_like", "media"];
-const CHALLENGES: Table[] = ["challenge", "challenge_virtue", "challenge_attempt", "challenge_check_in"];
-const EVENTS: Table[] = ["event", "event_rsvp"];
+// Every post, event and challenge moves its search index row with it (issue 30), under its own tags.
+const FORUM_POSTS: Table[] = ["discussion", "reply", "search_document"];
+const COUNCIL_POSTS: Table[] = ["question", "question_virtue", "answer", "search_document"];
+const FORGE_POSTS: Table[] = ["creation", "creation_comment", "creation_like", "media", "search_document"];
+const CHALLENGES: Table[] = ["challenge", "challenge_virtue", "challenge_attempt", "challenge_check_in", "search_document"];
+const EVENTS: Table[] = ["event", "event_rsvp", "search_document"];
 
 export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
   // Topics, who joined them, and the posts under them (the posting pipeline's page tags; joining).
@@ -105,6 +106,8 @@ export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
     // Their bookmarks (issue 30): the Bookmark buttons on post pages say which posts they kept.
     "bookmark",
   ],
+  // A post page's related posts (issue 30): the index and the places of the posts it lists.
+  related: ["search_document", "discussion", "topic", "question", "creation"],
   // How far the member has read (issue 28): moved by their own reading, read by the pages that say "new".
   unread: ["read_marker"],
 };
@@ -123,8 +126,6 @@ export const HIDDEN_TABLES: Readonly<Partial<Record<Table, string>>> = {
   notification:
     "a member's notifications: the bell's count is part of the session fingerprint every kept page is checked against on each hit (ADR 0040, issue 28), and the list of them is never kept",
   notification_setting: "shown only on the settings page, which is never kept",
-  search_document:
-    "the search index (issue 30): read only by /search, which is never kept; every write of it comes with the write of the post, event or challenge it mirrors, which names that thing's pages",
   reply_hour: "reply counts per hour, read when a reply is written to mark a discussion featured (ADR 0027): the discussion row carries what pages show",
 };
 

@@ -32,6 +32,8 @@ import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
+import { relatedPosts } from "~/.server/domain/search/related-read-model";
+import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
@@ -41,7 +43,7 @@ import { answerSchema, editAnswerSchema, editQuestionSchema } from "~/schemas/co
 import { watchSchema } from "~/schemas/notifications";
 import { WatchControl } from "~/components/community/watch-control";
 import { QUESTION_LISTS } from "~/schemas/fields";
-import { MemberProse } from "~/components/community/member-prose";
+import { MarkupFromServer, MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { hydrateLater } from "~/components/layout/hydrate-later";
 import { PATH_NAME } from "~/lib/paths";
@@ -81,6 +83,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     submissionKey: formKey(),
     // Which of these posts the member keeps (issue 30): their Bookmark buttons.
     bookmarked: await viewerBookmarks(services.db, viewer, [{ kind: "question", id }, ...shown.answers.map((a) => ({ kind: "answer" as const, id: a.id }))]),
+    relatedHtml: relatedPostsHtml("Related Questions", await relatedPosts(services.db, { kind: "question" }, id, shown.question.title)),
   });
 }
 
@@ -164,7 +167,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Question({ loaderData, actionData }: Route.ComponentProps) {
-  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey, structuredData, bookmarked } = loaderData;
+  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey, structuredData, bookmarked, relatedHtml } = loaderData;
   const here = `/council/${question.id}`;
   const errorsFor = (target: string) => (actionData?.target === target ? actionData.errors : undefined);
   return (
@@ -323,6 +326,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
           <SignInPrompt returnTo={here} action="answer" />
         )}
       </section>
+      <MarkupFromServer html={relatedHtml} />
     </article>
   );
 }

@@ -6,6 +6,8 @@ import type { Route } from "./+types/creation";
 import { Byline } from "~/components/community/byline";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
+import { relatedPosts } from "~/.server/domain/search/related-read-model";
+import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
 import { Badge } from "~/components/ui/badge";
 import { ButtonLink } from "~/components/ui/button";
@@ -35,7 +37,7 @@ import { parseId } from "~/lib/params";
 import { isRankAtLeast } from "~/lib/ranks";
 import { plural } from "~/lib/utils";
 import { commentSchema, editCommentSchema } from "~/schemas/creation-comment";
-import { MemberProse } from "~/components/community/member-prose";
+import { MarkupFromServer, MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { StructuredData } from "~/components/community/structured-data";
 import { postingStructuredData } from "~/.server/domain/discovery/structured-data";
@@ -85,6 +87,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       { kind: "creation", id: shown.creation.id },
       ...shown.comments.map((c) => ({ kind: "comment" as const, id: c.id })),
     ]),
+    relatedHtml: relatedPostsHtml("More from the Forge", await relatedPosts(services.db, { kind: "creation" }, shown.creation.id, shown.creation.title)),
   });
 }
 
@@ -157,7 +160,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Creation({ loaderData, actionData }: Route.ComponentProps) {
-  const { creation, comments, signedIn, moderator, canLike, likeRank, editing, submissionKey, structuredData, bookmarked } = loaderData;
+  const { creation, comments, signedIn, moderator, canLike, likeRank, editing, submissionKey, structuredData, bookmarked, relatedHtml } = loaderData;
   const here = `/forge/${creation.id}`;
   const failed = actionData && "errors" in actionData ? actionData : null;
   const errorsFor = (target: string) => (failed?.target === target ? failed.errors : undefined);
@@ -331,6 +334,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
           <SignInPrompt returnTo={here} action="comment" />
         )}
       </section>
+      <MarkupFromServer html={relatedHtml} />
     </article>
   );
 }

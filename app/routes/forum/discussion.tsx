@@ -19,6 +19,8 @@ import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
+import { relatedPosts } from "~/.server/domain/search/related-read-model";
+import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { parseId } from "~/lib/params";
 import { cn, plural } from "~/lib/utils";
@@ -80,7 +82,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // This page of replies, for a Bookmark button to come back to.
   const kept = new URLSearchParams(url.search);
   kept.delete("edit");
+  const related = await relatedPosts(services.db, { kind: "discussion", section: shown.topic.section }, id, shown.discussion.title);
   return proseInMarkupOnly(context, {
+    relatedHtml: relatedPostsHtml("Related Discussions", related),
     bookmarked,
     pageHere: `${shown.path}${kept.size > 0 ? `?${kept}` : ""}`,
     ...shown,
@@ -210,7 +214,7 @@ function ModeratorControls({
 }
 
 export default function Discussion({ loaderData, actionData }: Route.ComponentProps) {
-  const { topic, discussion, replies, pages, path, signedIn, watch, editing, submissionKey, moderator, structuredData, bookmarked, pageHere } =
+  const { topic, discussion, replies, pages, path, signedIn, watch, editing, submissionKey, moderator, structuredData, bookmarked, pageHere, relatedHtml } =
     loaderData as Page;
   // The count is of live replies; deleted ones keep their place as "[deleted]", so the heading
   // names them too and never reads "0 Replies" above a card.
@@ -351,6 +355,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
           <SignInPrompt returnTo={path} action="reply" />
         )}
       </section>
+      <MarkupFromServer html={relatedHtml} />
     </article>
   );
 }

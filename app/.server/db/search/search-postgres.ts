@@ -16,13 +16,14 @@ const HEADLINE = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=40, MinW
 const TITLE_HEADLINE = `StartSel=${MARK_START}, StopSel=${MARK_END}, HighlightAll=true`;
 
 export async function searchPostgres(db: Executor, request: SearchRequest): Promise<SearchHit[]> {
-  const query = sql`to_tsquery('english', ${tsQuery(request.terms)})`;
+  const query = sql`to_tsquery('english', ${tsQuery(request.terms, request.match)})`;
   const where: RawBuilder<unknown>[] = [sql`d.document @@ q.query`];
   if (!request.includeHidden) where.push(sql`d.hidden = 0 and d.parent_hidden = 0`);
   if (request.kinds) where.push(sql`d.kind in (${sql.join(request.kinds)})`);
   if (request.section) where.push(sql`d.section = ${request.section}`);
   if (request.virtue) where.push(sql`d.virtues like ${`% ${request.virtue} %`}`);
   if (request.authorId) where.push(sql`d.author_id = ${request.authorId}`);
+  if (request.exclude) where.push(sql`not (d.kind = ${request.exclude.kind} and d.ref_id = ${request.exclude.id})`);
   if (request.bookmarkedBy) {
     where.push(sql`exists (select 1 from bookmark b where b.member_id = ${request.bookmarkedBy} and b.kind = d.kind and b.post_id = d.ref_id)`);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fts5Query, parseSearchQuery, tsQuery, wantedWords } from "./search-query";
+import { aboutTerms, fts5Query, parseSearchQuery, tsQuery, wantedWords } from "./search-query";
 
 describe("parseSearchQuery", () => {
   it("reads words, phrases, prefixes and excluded words", () => {
@@ -47,5 +47,13 @@ describe("compiled queries", () => {
 
   it("quotes every word for to_tsquery", () => {
     expect(tsQuery(terms)).toBe("'cold' & ('morning' <-> 'run') & 'medit':* & !'tired'");
+  });
+
+  it("joins the wanted terms with OR for related posts, from a title's own words", () => {
+    const about = aboutTerms("How do I start the glacier swimming, and how?");
+    expect(about.map((t) => t.words[0])).toEqual(["start", "glacier", "swimming"]);
+    expect(fts5Query(about, "any")).toBe('("start" OR "glacier" OR "swimming")');
+    expect(tsQuery(about, "any")).toBe("('start' | 'glacier' | 'swimming')");
+    expect(aboutTerms("A to Z")).toEqual([]);
   });
 });

@@ -84,11 +84,11 @@ export function wantedWords(terms: readonly SearchTerm[]): string[] {
  * FTS5's syntax: every term a quoted string (the words hold no quote), `*` after a prefix, the
  * wanted terms ANDed in parentheses and each excluded one after NOT.
  */
-export function fts5Query(terms: readonly SearchTerm[]): string {
+export function fts5Query(terms: readonly SearchTerm[], match: "all" | "any" = "all"): string {
   const quoted = (t: SearchTerm) => `"${t.words.join(" ")}"${t.prefix ? "*" : ""}`;
   const wanted = terms.filter((t) => !t.negated).map(quoted);
   const excluded = terms.filter((t) => t.negated).map(quoted);
-  return [`(${wanted.join(" AND ")})`, ...excluded.map((e) => `NOT ${e}`)].join(" ");
+  return [`(${wanted.join(match === "all" ? " AND " : " OR ")})`, ...excluded.map((e) => `NOT ${e}`)].join(" ");
 }
 
 /**
@@ -96,11 +96,29 @@ export function fts5Query(terms: readonly SearchTerm[]): string {
  * backslash), `<->` between a phrase's words, `:*` after a prefix, `&` between terms and `!` before
  * an excluded one. The text-search configuration stems each word as it stems the documents.
  */
-export function tsQuery(terms: readonly SearchTerm[]): string {
+export function tsQuery(terms: readonly SearchTerm[], match: "all" | "any" = "all"): string {
   const compiled = (t: SearchTerm) => {
     const words = t.words.map((w, i) => `'${w}'${t.prefix && i === t.words.length - 1 ? ":*" : ""}`);
-    const term = words.length === 1 ? words[0]! : `(${words.join(" <-> ")})`;
-    return t.negated ? `!${term}` : term;
+    return words.length === 1 ? words[0]! : `(${words.join(" <-> ")})`;
   };
-  return terms.map(compiled).join(" & ");
+  const wanted = terms.filter((t) => !t.negated).map(compiled);
+  const excluded = terms.filter((t) => t.negated).map((t) => `!${compiled(t)}`);
+  const found = match === "all" || wanted.length === 1 ? wanted.join(" & ") : `(${wanted.join(" | ")})`;
+  return [found, ...excluded].join(" & ");
 }
+
+/**
+ * What a title is about, as terms any of which may match (related posts, similar questions): its
+ * words of three letters or more, short function words left out (PostgreSQL's configuration drops
+ * them anyway; FTS5 would rank by them), at most eight.
+ */
+export function aboutTerms(title: string): SearchTerm[] {
+  const words = [...new Set((title.match(WORD) ?? []).map((w) => w.toLowerCase()))].filter((w) => w.length >= 3 && !FUNCTION_WORDS.has(w));
+  return words.slice(0, 8).map((w) => ({ words: [w.slice(0, MAX_WORD_LENGTH)], prefix: false, negated: false }));
+}
+
+const FUNCTION_WORDS = new Set(
+  "the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get let put say she too use with that this from have what when your will there their they them then than been were which into more some about would could should after before being over such only also just very most other these those where while".split(
+    " ",
+  ),
+);

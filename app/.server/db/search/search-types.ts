@@ -9,6 +9,10 @@ import type { SearchTerm } from "./search-query";
  */
 export interface SearchRequest {
   terms: readonly SearchTerm[];
+  /** Every wanted term (a search), or any of them, best first (related posts). */
+  match?: "all" | "any";
+  /** Leave this one out (a page's own post, among its related ones). */
+  exclude?: { kind: SearchKind; id: number } | null;
   /** Only these kinds; all when null. */
   kinds: readonly SearchKind[] | null;
   section: SectionId | null;

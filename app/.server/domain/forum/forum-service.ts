@@ -200,6 +200,7 @@ export async function moderate(
     await logModeration(trx, viewer, action, "discussion", id, at);
   });
   // Its badges show in the topic's list, and featuring moves the featured lists of the section and `/`.
-  wrote(...(await postPageTags(services.db, "discussion", id, discussion.topic_id)));
+  // Related lists show titles alone: a lock or a feature leaves them as they were.
+  wrote(...(await postPageTags(services.db, "discussion", id, discussion.topic_id)).filter((t) => !t.startsWith("related:")));
   return { ok: true, value: { id } };
 }

@@ -104,7 +104,12 @@ export const POST_KINDS = {
     excerpt: true,
     countedIn: [{ table: "topic", column: "discussion_count", activity: true }],
     alsoCounts: null,
-    pageTags: (db, post) => forumPageTags(db, post.id, { topicId: String(post.parentId) }),
+    // A discussion also changes what its section's discussion pages list as related (issue 30).
+    pageTags: async (db, post) => {
+      const tags = await forumPageTags(db, post.id, { topicId: String(post.parentId) });
+      const section = tags.find((t) => t.startsWith("section:"));
+      return section ? [...tags, tag.related(section)] : tags;
+    },
     xp: "discussion.started",
     earned: none,
     daily: true,
@@ -139,7 +144,7 @@ export const POST_KINDS = {
     excerpt: true,
     countedIn: [],
     alsoCounts: null,
-    pageTags: async (_db, post) => [tag.question(post.id), tag.council],
+    pageTags: async (_db, post) => [tag.question(post.id), tag.council, tag.related("council")],
     xp: "question.asked",
     earned: none,
     daily: true,
@@ -171,7 +176,7 @@ export const POST_KINDS = {
     excerpt: false,
     countedIn: [],
     alsoCounts: (trx, post, delta) => moveCreationCount(trx, post.id, delta),
-    pageTags: async (_db, post) => [tag.creation(post.id), tag.forge],
+    pageTags: async (_db, post) => [tag.creation(post.id), tag.forge, tag.related("forge")],
     xp: "creation.shared",
     earned: { byId: [], byVote: ["creation.liked"] },
     daily: true,
