@@ -9,6 +9,7 @@ export default [
   route("media/:name", "routes/resources/media.tsx"),
   route("council", "routes/council/council.tsx"),
   route("council/ask", "routes/council/ask.tsx"),
+  route("council/similar", "routes/resources/similar-questions.tsx"),
   route("council/:questionId", "routes/council/question.tsx"),
   route("join", "routes/account/join.tsx"),
   route("signin", "routes/account/sign-in.tsx"),

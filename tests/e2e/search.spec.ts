@@ -128,3 +128,12 @@ test("a member bookmarks a discussion, keeps a note and a reminder with it, and 
   await item.getByRole("button", { name: "Remove Bookmark" }).click();
   await expect(page.getByText("No bookmarks yet.")).toBeVisible();
 });
+
+test("typing a question's title shows the similar questions already asked", async ({ page }) => {
+  await joinAs(page, "Sam Similar");
+  await gotoHydrated(page, "/council/ask");
+  await page.getByLabel("Title").pressSequentially("How should I keep a routine");
+  const similar = page.getByRole("region", { name: "Similar questions already asked" });
+  await expect(similar.getByRole("link", { name: "How do I keep a morning routine when my schedule changes every week?" })).toBeVisible();
+  await expectNoSeriousViolations(page);
+});

@@ -54,17 +54,32 @@ describe(`the Council over HTTP on ${ENGINE}`, () => {
     );
     expect(unknown.status).toBe(400);
 
-    const asked = await postForm(
-      "/council/ask",
-      [
-        ["title", "How do I keep going when progress stalls?"],
-        ["body", "Weeks without progress."],
-        ["virtues", "resilience"],
-        ["virtues", "discipline"],
-        ["submissionKey", key()],
-      ],
-      asker.cookie,
+    // Without JavaScript, questions like it are shown once before it is posted (issue 30), with
+    // what was typed kept; the demo's routine question shares "keep".
+    const question: [string, string][] = [
+      ["title", "How do I keep going when progress stalls?"],
+      ["body", "Weeks without progress."],
+      ["virtues", "resilience"],
+      ["virtues", "discipline"],
+      ["submissionKey", key()],
+    ];
+    const similar = await postForm("/council/ask", question, asker.cookie);
+    expect(similar.status).toBe(200);
+    const similarHtml = await readable(similar);
+    expect(similarHtml).toContain("Similar questions already asked");
+    expect(similarHtml).toMatch(/href="\/council\/\d+"[^>]*>How do I keep a morning routine/);
+    expect(similarHtml).toContain('value="How do I keep going when progress stalls?"');
+    expect(similarHtml).toContain("Weeks without progress.</textarea>");
+    expect(similarHtml).toMatch(/<input[^>]*id="ask-virtue-resilience"[^>]*checked=""/);
+    expect(similarHtml).not.toMatch(/<input[^>]*id="ask-virtue-wisdom"[^>]*checked=""/);
+    expect(similarHtml).toContain('name="similarSeen" value="1"');
+    const live = await web.http.get(`/council/similar?title=${encodeURIComponent("keep going when progress stalls")}`);
+    expect(live.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(((await live.json()) as { questions: Array<{ title: string }> }).questions.map((q) => q.title)).toContain(
+      "How do I keep a morning routine when my schedule changes every week?",
     );
+
+    const asked = await postForm("/council/ask", [...question, ["similarSeen", "1"]], asker.cookie);
     expect(asked.status).toBe(302);
     const path = asked.headers.get("location")!;
     expect(path).toMatch(/^\/council\/\d+$/);

@@ -47,6 +47,7 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
       "routes/resources/newsletter",
       "routes/resources/robots",
       "routes/resources/settings-export",
+      "routes/resources/similar-questions",
       "routes/resources/sitemap",
       "routes/resources/sitemap-index",
     ]);

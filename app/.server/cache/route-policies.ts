@@ -23,6 +23,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/resources/media": "never",
   "routes/council/council": "tags",
   "routes/council/ask": "never",
+  // JSON for the ask form's live list, counted as a search (issue 30).
+  "routes/resources/similar-questions": "never",
   "routes/council/question": "tags",
   "routes/account/join": "static",
   "routes/account/sign-in": "static",

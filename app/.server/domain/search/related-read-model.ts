@@ -3,6 +3,7 @@ import type { Executor } from "../../db/executor";
 import { searchDocuments } from "../../db/search/search-index";
 import { aboutTerms } from "../../db/search/search-query";
 import type { SectionId } from "~/lib/domain-values";
+import { markedPieces } from "~/lib/search";
 import { postKey, postPlaces } from "../posts/post-places";
 
 /** How many related posts a page lists. */
@@ -51,3 +52,32 @@ export async function relatedPosts(db: Executor, area: RelatedArea, id: number, 
     return place && !place.deleted && !place.hidden ? [{ title: place.title, url: place.url }] : [];
   });
 }
+
+/**
+ * Questions already asked whose words are nearest a title being written (issue 30): the ask form
+ * shows them while the title is typed, and once more on submit when they were not seen.
+ */
+export async function similarQuestions(db: Executor, title: string): Promise<RelatedPost[]> {
+  const terms = aboutTerms(title);
+  if (terms.length === 0) return [];
+  const hits = await searchDocuments(db, {
+    terms,
+    match: "any",
+    kinds: ["question"],
+    section: null,
+    virtue: null,
+    authorId: null,
+    bookmarkedBy: null,
+    includeHidden: false,
+    sort: "relevance",
+    after: null,
+    limit: RELATED_SIZE,
+  });
+  return hits.map((h) => ({ title: textOf(h.title), url: `/council/${h.refId}` }));
+}
+
+/** A marked title as plain text. */
+const textOf = (marked: string) =>
+  markedPieces(marked)
+    .map(([text]) => text)
+    .join("");
