@@ -78,6 +78,9 @@ export default defineConfig({
                 },
                 // What a post's own page (a discussion, a question, a creation) shows around the post.
                 { name: "post", test: app("components/community/(member-prose|post-actions)|lib/dates") },
+                // The forms' shared field rules and form reader, together: each alone was a chunk of
+                // 0.4 KB that the share page loaded beside the other (issue 30 left it at the budget).
+                { name: "form-fields", test: app("schemas/(form-data|fields)") },
                 // The icons next to counts (likes, comments, views, answers, members) on cards and posts.
                 { name: "count-icons", test: app("components/ui/icons/(heart|message-circle|eye|message-square|users)") },
               ],

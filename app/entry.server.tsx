@@ -16,9 +16,13 @@ import { ServerScriptsProvider } from "~/components/layout/scripts";
 import { ServerScripts } from "~/.server/route-scripts";
 import { builtStylesheet } from "~/.server/inline-css";
 import stylesheet from "./app.css?url";
-import { requestContext } from "~/.server/context";
+import { requestContext, servicesContext } from "~/.server/context";
 import { coalescingStream } from "~/.server/coalescing-stream";
 import { RETRY_AFTER_SECONDS } from "~/.server/db/unavailable";
+import { withSocialMeta } from "~/.server/social-meta";
+import { SITE_PREVIEW } from "~/.server/domain/discovery/previews";
+
+const SITE_NAME = "Inner Peace. Outer Strength.";
 
 export const streamTimeout = 5_000;
 
@@ -37,6 +41,7 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce } = loadContext.get(requestContext);
+  const baseUrl = new URL(loadContext.get(servicesContext).env.BASE_URL).origin;
   // Parts a page hydrates later are rendered in full on the server (ADR 0031); after the first
   // requests they are all loaded and the page renders at once.
   const loading = partsLoading();
@@ -64,6 +69,8 @@ export default function handleRequest(
             shellRendered = true;
             // One chunk per turn instead of React's 2 KB writes (see coalescingStream).
             const body = coalescingStream({
+              // Open Graph and Twitter tags from the page's own head (issue 30).
+              first: (chunk) => Buffer.from(withSocialMeta(chunk.toString("utf8"), SITE_NAME, `${baseUrl}${SITE_PREVIEW}`)),
               final(callback) {
                 clearTimeout(timeoutId);
                 timeoutId = undefined;

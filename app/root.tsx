@@ -95,7 +95,8 @@ function useCanonical(baseUrl: string | undefined) {
   const matches = useMatches();
   const onDocumentEntry = import.meta.env.SSR || location.key === (documentEntry ??= location.key);
   useEffect(() => {
-    if (!onDocumentEntry) document.querySelector('link[rel="canonical"]')?.remove();
+    // With the document's social tags (issue 30), which name its first page too.
+    if (!onDocumentEntry) for (const stale of document.querySelectorAll('link[rel="canonical"],meta[data-social]')) stale.remove();
   }, [onDocumentEntry]);
   if (import.meta.env.SSR) return baseUrl ? canonicalUrl(baseUrl, canonicalPath(matches, location.pathname), location.search) : null;
   // Hydration renders what the server did; the document's own address is read once.

@@ -40,6 +40,7 @@ export default [
   route("robots.txt", "routes/resources/robots.tsx"),
   route("sitemap.xml", "routes/resources/sitemap-index.tsx"),
   route("sitemap/:part", "routes/resources/sitemap.tsx"),
+  route("previews/:name", "routes/resources/previews.tsx"),
   route("events", "routes/events/events.tsx"),
   route("events.ics", "routes/events/events-calendar.tsx"),
   route("events/new", "routes/events/new-event.tsx"),

@@ -11,8 +11,15 @@ const FLUSH_BYTES = 256 * 1024;
  * 2 ms page to 6 ms (issue 13). Joined, the shell goes down as one chunk, and what React streams
  * later (a Suspense boundary resolving) still goes out in the turn it was written.
  */
-export function coalescingStream(options: { final?: (callback: (error?: Error | null) => void) => void } = {}) {
+export function coalescingStream(
+  options: {
+    final?: (callback: (error?: Error | null) => void) => void;
+    /** Rewrites the first chunk pushed (the shell, with the whole head): the social tags. */
+    first?: (chunk: Buffer) => Buffer;
+  } = {},
+) {
   let pending: Buffer[] = [];
+  let first = options.first;
   let bytes = 0;
   let scheduled: NodeJS.Immediate | undefined;
   const stream = new Transform({
@@ -35,9 +42,13 @@ export function coalescingStream(options: { final?: (callback: (error?: Error | 
     if (scheduled) clearImmediate(scheduled);
     scheduled = undefined;
     if (pending.length === 0) return;
-    const joined = pending.length === 1 ? pending[0]! : Buffer.concat(pending, bytes);
+    let joined = pending.length === 1 ? pending[0]! : Buffer.concat(pending, bytes);
     pending = [];
     bytes = 0;
+    if (first) {
+      joined = first(joined);
+      first = undefined;
+    }
     stream.push(joined);
   }
   return stream;

@@ -45,6 +45,7 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
       "routes/events/events-calendar",
       "routes/resources/media",
       "routes/resources/newsletter",
+      "routes/resources/previews",
       "routes/resources/robots",
       "routes/resources/settings-export",
       "routes/resources/similar-questions",

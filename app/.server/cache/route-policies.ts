@@ -61,6 +61,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/resources/robots": "never",
   "routes/resources/sitemap-index": "never",
   "routes/resources/sitemap": "never",
+  // Pictures, cached by their hashed names (issue 30).
+  "routes/resources/previews": "never",
   "routes/events/events": "tags",
   "routes/events/events-calendar": "never",
   "routes/events/new-event": "never",

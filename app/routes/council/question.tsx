@@ -32,6 +32,7 @@ import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
+import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { formatDate } from "~/lib/dates";
@@ -56,7 +57,11 @@ const AnswerTextForm = hydrateLater(() => import("~/features/council/question-fo
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
-    ? [{ title: `${loaderData.question.title} · The Council` }, { name: "description", content: loaderData.question.excerpt }]
+    ? [
+        { title: `${loaderData.question.title} · The Council` },
+        { name: "description", content: loaderData.question.excerpt },
+        ...(loaderData.previewUrl ? [{ property: "og:image", content: loaderData.previewUrl }] : []),
+      ]
     : [{ title: "Question not found" }];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -83,6 +88,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     submissionKey: formKey(),
     // Which of these posts the member keeps (issue 30): their Bookmark buttons.
     bookmarked: await viewerBookmarks(services.db, viewer, [{ kind: "question", id }, ...shown.answers.map((a) => ({ kind: "answer" as const, id: a.id }))]),
+    // The picture a shared link to it shows (issue 30); none while it is not public.
+    previewUrl: await previewUrlOf(services.db, services.env.BASE_URL, "question", id),
     relatedHtml: relatedPostsHtml("Related Questions", await relatedPosts(services.db, { kind: "question" }, id, shown.question.title)),
   });
 }

@@ -6,6 +6,7 @@ import type { Route } from "./+types/creation";
 import { Byline } from "~/components/community/byline";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
+import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
@@ -52,6 +53,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
         { title: `${loaderData.creation.title} · The Forge` },
         // Words are optional for a picture, a song or a project (ADR 0047): say what it is instead.
         { name: "description", content: loaderData.creation.description || `${loaderData.creation.title}, shared in the Forge.` },
+        ...(loaderData.previewUrl ? [{ property: "og:image", content: loaderData.previewUrl }] : []),
       ]
     : [{ title: "Creation not found" }];
 
@@ -87,6 +89,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       { kind: "creation", id: shown.creation.id },
       ...shown.comments.map((c) => ({ kind: "comment" as const, id: c.id })),
     ]),
+    // The picture a shared link to it shows (issue 30); none while it is not public.
+    previewUrl: await previewUrlOf(services.db, services.env.BASE_URL, "creation", shown.creation.id),
     relatedHtml: relatedPostsHtml("More from the Forge", await relatedPosts(services.db, { kind: "creation" }, shown.creation.id, shown.creation.title)),
   });
 }

@@ -19,6 +19,7 @@ import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
+import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
@@ -42,7 +43,11 @@ const ReplyForm = hydrateLater(() => import("~/features/forum/discussion-forms")
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [{ title: "Discussion not found" }];
   const { discussion, topic } = loaderData;
-  return [{ title: `${discussion.title} · ${topic.title}` }, { name: "description", content: discussion.excerpt || discussion.title }];
+  return [
+    { title: `${discussion.title} · ${topic.title}` },
+    { name: "description", content: discussion.excerpt || discussion.title },
+    ...(loaderData.previewUrl ? [{ property: "og:image", content: loaderData.previewUrl }] : []),
+  ];
 };
 
 /** "123-some-slug" → 123; anything else is not a discussion. */
@@ -84,6 +89,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   kept.delete("edit");
   const related = await relatedPosts(services.db, { kind: "discussion", section: shown.topic.section }, id, shown.discussion.title);
   return proseInMarkupOnly(context, {
+    // The picture a shared link to it shows (issue 30); none while it is not public.
+    previewUrl: await previewUrlOf(services.db, services.env.BASE_URL, "discussion", id),
     relatedHtml: relatedPostsHtml("Related Discussions", related),
     bookmarked,
     pageHere: `${shown.path}${kept.size > 0 ? `?${kept}` : ""}`,
