@@ -45,7 +45,19 @@ describe(`robots.txt and the sitemap, on ${ENGINE}`, () => {
     expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     const lines = (await res.text()).split("\n");
     expect(lines[0]).toBe("User-agent: *");
-    for (const path of ["/settings", "/dashboard", "/notifications", "/search", "/admin/", "/signin", "/join", "/*/new", "/*/edit"])
+    for (const path of [
+      "/settings",
+      "/dashboard",
+      "/notifications",
+      "/search",
+      "/council/similar",
+      "/bookmarks",
+      "/admin/",
+      "/signin",
+      "/join",
+      "/*/new",
+      "/*/edit",
+    ])
       expect(lines).toContain(`Disallow: ${path}`);
     expect(lines).toContain(`Sitemap: ${BASE}/sitemap.xml`);
     expect(lines.some((l) => l === "Disallow: /")).toBe(false);
@@ -90,7 +102,8 @@ describe(`robots.txt and the sitemap, on ${ENGINE}`, () => {
     for (const t of await db().selectFrom("topic").select(["id", "section"]).execute()) expect(paths.has(`/${t.section}/${t.id}`)).toBe(true);
     const members = await db().selectFrom("member").select("handle").execute();
     for (const m of members) expect(paths.has(`/members/${m.handle}`), m.handle).toBe(m.handle !== gone.handle);
-    for (const path of ["/", "/monastery", "/battlefield", "/council", "/forge", "/challenges", "/events"]) expect(paths.has(path), path).toBe(true);
+    for (const path of ["/", "/monastery", "/battlefield", "/council", "/forge", "/challenges", "/events", "/members"])
+      expect(paths.has(path), path).toBe(true);
 
     // Every address listed is a page that answers, as a crawler following it would find.
     for (const path of paths) expect((await web.http.get(path)).status, path).toBe(200);

@@ -10,6 +10,7 @@ const KEPT_OUT = [
   "/dashboard",
   "/notifications",
   "/search",
+  "/council/similar",
   "/bookmarks",
   "/admin/",
   "/signin",

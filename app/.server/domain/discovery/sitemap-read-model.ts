@@ -63,7 +63,7 @@ export async function sitemapPart(db: Db, name: string, size = SITEMAP_PART_SIZE
   switch (part.kind) {
     case "pages": {
       const topics = await topicsForSitemap(db);
-      const fixed = ["/", ...ALL_SECTIONS.map((s) => `/${s}`), "/council", "/forge", "/challenges", "/events", "/ranks", "/manifesto", "/faq"];
+      const fixed = ["/", ...ALL_SECTIONS.map((s) => `/${s}`), "/council", "/forge", "/challenges", "/events", "/members", "/ranks", "/manifesto", "/faq"];
       return [...fixed.map((path) => ({ path, lastmod: null })), ...topics.map((t) => ({ path: `/${t.section}/${t.id}`, lastmod: iso(t.at) }))];
     }
     case "events":
