@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { decodeActivityCursor, decodeIdCursor, encodeActivityCursor, INVALID_PAGE_LINK, pageRequest, slicePage } from "./pagination";
+import {
+  decodeActivityCursor,
+  decodeDirectoryCursor,
+  decodeIdCursor,
+  decodeSearchCursor,
+  encodeActivityCursor,
+  encodeDirectoryCursor,
+  encodeSearchCursor,
+  INVALID_PAGE_LINK,
+  pageRequest,
+  slicePage,
+} from "./pagination";
 
 /** A page request for `?after=<raw>`: what a route turns into a status. */
 const after = (raw: string, decode: (raw: string) => unknown) => pageRequest(new URLSearchParams({ after: raw }), decode);
@@ -61,5 +72,44 @@ describe("slicePage", () => {
     expect(slicePage([3, 4], 2, { kind: "after", cursor: 2 })).toEqual({ rows: [3, 4], hasPrevious: true, hasNext: false });
     expect(slicePage([9, 8, 7], 2, { kind: "last" })).toEqual({ rows: [8, 9], hasPrevious: true, hasNext: false });
     expect(slicePage([2, 1], 2, { kind: "before", cursor: 3 })).toEqual({ rows: [1, 2], hasPrevious: false, hasNext: true });
+  });
+});
+
+describe("search and directory cursors", () => {
+  const raw = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+  it("read back what they wrote", () => {
+    const hit = { kind: "hit", score: -1.25e-6, at: "2026-11-28T10:00:00.000Z", id: 42 } as const;
+    expect(decodeSearchCursor(encodeSearchCursor(hit))).toEqual(hit);
+    expect(decodeSearchCursor(encodeSearchCursor({ kind: "member", xp: 0, handle: "ana-2" }))).toEqual({ kind: "member", xp: 0, handle: "ana-2" });
+    expect(decodeDirectoryCursor(encodeDirectoryCursor({ sort: "xp", xp: 120, handle: "bo" }))).toEqual({ sort: "xp", xp: 120, handle: "bo" });
+    const newest = { sort: "newest", at: "2026-01-01T00:00:00.000Z", handle: "bo" } as const;
+    expect(decodeDirectoryCursor(encodeDirectoryCursor(newest))).toEqual(newest);
+  });
+
+  it("refuse anything out of its columns' range or shape", () => {
+    for (const value of [
+      ["h", 1, "2026-01-01T00:00:00.000Z", 2_147_483_648],
+      ["h", "1", "2026-01-01T00:00:00.000Z", 1],
+      ["h", 1e12, "2026-01-01T00:00:00.000Z", 1],
+      ["h", 1, "2026-02-30T00:00:00.000Z", 1],
+      ["m", -1, "bo"],
+      ["m", 1, "deleted-bo"],
+      ["m", 1, "Bo Bo"],
+      ["x", 1, "bo"],
+      {},
+    ]) {
+      expect(decodeSearchCursor(raw(value)), JSON.stringify(value)).toBeNull();
+    }
+    expect(decodeSearchCursor("%%%")).toBeNull();
+    expect(decodeSearchCursor("a".repeat(301))).toBeNull();
+    for (const value of [
+      ["x", 1.5, "bo"],
+      ["x", 1, "deleted-x"],
+      ["n", "yesterday", "bo"],
+      ["h", 1, "bo"],
+    ]) {
+      expect(decodeDirectoryCursor(raw(value)), JSON.stringify(value)).toBeNull();
+    }
   });
 });

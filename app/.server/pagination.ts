@@ -20,19 +20,23 @@ export type PageRequestOutcome<C> = { ok: true; value: PageRequest<C> } | { ok: 
 
 const refused = { ok: false, status: 400, errors: { form: INVALID_PAGE_LINK } } as const;
 
+/** A cursor's JSON, or null when the text is not base64url of JSON (or is longer than any cursor). */
+function cursorJson(raw: string, maxLength: number): unknown {
+  if (raw.length > maxLength || !/^[A-Za-z0-9_-]+$/.test(raw)) return null;
+  try {
+    return JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+}
+
 export function encodeActivityCursor(cursor: ActivityCursor): string {
   return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString("base64url");
 }
 
 /** The cursor, or null when the text is not one. */
 export function decodeActivityCursor(raw: string): ActivityCursor | null {
-  if (raw.length > 200 || !/^[A-Za-z0-9_-]+$/.test(raw)) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-  } catch {
-    return null;
-  }
+  const value = cursorJson(raw, 200);
   if (!Array.isArray(value) || value.length !== 2) return null;
   const [at, id] = value as [unknown, unknown];
   if (!isInstant(at) || !isId(id)) return null;
@@ -63,13 +67,7 @@ export function encodeSearchCursor(cursor: SearchPageCursor): string {
 
 /** The search cursor, or null when the text is not one (each part checked against its column's range). */
 export function decodeSearchCursor(raw: string): SearchPageCursor | null {
-  if (raw.length > 300 || !/^[A-Za-z0-9_-]+$/.test(raw)) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-  } catch {
-    return null;
-  }
+  const value = cursorJson(raw, 300);
   if (!Array.isArray(value)) return null;
   if (value.length === 4 && value[0] === "h") {
     const [, score, at, id] = value as [string, unknown, unknown, unknown];
@@ -94,13 +92,7 @@ export function encodeDirectoryCursor(cursor: DirectoryCursor): string {
 
 /** The directory cursor, or null when the text is not one. */
 export function decodeDirectoryCursor(raw: string): DirectoryCursor | null {
-  if (raw.length > 300 || !/^[A-Za-z0-9_-]+$/.test(raw)) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-  } catch {
-    return null;
-  }
+  const value = cursorJson(raw, 300);
   if (!Array.isArray(value) || value.length !== 3 || typeof value[2] !== "string" || !isProfileHandle(value[2])) return null;
   const [kind, key, handle] = value as [unknown, unknown, string];
   if (kind === "x" && typeof key === "number" && Number.isInteger(key) && key >= 0 && key <= MAX_ID) return { sort: "xp", xp: key, handle };

@@ -1,5 +1,6 @@
 import { Link } from "~/components/ui/link";
 import { Badge } from "~/components/ui/badge";
+import { Pager } from "~/components/community/pager";
 import { formatDate } from "~/lib/dates";
 import type { MarkedPiece } from "~/lib/search";
 
@@ -46,8 +47,6 @@ function Marked({ pieces }: { pieces: readonly MarkedPiece[] }) {
     </>
   );
 }
-
-const pagerLink = "rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-stone-100";
 
 export function SearchResults({ query, outcome, next, first }: { query: string; outcome: SearchOutcomeView; next: string | null; first: string | null }) {
   if (outcome === null) return null;
@@ -136,20 +135,7 @@ export function SearchResults({ query, outcome, next, first }: { query: string; 
           ))}
         </ol>
       ) : null}
-      {next || first ? (
-        <nav aria-label="Search result pages" className="mt-6 flex justify-center gap-2">
-          {first ? (
-            <Link to={first} className={pagerLink}>
-              First page
-            </Link>
-          ) : null}
-          {next ? (
-            <Link to={next} className={pagerLink}>
-              Next page
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager label="Search result pages" links={{ first, previous: null, next, last: null }} names={["First page", "", "Next page", ""]} />
     </section>
   );
 }

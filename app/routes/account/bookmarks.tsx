@@ -2,6 +2,7 @@ import { data, Form, redirect } from "react-router";
 import * as z from "zod/mini";
 import type { Route } from "./+types/bookmarks";
 import { PageHeader } from "~/components/community/page-header";
+import { Pager } from "~/components/community/pager";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { FieldError, FormAlert, Input, Label, Textarea } from "~/components/ui/form-controls";
@@ -62,8 +63,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!done.ok) return data<ActionResult>({ errors: done.errors }, { status: done.status });
   return redirect(safeRedirectTarget(form.get("redirectTo"), "/bookmarks"), 303);
 }
-
-const pagerLink = "rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-stone-100";
 
 export default function Bookmarks({ loaderData, actionData }: Route.ComponentProps) {
   const { items, older, paged } = loaderData;
@@ -154,20 +153,11 @@ export default function Bookmarks({ loaderData, actionData }: Route.ComponentPro
             })}
           </ol>
         )}
-        {older || paged ? (
-          <nav aria-label="Pages of bookmarks" className="mt-6 flex justify-center gap-2">
-            {paged ? (
-              <Link to="/bookmarks" className={pagerLink}>
-                Newest
-              </Link>
-            ) : null}
-            {older ? (
-              <Link to={`/bookmarks?before=${older}`} className={pagerLink}>
-                Older
-              </Link>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pager
+          label="Pages of bookmarks"
+          links={{ first: paged ? "/bookmarks" : null, previous: null, next: older ? `/bookmarks?before=${older}` : null, last: null }}
+          names={["Newest", "", "Older", ""]}
+        />
       </div>
     </>
   );

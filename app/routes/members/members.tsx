@@ -3,6 +3,7 @@ import type { Route } from "./+types/members";
 import { Avatar } from "~/components/community/avatar";
 import { RankBadge } from "~/components/community/badges";
 import { PageHeader } from "~/components/community/page-header";
+import { Pager } from "~/components/community/pager";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/form-controls";
 import { Link } from "~/components/ui/link";
@@ -51,7 +52,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 const selectClass = "h-10 rounded-md border border-stone-300 bg-white px-3 text-sm";
-const pagerLink = "rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-stone-100";
 
 export default function Members({ loaderData }: Route.ComponentProps) {
   const { filters, members, next, first } = loaderData;
@@ -137,20 +137,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
               ))}
             </ul>
           )}
-          {next || first ? (
-            <nav aria-label="Pages of members" className="mt-6 flex justify-center gap-2">
-              {first ? (
-                <Link to={first} className={pagerLink}>
-                  First page
-                </Link>
-              ) : null}
-              {next ? (
-                <Link to={next} className={pagerLink}>
-                  Next page
-                </Link>
-              ) : null}
-            </nav>
-          ) : null}
+          <Pager label="Pages of members" links={{ first, previous: null, next, last: null }} names={["First page", "", "Next page", ""]} />
         </section>
       </div>
     </>

@@ -2,6 +2,7 @@ import { data, Form, redirect } from "react-router";
 import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/profile";
 import { Avatar } from "~/components/community/avatar";
+import { Pager } from "~/components/community/pager";
 import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { NextRankNeeds } from "~/components/community/next-rank-needs";
 import { Button } from "~/components/ui/button";
@@ -159,8 +160,6 @@ function ContributionTabs({ handle, current, counts }: { handle: string; current
   );
 }
 
-const pagerLink = "rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-stone-100";
-
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const p = loaderData.profile;
   const rank = rankById(p.rank);
@@ -268,20 +267,16 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               ) : (
                 <ContributionList items={p.items} labelledBy="contributions-page" />
               )}
-              {p.older || loaderData.paged ? (
-                <nav aria-label={`Pages of ${tabOf(p.tab).label.toLowerCase()}`} className="mt-6 flex justify-center gap-2">
-                  {loaderData.paged ? (
-                    <Link to={`/members/${p.handle}?tab=${p.tab}#contributions`} className={pagerLink}>
-                      Newest
-                    </Link>
-                  ) : null}
-                  {p.older ? (
-                    <Link to={`/members/${p.handle}?tab=${p.tab}&before=${p.older}#contributions`} className={pagerLink}>
-                      Older
-                    </Link>
-                  ) : null}
-                </nav>
-              ) : null}
+              <Pager
+                label={`Pages of ${tabOf(p.tab).label.toLowerCase()}`}
+                links={{
+                  first: loaderData.paged ? `/members/${p.handle}?tab=${p.tab}#contributions` : null,
+                  previous: null,
+                  next: p.older ? `/members/${p.handle}?tab=${p.tab}&before=${p.older}#contributions` : null,
+                  last: null,
+                }}
+                names={["Newest", "", "Older", ""]}
+              />
             </CardContent>
           </Card>
         )}

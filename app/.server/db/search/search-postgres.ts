@@ -3,6 +3,7 @@ import { toIso } from "~/lib/dates";
 import type { Executor } from "../executor";
 import { tsQuery } from "./search-query";
 import { MARK_END, MARK_START } from "~/lib/search";
+import { rowFilters } from "./search-filters";
 import type { SearchHit, SearchRequest } from "./search-types";
 
 /**
@@ -18,15 +19,7 @@ const TITLE_HEADLINE = `StartSel=${MARK_START}, StopSel=${MARK_END}, HighlightAl
 export async function searchPostgres(db: Executor, request: SearchRequest): Promise<SearchHit[]> {
   const query = sql`to_tsquery('english', ${tsQuery(request.terms, request.match)})`;
   const where: RawBuilder<unknown>[] = [sql`d.document @@ q.query`];
-  if (!request.includeHidden) where.push(sql`d.hidden = 0 and d.parent_hidden = 0`);
-  if (request.kinds) where.push(sql`d.kind in (${sql.join(request.kinds)})`);
-  if (request.section) where.push(sql`d.section = ${request.section}`);
-  if (request.virtue) where.push(sql`d.virtues like ${`% ${request.virtue} %`}`);
-  if (request.authorId) where.push(sql`d.author_id = ${request.authorId}`);
-  if (request.exclude) where.push(sql`not (d.kind = ${request.exclude.kind} and d.ref_id = ${request.exclude.id})`);
-  if (request.bookmarkedBy) {
-    where.push(sql`exists (select 1 from bookmark b where b.member_id = ${request.bookmarkedBy} and b.kind = d.kind and b.post_id = d.ref_id)`);
-  }
+  where.push(...rowFilters(request));
   const after = request.after;
   // ts_rank_cd is a real: the cursor's score is compared as one, so the page's last row compares equal.
   if (after && request.sort === "relevance") {

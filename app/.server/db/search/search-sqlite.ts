@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from "kysely";
 import type { Executor } from "../executor";
 import { fts5Query } from "./search-query";
 import { MARK_END, MARK_START } from "~/lib/search";
+import { rowFilters } from "./search-filters";
 import type { SearchHit, SearchRequest } from "./search-types";
 
 /**
@@ -14,15 +15,7 @@ const SCORE = sql<number>`bm25(search_fts, 5.0, 1.0)`;
 export async function searchSqlite(db: Executor, request: SearchRequest): Promise<SearchHit[]> {
   const match = fts5Query(request.terms, request.match);
   const where: RawBuilder<unknown>[] = [sql`search_fts match ${match}`];
-  if (!request.includeHidden) where.push(sql`d.hidden = 0 and d.parent_hidden = 0`);
-  if (request.kinds) where.push(sql`d.kind in (${sql.join(request.kinds)})`);
-  if (request.section) where.push(sql`d.section = ${request.section}`);
-  if (request.virtue) where.push(sql`d.virtues like ${`% ${request.virtue} %`}`);
-  if (request.authorId) where.push(sql`d.author_id = ${request.authorId}`);
-  if (request.exclude) where.push(sql`not (d.kind = ${request.exclude.kind} and d.ref_id = ${request.exclude.id})`);
-  if (request.bookmarkedBy) {
-    where.push(sql`exists (select 1 from bookmark b where b.member_id = ${request.bookmarkedBy} and b.kind = d.kind and b.post_id = d.ref_id)`);
-  }
+  where.push(...rowFilters(request));
   const after = request.after;
   // bm25 is lower for a better match: the best first, then the row's id.
   if (after && request.sort === "relevance") where.push(sql`(${SCORE} > ${after.score} or (${SCORE} = ${after.score} and d.id > ${after.id}))`);
