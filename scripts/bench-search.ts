@@ -11,7 +11,8 @@
 //   2. searchResults (what /search calls) over a mix of 40% one word, 30% two words, 15% a two-word
 //      phrase from a real body and 15% a prefix (`medit*`): p50/p95/p99/max, whole mix and per type,
 //      by relevance, then newest first, then the second page (the first page's `next` cursor);
-//   3. 200 replies posted through postReply, against the index step (indexSearch) alone.
+//   3. 200 replies posted through postReply, against the index step (indexSearch) alone;
+//   4. the sitemap: its index and whole parts of 50,000 addresses.
 // Everything is seeded: both engines get the same posts and the same queries.
 //   --engine sqlite|postgres   default sqlite; postgres creates its own database on
 //                              SEARCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -40,6 +41,7 @@ import { inProcessLiveBus } from "../app/.server/live/live-bus";
 import { createMailer } from "../app/.server/mail/mailer";
 import { enqueueMail } from "../app/.server/mail/outbox";
 import { databaseMediaStore } from "../app/.server/media/media-store-database";
+import { sitemapPart, sitemapParts } from "../app/.server/domain/discovery/sitemap-read-model";
 import { decodeSearchCursor } from "../app/.server/pagination";
 import type { SearchSort } from "../app/.server/db/search/search-types";
 import { slugify } from "../app/lib/slug";
@@ -59,6 +61,7 @@ const WARMUP = 30;
 const NEWEST_RUNS = Math.min(RUNS, 200);
 const SECOND_PAGE_RUNS = Math.min(RUNS, 200);
 const WRITES = 200;
+const SITEMAP_RUNS = 5;
 const WRITE_WARMUP = 10;
 
 const MEMBERS = 200;
@@ -732,6 +735,37 @@ async function measureWrites(built: Built) {
   );
 }
 
+// ------------------------------------------------------------------ the sitemap
+/**
+ * The sitemap at this size (issue 30: "fast at a million posts"): the index, then whole parts of
+ * 50,000 addresses (the first, middle and last discussions part, the questions and members parts),
+ * each read SITEMAP_RUNS times; the median and slowest of each.
+ */
+async function measureSitemap() {
+  const t = performance.now();
+  const parts = await sitemapParts(db);
+  const indexMs = performance.now() - t;
+  const discussionParts = parts.filter((p) => p.startsWith("discussions-"));
+  const chosen = [
+    ...new Set([discussionParts[0], discussionParts[Math.floor(discussionParts.length / 2)], discussionParts.at(-1), "questions-1", "members-1"]),
+  ].filter((p): p is string => p !== undefined && parts.includes(p));
+  console.log(`
+the sitemap (${engine}): ${parts.length} parts, its index read in ${indexMs.toFixed(1)} ms`);
+  for (const name of chosen) {
+    const times: number[] = [];
+    let addresses = 0;
+    for (let i = 0; i < SITEMAP_RUNS; i++) {
+      const started = performance.now();
+      addresses = (await sitemapPart(db, name))?.length ?? 0;
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `  ${name.padEnd(18)} ${addresses.toLocaleString("en").padStart(7)} addresses   median ${percentile(times, 0.5).toFixed(0).padStart(5)} ms   max ${times.at(-1)!.toFixed(0).padStart(5)} ms`,
+    );
+  }
+}
+
 // ------------------------------------------------------------------ the run
 // Last in the file: the steps read the vocabulary and the constants above, which a top-level await
 // placed before their declarations would meet uninitialised.
@@ -747,6 +781,7 @@ try {
   await buildIndex();
   await measureQueries(built);
   await measureWrites(built);
+  await measureSitemap();
 } finally {
   await db.destroy().catch(() => {});
   await cleanUp();
