@@ -32,6 +32,9 @@ const OVERFLOW_TEXT = new Set(["truncate", "text-ellipsis", "text-clip"]);
 /** Utilities named "<prefix>-<value>" whose kind is their prefix (longest prefix first). */
 const PREFIXES = [
   "pointer-events",
+  "line-clamp",
+  "translate-x",
+  "translate-y",
   "underline-offset",
   "border-spacing",
   "grid-cols",
@@ -115,6 +118,8 @@ const OVERRIDES: Record<string, string[]> = {
   "border-w": ["border-w-t", "border-w-r", "border-w-b", "border-w-l", "border-w-x", "border-w-y"],
   "font-size": ["leading"],
   flex: ["grow", "shrink"],
+  // A line clamp sets display and overflow itself (as tailwind-merge has it, one way only).
+  "line-clamp": ["display", "overflow"],
 };
 
 function kindOf(base: string): string | null {

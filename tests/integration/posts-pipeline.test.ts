@@ -242,7 +242,8 @@ const SPEC_FIELDS: Record<keyof PostKindSpec, true> = {
 const POST_COLUMNS = ["id", "author_id", "created_at", "edited_at", "deleted_at", "hidden_at", "submission_key"];
 
 /** A page tag as page-tags.ts writes them: a name, or a name and an id that is one (not NaN, undefined or null). */
-const WELL_FORMED_TAG = /^[a-z]+(:(?!NaN$|undefined$|null$)[\w-]+)?$/;
+// A kind, then one or two parts: `discussion:7`, `related:section:monastery` (a related list names its area by its tag).
+const WELL_FORMED_TAG = /^[a-z]+((?::(?!NaN$|undefined$|null$)[\w-]+){1,2})?$/;
 
 /**
  * What is missing or wrong in one kind's entry: a field left out, a table or column the database
