@@ -32,6 +32,7 @@ export default [
   route("members", "routes/members/members.tsx"),
   route("members/:handle", "routes/members/profile.tsx"),
   route("search", "routes/search/search.tsx"),
+  route("reactions/:kind/:postId", "routes/posts/reactions.tsx"),
   route("admin/advisors", "routes/admin/advisors.tsx"),
   route("newsletter", "routes/resources/newsletter.tsx"),
   route("newsletter/confirm", "routes/resources/newsletter-confirm.tsx"),

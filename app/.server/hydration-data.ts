@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { requestContext } from "./context";
 
-const PROSE_KEYS = new Set(["html", "descriptionHtml", "cardHtml", "relatedHtml"]);
+const PROSE_KEYS = new Set(["html", "descriptionHtml", "cardHtml", "relatedHtml", "reactionsHtml"]);
 
 /**
  * Leaves rendered member HTML out of a document's hydration data, so a page carries it once, in the
@@ -9,7 +9,8 @@ const PROSE_KEYS = new Set(["html", "descriptionHtml", "cardHtml", "relatedHtml"
  * for the server render but becomes non-enumerable, which the serializer skips (turbo-stream walks
  * Object.keys). A `.data` fetch for a client-side navigation keeps it: there is no markup to read.
  * Only string values named `html`, `descriptionHtml`, `cardHtml` (a reply card's cached markup,
- * ADR 0032) or `relatedHtml` (a post page's related posts, issue 30) are touched; `null` (a deleted post) stays.
+ * ADR 0032), `relatedHtml` (a post page's related posts, issue 30) or `reactionsHtml` (a post's
+ * reaction bar, issue 31) are touched; `null` (a deleted post) stays.
  */
 export function proseInMarkupOnly<T>(context: Readonly<RouterContextProvider>, data: T): T {
   if (context.get(requestContext).document) hide(data, 0);

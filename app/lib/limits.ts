@@ -40,6 +40,12 @@ export const SIGN_IN_LINK_MS = 15 * MINUTE;
  */
 export const IMAGE_DECODE_LIMIT = { max: 20, windowMs: 60 * MINUTE };
 
+/**
+ * Reactions and likes from one member (issue 31): 30 a minute, quick clicking and changing one's mind
+ * many times over, not a script's 1,000. Apart from WRITE_LIMIT, so reacting never costs a reply.
+ */
+export const REACTION_LIMIT = { max: 30, windowMs: MINUTE };
+
 /** Searches: 60 a minute per IP (issue 30), a person's pace many times over, not a scraper's. */
 export const SEARCH_LIMIT = { max: 60, windowMs: MINUTE };
 

@@ -13,8 +13,18 @@ export const UNLIMITED_POSTS_RANK: RankId = "acolyte";
 export const INITIATE_DAILY_POSTS_MESSAGE =
   `Initiates may start ${INITIATE_DAILY_POSTS} new discussions, questions or creations a day, counted together. ` +
   `Come back tomorrow, or reach the ${rankById(UNLIMITED_POSTS_RANK).label} rank (${rankById(UNLIMITED_POSTS_RANK).minXp} XP) to post more.`;
-/** From acolyte on, members mark answers helpful (and like creations). */
+/** From acolyte on, members mark answers helpful. */
 export const HELPFUL_RANK: RankId = "acolyte";
+/**
+ * Reactions (and the Forge's likes, counted with them): every member from the first day, an
+ * initiate at most this many a day (PRODUCT.md §3); from UNLIMITED_REACTIONS_RANK on the limit lifts
+ * and their reactions give XP where the XP table says a like does.
+ */
+export const INITIATE_DAILY_REACTIONS = 20;
+export const UNLIMITED_REACTIONS_RANK: RankId = "acolyte";
+export const INITIATE_DAILY_REACTIONS_MESSAGE =
+  `Initiates may give ${INITIATE_DAILY_REACTIONS} reactions and likes a day. ` +
+  `Come back tomorrow, or reach the ${rankById(UNLIMITED_REACTIONS_RANK).label} rank (${rankById(UNLIMITED_REACTIONS_RANK).minXp} XP) to give more.`;
 /** Creating topics is the disciple's privilege. */
 export const TOPIC_RANK: RankId = "disciple";
 /** Proposing challenges for advisors to review is the sage's privilege (promised on /ranks). */

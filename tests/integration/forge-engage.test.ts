@@ -5,7 +5,6 @@ import {
   deleteComment,
   deleteCreation,
   editComment,
-  likeRankMessage,
   moderateForge,
   OWN_LIKE_MESSAGE,
   setLiked,
@@ -57,14 +56,16 @@ describe(`Forge likes and comments on ${ENGINE}`, () => {
     expect(await xpOf(author)).toBe(0);
   });
 
-  it("refuses one's own work, a member below acolyte (naming the rank), and a hidden, deleted or missing creation", async () => {
+  it("refuses one's own work and a hidden, deleted or missing creation; an initiate's like counts but gives no XP", async () => {
     const author = await member(site.services.db, { xp: 100 });
     const c = (await creation(site.services.db, { author })).id;
     expect(await setLiked(site.services, author, c, true)).toEqual({ ok: false, status: 403, errors: { form: OWN_LIKE_MESSAGE } });
-    const initiate = await member(site.services.db, { xp: 49 });
-    expect(likeRankMessage()).toBe("Liking creations unlocks at the Acolyte rank (50 XP).");
-    expect(await setLiked(site.services, initiate, c, true)).toEqual({ ok: false, status: 403, errors: { form: likeRankMessage() } });
-    expect(await likeCount(c)).toBe(0);
+    // From the first day (issue 31): the like counts, and gives the author nothing.
+    const initiate = await member(site.services.db, { xp: 0 });
+    expect(await setLiked(site.services, initiate, c, true)).toEqual({ ok: true, value: { liked: true, likes: 1 } });
+    expect(await xpOf(author)).toBe(100);
+    expect(await setLiked(site.services, initiate, c, false)).toEqual({ ok: true, value: { liked: false, likes: 0 } });
+    expect(await xpOf(author)).toBe(100);
 
     const fan = await acolyte();
     const moderator = await member(site.services.db, { role: "moderator" });

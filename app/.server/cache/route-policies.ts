@@ -50,6 +50,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/members/members": "never",
   // Every query is another page, each counted against the IP's searches (issue 30).
   "routes/search/search": "never",
+  // Who reacted: read on demand, rarely, and its refusals answer a member's own form (issue 31).
+  "routes/posts/reactions": "never",
   "routes/admin/advisors": "never",
   "routes/resources/newsletter": "never",
   "routes/resources/newsletter-confirm": "never",

@@ -59,6 +59,8 @@ export const TABLES = {
   read_marker: true,
   search_document: true,
   bookmark: true,
+  reaction: true,
+  reaction_count: true,
 } as const satisfies Record<Table, true>;
 
 // Every post, event and challenge moves its search index row with it (issue 30), under its own tags.
@@ -72,14 +74,15 @@ export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
   // Topics, who joined them, and the posts under them (the posting pipeline's page tags; joining).
   section: ["topic", "topic_member", ...FORUM_POSTS],
   topic: ["topic", "topic_member", ...FORUM_POSTS],
-  discussion: FORUM_POSTS,
+  // A post page shows each of its posts' reaction counts (issue 31); a reaction names the page's tag.
+  discussion: [...FORUM_POSTS, "reaction_count"],
   // The question list and the advisors' badges on it (an advisor granted writes `council`).
   council: [...COUNCIL_POSTS, "advisor"],
   // One question's page: its answers, helpful votes and view count (counted views: changedByRead).
-  question: [...COUNCIL_POSTS, "helpful_vote", "question_view"],
+  question: [...COUNCIL_POSTS, "helpful_vote", "question_view", "reaction_count"],
   // The Forge's list and its category counts (kept at write time, ADR 0036).
   forge: [...FORGE_POSTS, "creation_type_count"],
-  creation: FORGE_POSTS,
+  creation: [...FORGE_POSTS, "reaction_count"],
   events: EVENTS,
   event: EVENTS,
   challenges: CHALLENGES,
@@ -105,6 +108,8 @@ export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
     "member_mute",
     // Their bookmarks (issue 30): the Bookmark buttons on post pages say which posts they kept.
     "bookmark",
+    // Their own reactions (issue 31): the bar's pressed buttons.
+    "reaction",
   ],
   // A post page's related posts (issue 30): the index and the places of the posts it lists.
   related: ["search_document", "discussion", "topic", "question", "creation"],

@@ -498,6 +498,25 @@ export interface BookmarkTable {
   created_at: Timestamp;
 }
 
+/** One member's reaction to a post (issue 31); the primary key is (kind, post_id, member_id, reaction). */
+export interface ReactionTable {
+  /** The kind of post (domain/posts/post-kinds.ts). */
+  kind: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
+  post_id: number;
+  member_id: string;
+  /** A key of REACTIONS (app/lib/reactions.ts). */
+  reaction: string;
+  created_at: Timestamp;
+}
+
+/** How many of one reaction a post has, kept on write (issue 31). */
+export interface ReactionCountTable {
+  kind: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
+  post_id: number;
+  reaction: string;
+  count: number;
+}
+
 /** The kinds of things search finds in its index (members are found by name, from their own table). */
 export type SearchKind = "discussion" | "reply" | "question" | "answer" | "creation" | "comment" | "challenge" | "event";
 
@@ -542,6 +561,8 @@ export interface Database {
   read_marker: ReadMarkerTable;
   search_document: SearchDocumentTable;
   bookmark: BookmarkTable;
+  reaction: ReactionTable;
+  reaction_count: ReactionCountTable;
 }
 
 export type Member = Selectable<MemberTable>;

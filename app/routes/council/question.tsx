@@ -32,6 +32,8 @@ import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
+import { reactionBars } from "~/.server/domain/reactions/reaction-read-model";
+import { reactionBarHtml } from "~/components/community/reaction-bar.server";
 import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
@@ -74,8 +76,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
   const helpfulRank = rankById(HELPFUL_RANK);
+  // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
+  const here = `/council/${id}`;
+  const bars = await reactionBars(services.db, viewer, [
+    { kind: "question", id, mine: shown.question.mine, deleted: false, hidden: false, back: here },
+    ...shown.answers.map((a) => ({ kind: "answer" as const, id: a.id, mine: a.mine, deleted: a.deleted, hidden: false, back: `${here}#answer-${a.id}` })),
+  ]);
   return proseInMarkupOnly(context, {
     ...shown,
+    reactionsHtml: reactionBarHtml(bars.get(`question:${id}`)),
+    answers: shown.answers.map((a) => ({ ...a, reactionsHtml: reactionBarHtml(bars.get(`answer:${a.id}`)) })),
     canonical: `${services.env.BASE_URL}/council/${id}`,
     structuredData:
       shown.question.html === null ? null : questionStructuredData(services.env.BASE_URL, { ...shown.question, html: shown.question.html }, shown.answers),
@@ -174,7 +184,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Question({ loaderData, actionData }: Route.ComponentProps) {
-  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey, structuredData, bookmarked, relatedHtml } = loaderData;
+  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey, structuredData, bookmarked, relatedHtml, reactionsHtml } =
+    loaderData;
   const here = `/council/${question.id}`;
   const errorsFor = (target: string) => (actionData?.target === target ? actionData.errors : undefined);
   return (
@@ -209,6 +220,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
       ) : (
         <MemberProse className="mt-6" html={question.html} />
       )}
+      <MarkupFromServer html={reactionsHtml} />
       {signedIn && editing !== "question" ? (
         <div className="mt-4 flex flex-wrap items-center gap-1">
           {question.mine ? (
@@ -274,6 +286,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                   ) : (
                     <p className="mt-3 text-muted">[deleted]</p>
                   )}
+                  <MarkupFromServer html={a.reactionsHtml} />
                   <div className="mt-3 flex flex-wrap items-center gap-2">
                     <span className="inline-flex items-center gap-1 text-sm text-muted">
                       <ThumbsUp aria-hidden="true" className="size-4" /> {plural(a.helpful, "helpful vote")}

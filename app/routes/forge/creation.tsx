@@ -6,6 +6,8 @@ import type { Route } from "./+types/creation";
 import { Byline } from "~/components/community/byline";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
+import { reactionBars } from "~/.server/domain/reactions/reaction-read-model";
+import { reactionBarHtml } from "~/components/community/reaction-bar.server";
 import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
@@ -16,26 +18,15 @@ import { Card } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { isModerator } from "~/.server/domain/accounts/roles";
-import {
-  commentOnCreation,
-  deleteComment,
-  deleteCreation,
-  editComment,
-  LIKE_RANK,
-  likeRankMessage,
-  moderateForge,
-  setLiked,
-} from "~/.server/domain/forge/forge-engagement";
+import { commentOnCreation, deleteComment, deleteCreation, editComment, moderateForge, setLiked } from "~/.server/domain/forge/forge-engagement";
 import { creationWithComments } from "~/.server/domain/forge/forge-read-model";
 import type { Outcome } from "~/.server/domain/outcome";
-import { progressOf } from "~/.server/domain/progression/progression-service";
 import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { CREATION_LABELS } from "~/features/forge/creation-types";
 import { LikeButton } from "~/features/forge/like-button";
 import { formatDate } from "~/lib/dates";
 import { parseId } from "~/lib/params";
-import { isRankAtLeast } from "~/lib/ranks";
 import { plural } from "~/lib/utils";
 import { commentSchema, editCommentSchema } from "~/schemas/creation-comment";
 import { MarkupFromServer, MemberProse } from "~/components/community/member-prose";
@@ -63,10 +54,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   const shown = id ? await creationWithComments(services.db, id, viewer) : null;
   if (!shown) throw data("Not found", { status: 404 });
-  const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
+  // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
+  const here = `/forge/${shown.creation.id}`;
+  const bars = await reactionBars(services.db, viewer, [
+    { kind: "creation", id: shown.creation.id, mine: shown.creation.mine, deleted: false, hidden: shown.creation.hidden, back: here },
+    ...shown.comments.map((c) => ({
+      kind: "comment" as const,
+      id: c.id,
+      mine: c.mine,
+      deleted: c.deleted,
+      hidden: c.hidden || shown.creation.hidden,
+      back: `${here}#comment-${c.id}`,
+    })),
+  ]);
   return proseInMarkupOnly(context, {
     ...shown,
+    reactionsHtml: reactionBarHtml(bars.get(`creation:${shown.creation.id}`)),
+    comments: shown.comments.map((c) => ({ ...c, reactionsHtml: reactionBarHtml(bars.get(`comment:${c.id}`)) })),
     structuredData: postingStructuredData(
       services.env.BASE_URL,
       {
@@ -80,8 +85,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     ),
     signedIn: viewer !== null,
     moderator: isModerator(viewer),
-    canLike: progress !== null && isRankAtLeast(progress.rank.id, LIKE_RANK) && !shown.creation.mine,
-    likeRank: likeRankMessage(),
+    // From the first day (issue 31), never one's own.
+    canLike: viewer !== null && !shown.creation.mine,
     editing: edit?.startsWith("comment-") ? edit : null,
     submissionKey: formKey(),
     // Which of these posts the member keeps (issue 30): their Bookmark buttons.
@@ -164,7 +169,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Creation({ loaderData, actionData }: Route.ComponentProps) {
-  const { creation, comments, signedIn, moderator, canLike, likeRank, editing, submissionKey, structuredData, bookmarked, relatedHtml } = loaderData;
+  const { creation, comments, signedIn, moderator, canLike, editing, submissionKey, structuredData, bookmarked, relatedHtml, reactionsHtml } = loaderData;
   const here = `/forge/${creation.id}`;
   const failed = actionData && "errors" in actionData ? actionData : null;
   const errorsFor = (target: string) => (failed?.target === target ? failed.errors : undefined);
@@ -233,7 +238,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
             <MessageCircle aria-hidden="true" className="size-4" /> {plural(creation.comments, "comment")}
           </span>
         </div>
-        {signedIn && !canLike && !creation.mine ? <p className="mt-3 text-sm text-muted">{likeRank}</p> : null}
+        <MarkupFromServer html={reactionsHtml} />
         {signedIn ? (
           <div className="mt-4 flex flex-wrap items-center gap-1">
             <BookmarkButton kind="creation" id={creation.id} bookmarked={bookmarked.includes(`creation:${creation.id}`)} back={here} />
@@ -297,6 +302,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                   ) : (
                     <p className="mt-2 text-sm text-muted">[deleted]</p>
                   )}
+                  <MarkupFromServer html={c.reactionsHtml} />
                   {!c.deleted && signedIn && editing !== `comment-${c.id}` ? (
                     <div className="mt-2 flex flex-wrap items-center gap-1">
                       <BookmarkButton kind="comment" id={c.id} bookmarked={bookmarked.includes(`comment:${c.id}`)} back={`${here}#comment-${c.id}`} />

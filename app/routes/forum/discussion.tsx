@@ -19,6 +19,8 @@ import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
+import { reactionBars } from "~/.server/domain/reactions/reaction-read-model";
+import { reactionBarHtml } from "~/components/community/reaction-bar.server";
 import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
@@ -88,18 +90,33 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const kept = new URLSearchParams(url.search);
   kept.delete("edit");
   const related = await relatedPosts(services.db, { kind: "discussion", section: shown.topic.section }, id, shown.discussion.title);
+  const pageHere = `${shown.path}${kept.size > 0 ? `?${kept}` : ""}`;
+  // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
+  const bars = await reactionBars(services.db, viewer, [
+    { kind: "discussion", id, mine: shown.discussion.mine, deleted: shown.discussion.deleted, hidden: shown.discussion.hidden, back: `${shown.path}#post` },
+    ...shown.replies.map((r) => ({
+      kind: "reply" as const,
+      id: r.id,
+      mine: r.mine,
+      deleted: r.deleted,
+      hidden: r.hidden || shown.discussion.hidden,
+      back: `${pageHere}#reply-${r.id}`,
+    })),
+  ]);
   return proseInMarkupOnly(context, {
     // The picture a shared link to it shows (issue 30); none while it is not public.
     previewUrl: await previewUrlOf(services.db, services.env.BASE_URL, "discussion", id),
     relatedHtml: relatedPostsHtml("Related Discussions", related),
     bookmarked,
-    pageHere: `${shown.path}${kept.size > 0 ? `?${kept}` : ""}`,
+    pageHere,
     ...shown,
+    reactionsHtml: reactionBarHtml(bars.get(`discussion:${id}`)),
     // What every viewer sees of a reply comes as markup rendered once per version of the reply
     // (ADR 0032); only what the viewer may do with it stays data for React.
     replies: shown.replies.map((r) => ({
       id: r.id,
       cardHtml: replyCardHtml(r, !editsReply(editing, r)),
+      reactionsHtml: reactionBarHtml(bars.get(`reply:${r.id}`)),
       body: r.body,
       mine: r.mine,
       deleted: r.deleted,
@@ -221,8 +238,23 @@ function ModeratorControls({
 }
 
 export default function Discussion({ loaderData, actionData }: Route.ComponentProps) {
-  const { topic, discussion, replies, pages, path, signedIn, watch, editing, submissionKey, moderator, structuredData, bookmarked, pageHere, relatedHtml } =
-    loaderData as Page;
+  const {
+    topic,
+    discussion,
+    replies,
+    pages,
+    path,
+    signedIn,
+    watch,
+    editing,
+    submissionKey,
+    moderator,
+    structuredData,
+    bookmarked,
+    pageHere,
+    relatedHtml,
+    reactionsHtml,
+  } = loaderData as Page;
   // The count is of live replies; deleted ones keep their place as "[deleted]", so the heading
   // names them too and never reads "0 Replies" above a card.
   const deletedHere = replies.filter((r) => r.deleted).length;
@@ -265,6 +297,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
         ) : (
           <p className="mt-4 text-muted">[deleted]</p>
         )}
+        <MarkupFromServer html={reactionsHtml} />
         <div className="mt-4 flex flex-wrap items-center gap-1">
           {discussion.mine && !discussion.deleted && editing !== "discussion" ? (
             <>
@@ -320,6 +353,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
             <li key={r.id} id={`reply-${r.id}`}>
               <Card className={cn("p-5", r.hidden && "border-warrior")}>
                 <MarkupFromServer html={r.cardHtml} />
+                <MarkupFromServer html={r.reactionsHtml} />
                 {editsReply(editing, r) ? (
                   <EditForm kind="reply" id={r.id} body={r.body!} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />
                 ) : null}

@@ -3,7 +3,16 @@ import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { ProsePage, ProseSection, TextLink } from "~/components/layout/prose-page";
 import { useViewer } from "~/components/layout/use-viewer";
 import { ButtonLink } from "~/components/ui/button";
-import { CHALLENGE_RANK, HELPFUL_RANK, INITIATE_DAILY_POSTS, TOPIC_RANK, UNLIMITED_POSTS_RANK } from "~/lib/privileges";
+import {
+  CHALLENGE_RANK,
+  HELPFUL_RANK,
+  INITIATE_DAILY_POSTS,
+  INITIATE_DAILY_REACTIONS,
+  TOPIC_RANK,
+  UNLIMITED_POSTS_RANK,
+  UNLIMITED_REACTIONS_RANK,
+} from "~/lib/privileges";
+import { REACTION_NAMES, REACTIONS } from "~/lib/reactions";
 import { MASTER_VIRTUE_LEVEL, RANKS, rankById, type RankId } from "~/lib/ranks";
 import { cn, formatCount } from "~/lib/utils";
 import { challengesForLevel, MAX_VIRTUE_LEVEL, VIRTUES } from "~/lib/virtues";
@@ -43,10 +52,18 @@ const UNLOCKS: { rank: RankId; text: string }[] = [
     text: `Start discussions, questions or creations: at most ${INITIATE_DAILY_POSTS} new ones a day, in total.`,
   },
   { rank: RANKS[0].id, text: "Join challenges and check in once a day." },
-  { rank: HELPFUL_RANK, text: "Mark answers helpful and like creations." },
+  {
+    rank: RANKS[0].id,
+    text: `React to any post (${REACTION_NAMES.map((r) => REACTIONS[r].label).join(", ")}) and like creations: at most ${INITIATE_DAILY_REACTIONS} a day, in total. An initiate's likes give no XP.`,
+  },
+  { rank: HELPFUL_RANK, text: "Mark answers helpful." },
   {
     rank: UNLIMITED_POSTS_RANK,
     text: `The daily limit of ${INITIATE_DAILY_POSTS} new discussions, questions or creations lifts.`,
+  },
+  {
+    rank: UNLIMITED_REACTIONS_RANK,
+    text: `The daily limit of ${INITIATE_DAILY_REACTIONS} reactions and likes lifts, and your likes give their creators XP.`,
   },
   { rank: TOPIC_RANK, text: "Create new topics in the Monastery and the Battlefield." },
   { rank: CHALLENGE_RANK, text: "Propose challenges for advisors to review and publish." },

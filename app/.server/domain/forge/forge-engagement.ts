@@ -1,14 +1,13 @@
 import type { AppServices, Viewer } from "../../context";
-import { HELPFUL_RANK } from "~/lib/privileges";
-import { isRankAtLeast, rankById } from "~/lib/ranks";
-import { awardXp, progressOf, revokeXp } from "../progression/progression-service";
+import { awardXp, revokeXp } from "../progression/progression-service";
+import { lockReactions, reactionAllowed, reactionEarnsXp } from "../reactions/reaction-service";
 import { createPost, deleteOwnPost, editOwnPost, setPostHidden } from "../posts/pipeline";
 import { fail, type Outcome } from "../outcome";
 import { tag, wrote } from "../../cache/page-tags";
 import type { Executor } from "../../db/executor";
 import { specOf } from "../posts/post-kinds";
 import { notify, ringBells, withdrawFromGroup } from "../notifications/notification-service";
-import { deleteLike, findOpenCreation, insertLike, latestLiker, likeCountOf, moveLikeCount } from "./forge-repository";
+import { deleteLike, findOpenCreation, hasLiked, insertLike, latestLiker, likeCountOf, moveLikeCount } from "./forge-repository";
 
 /**
  * What members do with a creation once it is shared (issue 10): like it, comment on it; its author
@@ -16,17 +15,13 @@ import { deleteLike, findOpenCreation, insertLike, latestLiker, likeCountOf, mov
  * posting pipeline (ADR 0017); likes are the Forge's own toggle (ADR 0021).
  */
 
-/** The rank that likes unlock at, as the page and the refusal both say it. */
-export const LIKE_RANK = HELPFUL_RANK;
-export function likeRankMessage() {
-  const rank = rankById(LIKE_RANK);
-  return `Liking creations unlocks at the ${rank.label} rank (${rank.minXp} XP).`;
-}
 export const OWN_LIKE_MESSAGE = "You cannot like your own creation.";
 export const CREATION_MISSING = "Creation not found";
 
 /**
- * One like per member and creation, from acolyte on, never on one's own; undoable. The like, the
+ * One like per member and creation, from the first day, never on one's own; undoable. A like is one
+ * of the member's reactions (issue 31): an initiate's likes count with their reactions in the daily
+ * limit, and give the author no XP (a ring of new accounts must not farm rank). The like, the
  * stored count and the author's XP change in one transaction, and only when the like row itself
  * was inserted or removed: a second like (or 50 at once from one member) meets the primary key and
  * changes nothing, an unlike of what was never liked changes nothing. XP is keyed per like
@@ -44,8 +39,6 @@ export async function setLiked(
   const creation = await findOpenCreation(db, creationId);
   if (!creation) return fail(404, CREATION_MISSING);
   if (creation.author_id === viewer.id) return fail(403, OWN_LIKE_MESSAGE);
-  const progress = await progressOf(db, viewer.id);
-  if (!isRankAtLeast(progress.rank.id, LIKE_RANK)) return fail(403, likeRankMessage());
   const subject = `${creationId}:${viewer.id}`;
   // The count shows on the creation's page and its card in the Forge (and on `/`).
   wrote(tag.creation(creationId), tag.forge);
@@ -54,9 +47,14 @@ export async function setLiked(
     // Read again inside the transaction: a creation hidden or deleted a moment ago takes no like.
     if (liked && !(await findOpenCreation(trx, creationId))) return fail(404, CREATION_MISSING);
     if (liked) {
+      // A repeat (a double click, a reload) changes nothing and costs nothing of the limits.
+      await lockReactions(trx, viewer);
+      if (await hasLiked(trx, creationId, viewer.id)) return { ok: true as const, value: { liked, likes: await likeCountOf(trx, creationId) } };
+      const allowed = await reactionAllowed(trx, viewer, now);
+      if (!allowed.ok) return allowed;
       if (await insertLike(trx, creationId, viewer.id, now.toISOString())) {
         await moveLikeCount(trx, creationId, 1);
-        await awardXp(trx, creation.author_id, "creation.liked", subject, now);
+        if (await reactionEarnsXp(trx, viewer.id)) await awardXp(trx, creation.author_id, "creation.liked", subject, now);
         told = await noticeLike(trx, creationId, creation.author_id, viewer.id, now);
       }
     } else {
