@@ -65,6 +65,7 @@ export default defineConfig({
         "dashboard.spec.ts",
         "notifications.spec.ts",
         "search.spec.ts",
+        "reactions.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },

@@ -18,6 +18,7 @@ export function ReactionBarMarkup({ path, counts, mine, canReact, back }: Reacti
     <>
       <span aria-hidden="true">{REACTIONS[r].emoji}</span>
       {REACTIONS[r].label}
+      {/* A flex item of its own: read as "Thanks 3", the gap separating them on screen. */}
       {counts[r] > 0 ? <span className="tabular-nums">{counts[r]}</span> : null}
     </>
   );
