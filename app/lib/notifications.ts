@@ -17,6 +17,7 @@ export const NOTIFICATION_SETTINGS = {
   check_in: "Today's check-in for your challenges",
   event: "Events you are going to",
   moderation: "Your posts hidden or restored",
+  flag: "What moderators decided about your flags",
   bookmark: "Reminders you set on bookmarks",
 } as const;
 
@@ -46,7 +47,10 @@ export const NOTIFICATION_KINDS = {
   "event.promoted": { setting: "event", says: ({ title }) => `You moved up from the waitlist: you are going to "${title}"` },
   "moderation.hidden": { setting: "moderation", says: ({ title }) => `A moderator hid your post in "${title}"` },
   "moderation.restored": { setting: "moderation", says: ({ title }) => `A moderator restored your post in "${title}"` },
+  "moderation.flagged": { setting: "moderation", says: ({ title }) => `Your post in "${title}" is hidden while the community reviews it` },
   bookmark: { setting: "bookmark", says: ({ title }) => `Reminder: "${title}", which you bookmarked` },
+  "flag.agreed": { setting: "flag", says: ({ title }) => `A moderator agreed with your flag on a post in "${title}"` },
+  "flag.disagreed": { setting: "flag", says: ({ title }) => `A moderator did not agree with your flag on a post in "${title}"; it shows again` },
 } as const satisfies Record<string, { setting: NotificationSetting; says: Sentence }>;
 
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;

@@ -35,4 +35,6 @@ export interface ReactionBar {
   canReact: boolean;
   /** Where the viewer comes back to after reacting: the post's page and anchor. */
   back: string;
+  /** The post's flag form, for a member who may flag it (issue 31); null otherwise. */
+  flag: string | null;
 }

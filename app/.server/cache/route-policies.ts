@@ -52,6 +52,9 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/search/search": "never",
   // Who reacted: read on demand, rarely, and its refusals answer a member's own form (issue 31).
   "routes/posts/reactions": "never",
+  // The flag form, one member's, and the moderators' queue (issue 31).
+  "routes/posts/flag": "never",
+  "routes/admin/review": "never",
   "routes/admin/advisors": "never",
   "routes/resources/newsletter": "never",
   "routes/resources/newsletter-confirm": "never",

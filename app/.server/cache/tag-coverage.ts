@@ -61,6 +61,8 @@ export const TABLES = {
   bookmark: true,
   reaction: true,
   reaction_count: true,
+  flag: true,
+  review_item: true,
 } as const satisfies Record<Table, true>;
 
 // Every post, event and challenge moves its search index row with it (issue 30), under its own tags.
@@ -128,6 +130,8 @@ export const HIDDEN_TABLES: Readonly<Partial<Record<Table, string>>> = {
   sign_in_link: "one-time sign-in links: their pages are never kept",
   newsletter_subscription: "addresses: shown only on the settings page, which is never kept",
   moderation_action: "the moderators' log: no page shows it (the post it hid names its page tags)",
+  flag: "members' flags: shown only on /review and the flag form, which are never kept (a post the flags hide names its page tags)",
+  review_item: "the review queue: shown only on /review, which is never kept",
   notification:
     "a member's notifications: the bell's count is part of the session fingerprint every kept page is checked against on each hit (ADR 0040, issue 28), and the list of them is never kept",
   notification_setting: "shown only on the settings page, which is never kept",

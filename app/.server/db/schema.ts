@@ -295,12 +295,14 @@ export interface RateLimitHitTable {
 }
 
 export type ModerationActionKind = "hide" | "restore" | "lock" | "unlock" | "feature" | "unfeature";
+/** What the moderators' log records: their actions, and the review queue's (issue 31) flags hiding a post and decisions. */
+export type ModerationLogAction = ModerationActionKind | "auto-hide" | "agree" | "disagree" | "ignore";
 
 /** Who did what to which post, and when (issue 3: every moderation action is recorded). */
 export interface ModerationActionTable {
   id: Generated<number>;
   actor_id: string;
-  action: ModerationActionKind;
+  action: ModerationLogAction;
   /** The kind of post (domain/posts/post-kinds.ts). */
   subject_type: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
   subject_id: number;
@@ -517,6 +519,42 @@ export interface ReactionCountTable {
   count: number;
 }
 
+export type FlagReason = "spam" | "abusive" | "off_topic" | "other";
+
+/** A member's flag on a post (issue 31); one per post and flagger. */
+export interface FlagTable {
+  id: Generated<number>;
+  kind: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
+  post_id: number;
+  flagger_id: string;
+  reason: FlagReason;
+  note: ColumnType<string, string | undefined, string>;
+  /** Hundredths: what the flagger's rank and record gave it. */
+  weight: number;
+  created_at: Timestamp;
+  outcome: ColumnType<
+    "agreed" | "disagreed" | "ignored" | null,
+    "agreed" | "disagreed" | "ignored" | null | undefined,
+    "agreed" | "disagreed" | "ignored" | null
+  >;
+  decided_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+}
+
+/** A flagged post waiting for (or given) a moderator's decision (issue 31). */
+export interface ReviewItemTable {
+  kind: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
+  post_id: number;
+  author_id: string;
+  status: "pending" | "decided";
+  weight: ColumnType<number, number | undefined, number>;
+  flags: ColumnType<number, number | undefined, number>;
+  hidden_by_flags_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  opened_at: Timestamp;
+  decided_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  decision: ColumnType<"agree" | "disagree" | "ignore" | null, "agree" | "disagree" | "ignore" | null | undefined, "agree" | "disagree" | "ignore" | null>;
+  decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 /** The kinds of things search finds in its index (members are found by name, from their own table). */
 export type SearchKind = "discussion" | "reply" | "question" | "answer" | "creation" | "comment" | "challenge" | "event";
 
@@ -563,6 +601,8 @@ export interface Database {
   bookmark: BookmarkTable;
   reaction: ReactionTable;
   reaction_count: ReactionCountTable;
+  flag: FlagTable;
+  review_item: ReviewItemTable;
 }
 
 export type Member = Selectable<MemberTable>;

@@ -9,9 +9,9 @@ const button = `${chip} transition-colors hover:bg-stone-100 focus-visible:outli
  * as it came (reaction-bar.server.tsx, as related posts are), so no page carries code for it: each
  * button is a plain form post that says which way (`add:thanks`, `remove:thanks`) and comes back to
  * the post's anchor; `aria-pressed` says which reactions are the viewer's. Someone who cannot react
- * sees the counts alone. "Who reacted" lists the members.
+ * sees the counts alone. "Who reacted" lists the members; "Flag" opens the post's flag form.
  */
-export function ReactionBarMarkup({ path, counts, mine, canReact, back }: ReactionBar) {
+export function ReactionBarMarkup({ path, counts, mine, canReact, back, flag }: ReactionBar) {
   const total = REACTION_NAMES.reduce((sum, r) => sum + counts[r], 0);
   if (!canReact && total === 0) return null;
   const label = (r: Reaction) => (
@@ -53,6 +53,11 @@ export function ReactionBarMarkup({ path, counts, mine, canReact, back }: Reacti
       {total > 0 ? (
         <Link to={path} className="text-sm font-semibold text-monk-strong underline-offset-2 hover:underline">
           Who reacted
+        </Link>
+      ) : null}
+      {flag ? (
+        <Link to={flag} className="ml-auto text-sm text-muted underline-offset-2 hover:underline" rel="nofollow">
+          Flag
         </Link>
       ) : null}
     </div>

@@ -261,6 +261,11 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
                   {s.label}
                 </Link>
               ))}
+              {viewer.role !== "member" ? (
+                <Link to="/review" className={menuItemClass}>
+                  Review
+                </Link>
+              ) : null}
               {viewer.role === "admin" ? (
                 <Link to="/admin/advisors" className={menuItemClass}>
                   Advisors

@@ -2,6 +2,7 @@ import { mentionCandidates, renderMarkdown } from "../../markdown";
 import { currentPageTags, tag, wrote } from "../../cache/page-tags";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
+import type { ModerationLogAction } from "../../db/schema";
 import { isModerator } from "../accounts/roles";
 import { excerptOf } from "~/lib/text";
 import { awardXp, takeBackVoteXp, takeBackXpOf } from "../progression/progression-service";
@@ -93,31 +94,27 @@ export async function deletePostMedia(services: AppServices, trx: Db, kind: Post
   await services.media.delete(trx, await unlinkMedia(trx, kind, id, media));
 }
 
-/** The author of a post a moderator hid or restored is told, with a link to where it was. */
-async function noticeModeration(trx: Db, kind: PostKind, post: PostRow, hidden: boolean, moderatorId: string, now: Date) {
+/**
+ * The author of a post a moderator hid or restored is told, with a link to where it was; a post the
+ * flags hid says so, from nobody in particular (a flagger stays unknown to the author).
+ */
+export async function noticeModeration(trx: Db, kind: PostKind, post: PostRow, hidden: boolean, actorId: string | null, now: Date, byFlags = false) {
   const place = await specOf(kind).notices(trx, { id: post.id, parentId: post.parent_id });
   if (!place || post.deleted_at !== null) return [];
   // Its own subject, so that hiding the post does not take this notice with the others.
   const notice: Notice = {
     memberId: post.author_id,
-    kind: hidden ? "moderation.hidden" : "moderation.restored",
+    kind: byFlags ? "moderation.flagged" : hidden ? "moderation.hidden" : "moderation.restored",
     subject: `moderation:${place.subject}`,
     parent: null,
     title: place.title,
     url: place.url,
   };
-  return notify(trx, moderatorId, [notice], now);
+  return notify(trx, actorId, [notice], now);
 }
 
 /** log: every moderation action on every kind of post is recorded. */
-export async function logModeration(
-  trx: Db,
-  viewer: Viewer,
-  action: "hide" | "restore" | "lock" | "unlock" | "feature" | "unfeature",
-  kind: PostKind,
-  id: number,
-  at: string,
-) {
+export async function logModeration(trx: Db, viewer: Viewer, action: ModerationLogAction, kind: PostKind, id: number, at: string) {
   await insertModerationAction(trx, { actor_id: viewer.id, action, subject_type: kind, subject_id: id, created_at: at });
 }
 
@@ -134,7 +131,7 @@ export async function postPageTags(db: Db, kind: PostKind, id: number, parentId:
  * A post written, edited, deleted, hidden or restored changes the pages it shows on and its
  * author's profile (the lists of their posts and their counts).
  */
-async function wrotePost(db: Db, kind: PostKind, post: { id: number; parentId: string | number | null; authorId: string }) {
+export async function wrotePost(db: Db, kind: PostKind, post: { id: number; parentId: string | number | null; authorId: string }) {
   wrote(...(await postPageTags(db, kind, post.id, post.parentId)), tag.profile(post.authorId));
 }
 
@@ -366,26 +363,45 @@ export async function setPostHidden(
 ): Promise<Outcome<{ id: number }>> {
   const allowed = moderatorPolicy(viewer);
   if (!allowed.ok) return allowed;
-  const at = now.toISOString();
   let told: string[] = [];
   const post = await services.db.transaction().execute(async (trx) => {
-    // Under the row's lock: two moderators hiding at once (or a hide beside the author's delete)
-    // move the counts once.
-    const current = await findPost(trx, kind, id, { lock: true });
-    if (!current || (current.hidden_at !== null) === hidden) return current;
-    await setHiddenAt(trx, kind, id, hidden ? at : null);
-    // Out of everyone's results but moderators', with what is under it (issue 30).
-    await indexSearch(trx, [{ kind, id }]);
-    const delta = Number(!hidden && current.deleted_at === null) - Number(visible(current));
-    await countPost(trx, kind, { id, parentId: current.parent_id, createdAt: current.created_at }, delta);
-    await logModeration(trx, viewer, hidden ? "hide" : "restore", kind, id, at);
-    // Hidden, its notifications go (nobody may open it); either way its author is told.
-    const forgotten = hidden ? await forgetNotificationsAbout(trx, [`${kind}:${id}`]) : [];
-    told = [...forgotten, ...(await noticeModeration(trx, kind, current, hidden, viewer.id, now))];
-    return current;
+    const changed = await hideInTransaction(trx, kind, id, hidden, { actor: viewer.id, action: hidden ? "hide" : "restore" }, now);
+    told = changed.told;
+    return changed.post;
   });
   if (!post) return fail(404, specOf(kind).missing);
   await wrotePost(services.db, kind, { id, parentId: post.parent_id, authorId: post.author_id });
   await ringBells(services, told);
   return { ok: true, value: { id } };
+}
+
+/**
+ * Hides or restores a post inside the caller's transaction, for a moderator or for the flags that
+ * reached the threshold (issue 31, `byFlags`: logged as "auto-hide" under the member whose flag did
+ * it, the author told without a name). Under the row's lock: two moderators hiding at once (or a
+ * hide beside the author's delete) move the counts once. `post` is the row as it was (undefined when
+ * there is none); `changed` is false when it already was as asked. The caller names the page tags
+ * after the commit (`wrotePost`) and rings the bells.
+ */
+export async function hideInTransaction(
+  trx: Db,
+  kind: PostKind,
+  id: number,
+  hidden: boolean,
+  by: { actor: string; action: ModerationLogAction; byFlags?: boolean },
+  now: Date,
+): Promise<{ post: PostRow | undefined; changed: boolean; told: string[] }> {
+  const at = now.toISOString();
+  const current = await findPost(trx, kind, id, { lock: true });
+  if (!current || (current.hidden_at !== null) === hidden) return { post: current, changed: false, told: [] };
+  await setHiddenAt(trx, kind, id, hidden ? at : null);
+  // Out of everyone's results but moderators', with what is under it (issue 30).
+  await indexSearch(trx, [{ kind, id }]);
+  const delta = Number(!hidden && current.deleted_at === null) - Number(visible(current));
+  await countPost(trx, kind, { id, parentId: current.parent_id, createdAt: current.created_at }, delta);
+  await insertModerationAction(trx, { actor_id: by.actor, action: by.action, subject_type: kind, subject_id: id, created_at: at });
+  // Hidden, its notifications go (nobody may open it); either way its author is told.
+  const forgotten = hidden ? await forgetNotificationsAbout(trx, [`${kind}:${id}`]) : [];
+  const told = [...forgotten, ...(await noticeModeration(trx, kind, current, hidden, by.byFlags ? null : by.actor, now, by.byFlags))];
+  return { post: current, changed: true, told };
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { engineOf } from "../../db/connect";
 import type { Executor } from "../../db/executor";
-import type { ModerationActionKind } from "../../db/schema";
+import type { ModerationLogAction } from "../../db/schema";
 import { POST_KINDS, specOf, type MediaColumn, type PostKind } from "./post-kinds";
 
 // Every post table shares id, author_id, created_at, edited_at, deleted_at and hidden_at; Kysely
@@ -39,6 +39,20 @@ export async function findPost(db: Executor, kind: PostKind, id: number, { lock 
 export async function findPostBody(db: Executor, kind: PostKind, id: number): Promise<string | undefined> {
   const row = (await any(db).selectFrom(POST_KINDS[kind].table).select("body").where("id", "=", id).executeTakeFirst()) as { body: string } | undefined;
   return row?.body;
+}
+
+/** Posts' Markdown bodies by `<kind>:<id>`, one query per kind asked for (the review queue's excerpts). */
+export async function postBodies(db: Executor, refs: ReadonlyArray<{ kind: PostKind; id: number }>): Promise<Map<string, string>> {
+  const bodies = new Map<string, string>();
+  for (const kind of new Set(refs.map((r) => r.kind))) {
+    const ids = refs.filter((r) => r.kind === kind).map((r) => r.id);
+    const rows = (await any(db).selectFrom(POST_KINDS[kind].table).select(["id", "body"]).where("id", "in", ids).execute()) as Array<{
+      id: number;
+      body: string;
+    }>;
+    for (const row of rows) bodies.set(`${kind}:${Number(row.id)}`, row.body);
+  }
+  return bodies;
 }
 
 /** The post this author already made with this key, if any (a double submit, ADR 0009). */
@@ -148,7 +162,7 @@ export async function setHiddenAt(db: Executor, kind: PostKind, id: number, at: 
 
 export async function insertModerationAction(
   db: Executor,
-  row: { actor_id: string; action: ModerationActionKind; subject_type: PostKind; subject_id: number; created_at: string },
+  row: { actor_id: string; action: ModerationLogAction; subject_type: PostKind; subject_id: number; created_at: string },
 ) {
   await db.insertInto("moderation_action").values(row).execute();
 }

@@ -38,6 +38,8 @@ export async function reactionBars(db: Db, viewer: Viewer | null, targets: reado
       mine: REACTION_NAMES.filter((r) => mine.has(`${key}:${r}`)),
       canReact: viewer !== null && !t.mine && !t.hidden,
       back: t.back,
+      // Any member may flag what shows and is not theirs (issue 31).
+      flag: viewer !== null && !t.mine && !t.hidden ? `/flags/${t.kind}/${t.id}` : null,
     });
   }
   return bars;
