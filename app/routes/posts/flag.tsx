@@ -8,7 +8,7 @@ import { ParentLink } from "~/components/ui/link";
 import { servicesContext } from "~/.server/context";
 import { flagPost } from "~/.server/domain/flags/flag-service";
 import { isPostKind } from "~/.server/domain/posts/post-kinds";
-import { reactionsPage } from "~/.server/domain/reactions/reaction-read-model";
+import { flagFormPage } from "~/.server/domain/flags/review-read-model";
 import { readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { FLAG_NOTE_MAX, FLAG_REASON_NAMES, FLAG_REASONS, isFlagReason } from "~/lib/flags";
@@ -27,9 +27,9 @@ function postOf(params: Route.LoaderArgs["params"]) {
 /** `/flags/<kind>/<id>`: why the member flags this post (issue 31), for the moderators to review. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, request);
-  const page = await reactionsPage(context.get(servicesContext).db, viewer, postOf(params));
+  const page = await flagFormPage(context.get(servicesContext).db, viewer, postOf(params));
   if (!page) throw data("Not found", { status: 404 });
-  return { title: page.title, url: page.url, where: page.where };
+  return page;
 }
 
 type ActionResult =

@@ -24,6 +24,17 @@ export async function insertFlag(
   return inserted ? Number(inserted.id) : null;
 }
 
+export async function hasFlagged(db: Executor, memberId: string, post: PostRef) {
+  const row = await db
+    .selectFrom("flag")
+    .select("id")
+    .where("kind", "=", post.kind)
+    .where("post_id", "=", post.id)
+    .where("flagger_id", "=", memberId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The flags on a post still waiting for a decision: how many, and what they weigh together. */
 export async function pendingFlagsOn(db: Executor, post: PostRef) {
   const row = await db

@@ -5,7 +5,9 @@ import { FLAG_REASONS, isFlagReason } from "~/lib/flags";
 import { profilePath } from "~/lib/members";
 import { rankById, type RankId } from "~/lib/ranks";
 import { excerptOf } from "~/lib/text";
-import { authorsRecord, countPendingReviewItems, pendingFlagsOf, pendingReviewItems } from "./flag-repository";
+import type { Viewer } from "../../context";
+import { isModerator } from "../accounts/roles";
+import { authorsRecord, countPendingReviewItems, hasFlagged, pendingFlagsOf, pendingReviewItems } from "./flag-repository";
 
 /** The most items /review shows at once: the oldest, which are decided first. */
 export const REVIEW_PAGE = 50;
@@ -69,4 +71,15 @@ export async function reviewQueue(db: Db) {
       };
     }),
   };
+}
+
+/**
+ * The flag form's page: where the post is. A post that is not there for the member is a 404, except
+ * one they flagged themselves, whose page answers their flag (the flag that hid it, or a reload).
+ */
+export async function flagFormPage(db: Db, viewer: Viewer, post: PostRef) {
+  const place = (await postPlaces(db, [post])).get(postKey(post));
+  if (!place || place.deleted) return null;
+  if (place.hidden && !isModerator(viewer) && !(await hasFlagged(db, viewer.id, post))) return null;
+  return { title: place.title, url: place.url, where: place.where };
 }
