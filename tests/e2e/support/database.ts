@@ -31,6 +31,11 @@ export async function makeAdmin(email: string) {
   if (!done) throw new Error(`no member has the email address ${email}`);
 }
 
+export async function makeModerator(email: string) {
+  const done = await withSiteDatabase((db) => setRole(db, email, "moderator"));
+  if (!done) throw new Error(`no member has the email address ${email}`);
+}
+
 /** Puts XP on the ledger of the member with this email, so they hold the rank it buys. */
 export async function grantXp(email: string, points: number) {
   await withSiteDatabase(async (db) => grantXpTo(db, await memberIdByEmail(db, email), points));
