@@ -164,3 +164,17 @@ export function mentionCandidates(source: string): string[] {
   md.parse(source, env);
   return [...new Set(env.collect)];
 }
+
+/**
+ * How many links (members' own, not mentions) and images rendered HTML holds: the new-member
+ * safeguard's count (issue 31). One pass over the string; only renderMarkdown's output is given.
+ */
+export function linksAndImages(html: string): { links: number; images: number } {
+  let links = 0;
+  let images = 0;
+  for (const match of html.matchAll(/<a [^>]*rel="nofollow ugc noopener noreferrer"|<img /g)) {
+    if (match[0].startsWith("<img")) images++;
+    else links++;
+  }
+  return { links, images };
+}

@@ -29,3 +29,14 @@ export const INITIATE_DAILY_REACTIONS_MESSAGE =
 export const TOPIC_RANK: RankId = "disciple";
 /** Proposing challenges for advisors to review is the sage's privilege (promised on /ranks). */
 export const CHALLENGE_RANK: RankId = "sage";
+
+/**
+ * New-member safeguards (issue 31, Discourse's trust level 0): an initiate's post holds at most
+ * this many links and images; from NEW_MEMBER_LIMITS_RANK on, any number.
+ */
+export const NEW_MEMBER_LINKS = 2;
+export const NEW_MEMBER_IMAGES = 1;
+export const NEW_MEMBER_LIMITS_RANK: RankId = "acolyte";
+export const NEW_MEMBER_LINKS_MESSAGE =
+  `New members may put at most ${NEW_MEMBER_LINKS} links and ${NEW_MEMBER_IMAGES} image in a post. ` +
+  `Reach the ${rankById(NEW_MEMBER_LIMITS_RANK).label} rank (${rankById(NEW_MEMBER_LIMITS_RANK).minXp} XP) to share more.`;

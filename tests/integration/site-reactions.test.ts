@@ -117,5 +117,7 @@ describe(`reactions over HTTP, on ${ENGINE}`, () => {
     expect(page).toContain("React to any post (Thanks, Inspiring, Insightful, Strength) and like creations: at most 20 a day, in total.");
     expect(page).toContain("The daily limit of 20 reactions and likes lifts, and your likes give their creators XP.");
     expect(page).not.toContain("Mark answers helpful and like creations.");
+    expect(page).toContain("Flag posts that break the code of conduct, for the moderators to review.");
+    expect(page).toContain("Put at most 2 links and 1 image in a post.");
   });
 });

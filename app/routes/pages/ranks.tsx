@@ -8,6 +8,9 @@ import {
   HELPFUL_RANK,
   INITIATE_DAILY_POSTS,
   INITIATE_DAILY_REACTIONS,
+  NEW_MEMBER_IMAGES,
+  NEW_MEMBER_LIMITS_RANK,
+  NEW_MEMBER_LINKS,
   TOPIC_RANK,
   UNLIMITED_POSTS_RANK,
   UNLIMITED_REACTIONS_RANK,
@@ -56,7 +59,13 @@ const UNLOCKS: { rank: RankId; text: string }[] = [
     rank: RANKS[0].id,
     text: `React to any post (${REACTION_NAMES.map((r) => REACTIONS[r].label).join(", ")}) and like creations: at most ${INITIATE_DAILY_REACTIONS} a day, in total. An initiate's likes give no XP.`,
   },
+  { rank: RANKS[0].id, text: "Flag posts that break the code of conduct, for the moderators to review." },
+  {
+    rank: RANKS[0].id,
+    text: `Put at most ${NEW_MEMBER_LINKS} links and ${NEW_MEMBER_IMAGES} image in a post.`,
+  },
   { rank: HELPFUL_RANK, text: "Mark answers helpful." },
+  { rank: NEW_MEMBER_LIMITS_RANK, text: "Put any number of links and images in a post." },
   {
     rank: UNLIMITED_POSTS_RANK,
     text: `The daily limit of ${INITIATE_DAILY_POSTS} new discussions, questions or creations lifts.`,

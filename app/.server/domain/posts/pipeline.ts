@@ -1,11 +1,13 @@
-import { mentionCandidates, renderMarkdown } from "../../markdown";
+import { linksAndImages, mentionCandidates, renderMarkdown } from "../../markdown";
 import { currentPageTags, tag, wrote } from "../../cache/page-tags";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { ModerationLogAction } from "../../db/schema";
 import { isModerator } from "../accounts/roles";
 import { excerptOf } from "~/lib/text";
-import { awardXp, takeBackVoteXp, takeBackXpOf } from "../progression/progression-service";
+import { awardXp, progressOf, takeBackVoteXp, takeBackXpOf } from "../progression/progression-service";
+import { NEW_MEMBER_IMAGES, NEW_MEMBER_LIMITS_RANK, NEW_MEMBER_LINKS, NEW_MEMBER_LINKS_MESSAGE } from "~/lib/privileges";
+import { isRankAtLeast } from "~/lib/ranks";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { boundKey } from "../submission-key";
 import { membersByHandle, watchUnlessChosen } from "../notifications/notification-repository";
@@ -153,6 +155,20 @@ async function withRenderedBody(
 
 type Mentioned = Array<{ id: string; handle: string }>;
 
+/**
+ * safeguards (issue 31, as Discourse's trust level 0): an initiate's post holds at most
+ * NEW_MEMBER_LINKS links and NEW_MEMBER_IMAGES images, counted in the rendered body (a mention is
+ * the site's own link and does not count). The rank is read only for a body past the limits.
+ */
+async function newMemberSafeguards(db: Db, viewer: Viewer, values: Record<string, unknown>): Promise<Outcome<null>> {
+  const html = values.body_html;
+  if (typeof html !== "string") return { ok: true, value: null };
+  const { links, images } = linksAndImages(html);
+  if (links <= NEW_MEMBER_LINKS && images <= NEW_MEMBER_IMAGES) return { ok: true, value: null };
+  if (isRankAtLeast((await progressOf(db, viewer.id)).rank.id, NEW_MEMBER_LIMITS_RANK)) return { ok: true, value: null };
+  return fail(400, NEW_MEMBER_LINKS_MESSAGE, "body");
+}
+
 /** How many mentions of one body are looked up (and linked); the first MENTIONS_NOTIFIED of them are told. */
 const MENTIONS_LINKED = 500;
 
@@ -235,6 +251,8 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
   const at = now.toISOString();
   // Rendered before the transaction: a long body must not hold the write lock while it renders.
   const { values, mentioned } = await withRenderedBody(services.db, spec, post.values);
+  const safeguarded = await newMemberSafeguards(services.db, viewer, values);
+  if (!safeguarded.ok) return safeguarded;
   const submissionKey = submittedKey(post);
   let told: string[] = [];
   const posted = await postWithinLimits(services, viewer, { kind: post.kind, submissionKey }, now, async (trx) => {
@@ -300,6 +318,8 @@ export async function editOwnPost(
   }
   const before = await findPostBody(services.db, kind, id);
   const { values, mentioned } = await withRenderedBody(services.db, specOf(kind), await change.values(own.value));
+  const safeguarded = await newMemberSafeguards(services.db, viewer, values);
+  if (!safeguarded.ok) return safeguarded;
   // An edit tells only those it names for the first time (issue 28).
   const named = new Set(before === undefined ? [] : mentionCandidates(before));
   const newlyMentioned = mentioned.filter((m) => !named.has(m.handle));

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editForumPost, postReply } from "~/.server/domain/forum/forum-service";
+import { NEW_MEMBER_LINKS_MESSAGE } from "~/lib/privileges";
+import { rankById } from "~/lib/ranks";
+import { discussion, member } from "../factories";
+import { createTestSite, ENGINE, type TestSite } from "./test-services";
+
+let site: TestSite;
+beforeAll(async () => {
+  site = await createTestSite();
+});
+afterAll(async () => site.destroy());
+
+const db = () => site.services.db;
+const reply = (by: Awaited<ReturnType<typeof member>>, discussionId: number, body: string) =>
+  postReply(site.services, by, discussionId, { body, submissionKey: crypto.randomUUID() });
+
+describe(`new-member safeguards on ${ENGINE}`, () => {
+  it("an initiate's post holds at most 2 links and 1 image; mentions do not count; an acolyte's any number", async () => {
+    const d = await discussion(site.services);
+    const initiate = await member(db());
+    const friend = await member(db(), { handle: `friend-${Date.now()}` });
+    const three = "See https://a.example, https://b.example and [this](https://c.example).";
+    expect(await reply(initiate, d.id, three)).toEqual({ ok: false, status: 400, errors: { body: NEW_MEMBER_LINKS_MESSAGE } });
+    expect(await reply(initiate, d.id, "![one](https://a.example/1.png) ![two](https://a.example/2.png)")).toMatchObject({ ok: false, status: 400 });
+    const rows = await db().selectFrom("reply").select("id").where("author_id", "=", initiate.id).execute();
+    expect(rows).toEqual([]);
+
+    const fine = await reply(
+      initiate,
+      d.id,
+      `Two links https://a.example and https://b.example, a picture ![p](https://a.example/p.png) and @${friend.handle}.`,
+    );
+    expect(fine.ok).toBe(true);
+    // An edit is held to the same count.
+    if (!fine.ok) return;
+    expect(await editForumPost(site.services, initiate, "reply", fine.value.id, { body: three })).toMatchObject({ ok: false, status: 400 });
+
+    const acolyte = await member(db(), { xp: rankById("acolyte").minXp });
+    expect((await reply(acolyte, d.id, `${three} And https://d.example too.`)).ok).toBe(true);
+  });
+});
