@@ -26,6 +26,7 @@ import * as search from "./2026-11-28-0170-search";
 import * as bookmarks from "./2026-11-28-0180-bookmarks";
 import * as reactions from "./2026-12-04-0190-reactions";
 import * as flags from "./2026-12-04-0200-flags";
+import * as silence from "./2026-12-04-0210-silence";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28-0180-bookmarks": bookmarks,
   "2026-12-04-0190-reactions": reactions,
   "2026-12-04-0200-flags": flags,
+  "2026-12-04-0210-silence": silence,
 };

@@ -33,6 +33,10 @@ export interface MemberTable {
   rank: ColumnType<string, string | undefined, string>;
   /** When the member was last mailed a digest of unread notifications (issue 28: at most one an hour). */
   digest_sent_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Silenced by a moderator until then (issue 31): they read, but do not post, react or flag. */
+  silenced_until: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** The reason the moderator gave, shown to the member with every refusal. */
+  silence_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionTable {
@@ -519,15 +523,14 @@ export interface ReactionCountTable {
   count: number;
 }
 
-export type FlagReason = "spam" | "abusive" | "off_topic" | "other";
-
 /** A member's flag on a post (issue 31); one per post and flagger. */
 export interface FlagTable {
   id: Generated<number>;
   kind: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
   post_id: number;
   flagger_id: string;
-  reason: FlagReason;
+  /** A key of FLAG_REASONS (app/lib/flags.ts). */
+  reason: "spam" | "abusive" | "off_topic" | "other";
   note: ColumnType<string, string | undefined, string>;
   /** Hundredths: what the flagger's rank and record gave it. */
   weight: number;

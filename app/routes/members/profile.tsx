@@ -7,7 +7,7 @@ import { RankBadge, VirtueBadge } from "~/components/community/badges";
 import { NextRankNeeds } from "~/components/community/next-rank-needs";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { FormAlert } from "~/components/ui/form-controls";
+import { FieldError, FormAlert, Input, Label, Textarea } from "~/components/ui/form-controls";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { memberProfile, type ContributionItem } from "~/.server/domain/accounts/profile-read-model";
 import { profileStructuredData } from "~/.server/domain/discovery/structured-data";
@@ -16,6 +16,8 @@ import { decodeActivityCursor, INVALID_PAGE_LINK } from "~/.server/pagination";
 import { setMemberMuted, viewerMutes } from "~/.server/domain/notifications/notification-service";
 import { memberIdByHandle } from "~/.server/domain/notifications/page-controls";
 import { readForm } from "~/.server/forms";
+import { isModerator } from "~/.server/domain/accounts/roles";
+import { liftSilence, silenceMember, silenceOf } from "~/.server/domain/accounts/silence";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { requireViewer } from "~/.server/session";
 import { formatDate } from "~/lib/dates";
@@ -55,7 +57,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const muted = viewer && viewer.id !== profile.id ? await viewerMutes(db, viewer, profile.id) : null;
   const posts = Object.values(profile.counts).reduce((sum, n) => sum + n, 0);
   const structuredData = profileStructuredData(context.get(servicesContext).env.BASE_URL, { ...profile, rankLabel: rankById(profile.rank).label, posts });
-  return proseInMarkupOnly(context, { profile, muted, paged: before !== null, structuredData });
+  // A moderator's silence control (issue 31): until when and why, or the form.
+  const silence = isModerator(viewer) && viewer?.id !== profile.id ? { current: await silenceOf(db, profile.id) } : null;
+  return proseInMarkupOnly(context, { profile, muted, paged: before !== null, structuredData, silence });
 }
 
 /** Mute or unmute this member: nothing they do notifies the viewer while muted (issue 28). */
@@ -64,13 +68,61 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isProfileHandle(handle)) throw data("Not found", { status: 404 });
   const viewer = requireViewer(context, request);
   const services = context.get(servicesContext);
-  const intent = (await readForm(request)).get("intent");
-  if (intent !== "mute" && intent !== "unmute") throw data("Unknown action", { status: 400 });
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  if (intent !== "mute" && intent !== "unmute" && intent !== "silence" && intent !== "unsilence") throw data("Unknown action", { status: 400 });
   const memberId = await memberIdByHandle(services.db, handle);
   if (!memberId) throw data("Not found", { status: 404 });
+  if (intent === "silence" || intent === "unsilence") {
+    // A moderator makes the member read-only for a while, with a reason they see (issue 31).
+    const days = Number(form.get("days"));
+    const done =
+      intent === "silence"
+        ? await silenceMember(services, viewer, memberId, { days, reason: String(form.get("reason") ?? "") })
+        : await liftSilence(services, viewer, memberId);
+    if (!done.ok) return data({ errors: done.errors, intent }, { status: done.status });
+    return redirect(`/members/${handle}#silence`);
+  }
   const result = await setMemberMuted(services, viewer, memberId, intent === "mute");
-  if (!result.ok) return data({ errors: result.errors }, { status: result.status });
+  if (!result.ok) return data({ errors: result.errors, intent }, { status: result.status });
   return redirect(`/members/${handle}#mute`);
+}
+
+/** A moderator's control over a member's silence: until when and why, with the way to lift it, or the form. */
+function SilenceControl({ current, errors }: { current: { until: string; reason: string } | null; errors?: Record<string, string> }) {
+  return (
+    <Form method="post" preventScrollReset id="silence" className="mt-4 flex flex-col gap-2 rounded-md border border-line p-3">
+      <FormAlert>{errors?.form}</FormAlert>
+      {current ? (
+        <>
+          <input type="hidden" name="intent" value="unsilence" />
+          <p className="text-sm">
+            Silenced until {formatDate(current.until)}: {current.reason}
+          </p>
+          <div>
+            <Button type="submit" variant="outline" size="sm">
+              Lift Silence
+            </Button>
+          </div>
+        </>
+      ) : (
+        <>
+          <input type="hidden" name="intent" value="silence" />
+          <Label htmlFor="silence-days">Silence for (days)</Label>
+          <Input id="silence-days" name="days" type="number" min={1} max={365} defaultValue={7} required className="w-28" />
+          <FieldError id="silence-days-error">{errors?.days}</FieldError>
+          <Label htmlFor="silence-reason">Reason the member will read</Label>
+          <Textarea id="silence-reason" name="reason" maxLength={500} required className="min-h-16" />
+          <FieldError id="silence-reason-error">{errors?.reason}</FieldError>
+          <div>
+            <Button type="submit" variant="warrior" size="sm">
+              Silence Member
+            </Button>
+          </div>
+        </>
+      )}
+    </Form>
+  );
 }
 
 /** The viewer's mute button for this member, and what it does. */
@@ -190,7 +242,19 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           ) : (
             <p className="mt-2 text-sm text-stone-700">The highest rank: both paths in balance.</p>
           )}
-          {loaderData.muted === null ? null : <MuteControl name={p.name} muted={loaderData.muted} error={actionData?.errors.form} />}
+          {loaderData.muted === null ? null : (
+            <MuteControl
+              name={p.name}
+              muted={loaderData.muted}
+              error={actionData?.intent === "mute" || actionData?.intent === "unmute" ? actionData.errors.form : undefined}
+            />
+          )}
+          {loaderData.silence ? (
+            <SilenceControl
+              current={loaderData.silence.current}
+              errors={actionData?.intent === "silence" || actionData?.intent === "unsilence" ? actionData.errors : undefined}
+            />
+          ) : null}
         </div>
       </section>
 

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { Logger } from "pino";
 import type { AppServices, Viewer } from "../../context";
+import { speakAllowed } from "../accounts/silence";
 import type { Db } from "../../db/connect";
 import type { PathId } from "~/lib/domain-values";
 import { HELPFUL_RANK } from "~/lib/privileges";
@@ -105,6 +106,8 @@ export async function acceptAnswer(
   const question = await findVisibleQuestion(db, questionId);
   if (!question) return fail(404, "Question not found");
   if (question.author_id !== viewer.id) return fail(403, "Only the person who asked can accept an answer.");
+  const speaking = await speakAllowed(db, viewer, now);
+  if (!speaking.ok) return speaking;
   // The mark shows on the question; the Council's featured advisors are ranked by accepted answers.
   wrote(tag.question(questionId), tag.council);
   let told: string[] = [];
@@ -163,6 +166,8 @@ export async function setHelpful(
   const answer = await findVotableAnswer(db, answerId);
   if (!answer) return fail(404, "Answer not found");
   if (answer.author_id === viewer.id) return fail(403, "You cannot mark your own answer helpful.");
+  const speaking = await speakAllowed(db, viewer, now);
+  if (!speaking.ok) return speaking;
   const progress = await progressOf(db, viewer.id);
   if (!isRankAtLeast(progress.rank.id, HELPFUL_RANK)) {
     const rank = rankById(HELPFUL_RANK);

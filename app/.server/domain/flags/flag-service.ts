@@ -3,6 +3,7 @@ import type { AppServices, Viewer } from "../../context";
 import { lockKeys } from "../../db/lock-keys";
 import type { Executor } from "../../db/executor";
 import { isModerator } from "../accounts/roles";
+import { speakAllowed } from "../accounts/silence";
 import { notify, ringBells, type Notice } from "../notifications/notification-service";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { hideInTransaction, moderatorPolicy, noticeModeration, wrotePost } from "../posts/pipeline";
@@ -58,6 +59,8 @@ export async function flagPost(
   const row = await findPost(db, post.kind, post.id);
   if (!row) return fail(404, specOf(post.kind).missing);
   if (row.author_id === viewer.id) return fail(403, FLAG_MESSAGES.own);
+  const speaking = await speakAllowed(db, viewer, now);
+  if (!speaking.ok) return speaking;
   const allowed = await writeAllowed(services, viewer);
   if (!allowed.ok) return allowed;
   const weight = await flagWeightOf(db, viewer);

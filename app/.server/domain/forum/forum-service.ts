@@ -1,5 +1,6 @@
 import { deleteWatch, setWatchLevel } from "../notifications/notification-repository";
 import type { AppServices, Viewer } from "../../context";
+import { speakAllowed } from "../accounts/silence";
 import type { ModerationActionKind } from "../../db/schema";
 import type { SectionId } from "~/lib/domain-values";
 import { slugify } from "~/lib/slug";
@@ -40,6 +41,8 @@ export async function createTopic(
     const rank = rankById(TOPIC_RANK);
     return fail(403, `Creating topics unlocks at the ${rank.label} rank (${rank.minXp} XP).`);
   }
+  const speaking = await speakAllowed(services.db, viewer, now);
+  if (!speaking.ok) return speaking;
   const allowed = await writeAllowed(services, viewer);
   if (!allowed.ok) return allowed;
   const base = slugify(input.title, 50);

@@ -4,6 +4,7 @@ import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { ModerationLogAction } from "../../db/schema";
 import { isModerator } from "../accounts/roles";
+import { speakAllowed } from "../accounts/silence";
 import { excerptOf } from "~/lib/text";
 import { awardXp, progressOf, takeBackVoteXp, takeBackXpOf } from "../progression/progression-service";
 import { NEW_MEMBER_IMAGES, NEW_MEMBER_LIMITS_RANK, NEW_MEMBER_LINKS, NEW_MEMBER_LINKS_MESSAGE } from "~/lib/privileges";
@@ -312,6 +313,8 @@ export async function editOwnPost(
 ): Promise<Outcome<PostRow>> {
   const own = await loadOwnPost(services.db, viewer, kind, id);
   if (!own.ok) return own;
+  const speaking = await speakAllowed(services.db, viewer, now);
+  if (!speaking.ok) return speaking;
   if (specOf(kind).editsLimited) {
     const allowed = await writeAllowed(services, viewer);
     if (!allowed.ok) return allowed;

@@ -4,6 +4,7 @@ import { isRankAtLeast } from "~/lib/ranks";
 import { WRITE_LIMIT } from "~/lib/limits";
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
+import { speakAllowed } from "../accounts/silence";
 import { lockKeys } from "../../db/lock-keys";
 import { hit, tryAgainMessage, wouldRefuse } from "../../rate-limit";
 import { progressOf } from "../progression/progression-service";
@@ -32,6 +33,8 @@ export async function postWithinLimits<T>(
   return services.db.transaction().execute(async (trx) => {
     await lockKeys(trx, [writeKey(viewer)]);
     if (await findSubmitted(trx, post.kind, viewer.id, post.submissionKey)) return write(trx);
+    const speaking = await speakAllowed(trx, viewer, now);
+    if (!speaking.ok) return speaking;
     if (await dailyLimitReached(trx, viewer, post.kind, now)) return fail(429, INITIATE_DAILY_POSTS_MESSAGE);
     const limited = await hit(trx, [{ key: writeKey(viewer), ...WRITE_LIMIT }], now);
     if (!limited.ok) return fail(429, tryAgainMessage(limited.retryMinutes));
@@ -53,6 +56,8 @@ export async function postLimitsAhead(
 ): Promise<Outcome<{ madeAlready: number | null }>> {
   const first = await findSubmitted(db, post.kind, viewer.id, post.submissionKey);
   if (first) return { ok: true, value: { madeAlready: first.id } };
+  const speaking = await speakAllowed(db, viewer, now);
+  if (!speaking.ok) return speaking;
   if (await dailyLimitReached(db, viewer, post.kind, now)) return fail(429, INITIATE_DAILY_POSTS_MESSAGE);
   const limited = await writeLimitAhead(db, viewer, now);
   return limited.ok ? { ok: true, value: { madeAlready: null } } : limited;

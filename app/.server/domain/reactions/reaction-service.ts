@@ -3,6 +3,7 @@ import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import { lockKeys } from "../../db/lock-keys";
+import { speakAllowed } from "../accounts/silence";
 import { hit, tryAgainMessage, wouldRefuse } from "../../rate-limit";
 import { notify, ringBells, withdrawFromGroup } from "../notifications/notification-service";
 import { fail, type Outcome } from "../outcome";
@@ -71,6 +72,8 @@ export function lockReactions(trx: Db, viewer: Viewer) {
  */
 export async function reactionAllowed(trx: Db, viewer: Viewer, now: Date): Promise<Outcome<null>> {
   await lockReactions(trx, viewer);
+  const speaking = await speakAllowed(trx, viewer, now);
+  if (!speaking.ok) return speaking;
   const burst = { key: reactionKey(viewer.id), ...REACTION_LIMIT };
   // The burst first, read only: a refusal for it must not spend one of the day's.
   const bursting = await wouldRefuse(trx, [burst], now);
