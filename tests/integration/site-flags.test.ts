@@ -83,4 +83,40 @@ describe(`flags and review over HTTP, on ${ENGINE}`, () => {
     expect([302, 303]).toContain(visitor.status);
     expect(visitor.headers.get("location")).toMatch(/^\/signin/);
   });
+
+  it("a moderator silences a member from their profile; the member's reply is refused with the reason and the date until it is lifted", async () => {
+    const { path } = await discussionWithReply("A calm reply.");
+    const loud = await joinOverHttp(web, "Lou Loud");
+    const moderator = await joinOverHttp(web, "Mo Silencer");
+    await web.site.services.db.updateTable("member").set({ role: "moderator" }).where("id", "=", moderator.id).execute();
+    const handle = (await web.site.services.db.selectFrom("member").select("handle").where("id", "=", loud.id).executeTakeFirstOrThrow()).handle;
+    const profile = await readable(await web.http.get(`/members/${handle}`, { cookie: moderator.cookie }));
+    expect(profile).toContain("Silence Member");
+    // Not for other members.
+    expect(await readable(await web.http.get(`/members/${handle}`, { cookie: loud.cookie }))).not.toContain("Silence Member");
+    const notAllowed = await web.http.post(`/members/${handle}`, { intent: "silence", days: "7", reason: "Shouting" }, { cookie: loud.cookie });
+    expect(notAllowed.status).toBe(403);
+    const badDays = await web.http.post(`/members/${handle}`, { intent: "silence", days: "0", reason: "Shouting" }, { cookie: moderator.cookie });
+    expect(badDays.status).toBe(400);
+    expect(await readable(badDays)).toContain("Choose from 1 to 365 days");
+
+    const silenced = await web.http.post(
+      `/members/${handle}`,
+      { intent: "silence", days: "7", reason: "Shouting in every topic" },
+      { cookie: moderator.cookie },
+    );
+    expect(silenced.status).toBe(302);
+    expect(await readable(await web.http.get(`/members/${handle}`, { cookie: moderator.cookie }))).toContain("Shouting in every topic");
+
+    const page = await readable(await web.http.get(path, { cookie: loud.cookie }));
+    const submissionKey = /name="submissionKey" value="([^"]+)"/.exec(page)![1]!;
+    const refused = await web.http.post(path, { intent: "reply", body: "LOUD WORDS", submissionKey }, { cookie: loud.cookie });
+    expect(refused.status).toBe(403);
+    const said = await readable(refused);
+    expect(said).toMatch(/You are silenced until [A-Z][a-z]{2} \d{1,2}, \d{4} \(Shouting in every topic\)/);
+
+    expect((await web.http.post(`/members/${handle}`, { intent: "unsilence" }, { cookie: moderator.cookie })).status).toBe(302);
+    const again = await web.http.post(path, { intent: "reply", body: "Quieter words", submissionKey }, { cookie: loud.cookie });
+    expect(again.status).toBe(302);
+  });
 });
