@@ -3,6 +3,7 @@
  * root middleware reads once and clears. Only known keys are read back, so the cookie carries no
  * member text.
  */
+import { redirect } from "react-router";
 import { SUBSCRIBE_MESSAGE } from "./domain/newsletter/newsletter-service";
 
 export const FLASH_COOKIE = "ipos_flash";
@@ -15,6 +16,11 @@ export const FLASHES = {
   "newsletter-subscribed": { title: SUBSCRIBE_MESSAGE, form: "newsletter" },
   "newsletter-invalid-email": { title: "Please enter a valid email address", form: "newsletter" },
   "newsletter-limited": { title: "Too many attempts. Try again later.", form: "newsletter" },
+  // A new member's first post caught by spam signals (issue 31): it does not show yet.
+  "post-pending": {
+    title: "Your post waits for a moderator's approval",
+    description: "A new member's first posts with several links or repeated text are checked before they show. You will be told.",
+  },
 } as const;
 export type FlashKey = keyof typeof FLASHES;
 
@@ -31,4 +37,9 @@ export function readFlash(request: Request): FlashKey | null {
   const match = cookie.match(new RegExp(`(?:^|;\\s*)${FLASH_COOKIE}=([a-z-]+)`));
   const key = match?.[1];
   return key && Object.hasOwn(FLASHES, key) ? (key as FlashKey) : null;
+}
+
+/** After a post that waits for approval: back to `to`, with the toast that says why it does not show. */
+export function pendingPostRedirect(to: string, secure: boolean) {
+  return redirect(to, { headers: { "Set-Cookie": flashCookie("post-pending", secure) } });
 }

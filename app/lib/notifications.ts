@@ -47,6 +47,7 @@ export const NOTIFICATION_KINDS = {
   "event.promoted": { setting: "event", says: ({ title }) => `You moved up from the waitlist: you are going to "${title}"` },
   "moderation.hidden": { setting: "moderation", says: ({ title }) => `A moderator hid your post in "${title}"` },
   "moderation.restored": { setting: "moderation", says: ({ title }) => `A moderator restored your post in "${title}"` },
+  "moderation.pending": { setting: "moderation", says: ({ title }) => `Your post in "${title}" waits for a moderator's approval` },
   "moderation.silenced": { setting: "moderation", says: ({ title }) => `A moderator silenced you until ${title}` },
   "moderation.flagged": { setting: "moderation", says: ({ title }) => `Your post in "${title}" is hidden while the community reviews it` },
   bookmark: { setting: "bookmark", says: ({ title }) => `Reminder: "${title}", which you bookmarked` },

@@ -6,7 +6,8 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * Issue 31: flags and the review queue. A member flags a post once (`flag`, unique per post and
  * flagger), with a reason, an optional note and the weight their rank and record gave it; a post
  * with flags is one `review_item`, pending until a moderator decides, with the flags' summed weight
- * and whether the flags hid it. The moderators' log takes the new decisions.
+ * and whether the flags hid it; a new member's first post caught by spam signals waits there too,
+ * for approval. The moderators' log takes the new decisions.
  */
 const KINDS = ["discussion", "reply", "question", "answer", "creation", "comment"];
 const OLD_ACTIONS = ["hide", "restore", "lock", "unlock", "feature", "unfeature"];
@@ -69,6 +70,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("post_id", "integer", (c) => c.notNull())
     .addColumn("author_id", "text", (c) => c.notNull().references("member.id").onDelete("cascade"))
     .addColumn("status", "text", (c) => c.notNull().check(sql`status in ('pending', 'decided')`))
+    // Why it waits: members' flags, or a new member's first post caught by spam signals.
+    .addColumn("reason", "text", (c) => c.notNull().defaultTo("flags").check(sql`reason in ('flags', 'approval')`))
     .addColumn("weight", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("flags", "integer", (c) => c.notNull().defaultTo(0))
     // When the flags hid it (their weight reached the threshold); null while they have not.

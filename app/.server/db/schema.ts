@@ -549,6 +549,8 @@ export interface ReviewItemTable {
   post_id: number;
   author_id: string;
   status: "pending" | "decided";
+  /** Members' flags, or a new member's first post waiting for approval. */
+  reason: ColumnType<"flags" | "approval", "flags" | "approval" | undefined, "flags" | "approval">;
   weight: ColumnType<number, number | undefined, number>;
   flags: ColumnType<number, number | undefined, number>;
   hidden_by_flags_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;

@@ -70,7 +70,13 @@ export default function Review({ loaderData, actionData }: Route.ComponentProps)
                   <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted">
                     <span>{item.where}</span>
                     <span>· flagged {formatDate(item.openedAt)}</span>
-                    {item.hiddenByFlags ? <Badge tone="warrior">Hidden by flags</Badge> : item.hidden ? <Badge tone="warrior">Hidden</Badge> : null}
+                    {item.approval ? (
+                      <Badge tone="warrior">Waiting for approval</Badge>
+                    ) : item.hiddenByFlags ? (
+                      <Badge tone="warrior">Hidden by flags</Badge>
+                    ) : item.hidden ? (
+                      <Badge tone="warrior">Hidden</Badge>
+                    ) : null}
                     {item.deleted ? <Badge>Deleted</Badge> : null}
                   </p>
                   <blockquote className="mt-3 border-l-4 border-line pl-3 text-stone-800">{item.excerpt || "(no text)"}</blockquote>
@@ -88,23 +94,42 @@ export default function Review({ loaderData, actionData }: Route.ComponentProps)
                       before, {plural(item.author.cleared, "flagged post")} cleared
                     </p>
                   ) : null}
-                  <h3 className="mt-4 text-sm font-semibold">{plural(item.flags.length, "flag")}</h3>
-                  <ul className="mt-1 flex flex-col gap-1 text-sm">
-                    {item.flags.map((f, i) => (
-                      <li key={`${f.at}-${i}`}>
-                        <span className="font-semibold">{f.reason}</span> by {f.by}
-                        {f.note ? <span>: “{f.note}”</span> : null}
-                      </li>
-                    ))}
-                  </ul>
+                  {item.approval ? (
+                    <p className="mt-4 text-sm">
+                      A new member&rsquo;s first post that looks like spam (many links, one site in every post, or text posted again).
+                    </p>
+                  ) : (
+                    <>
+                      <h3 className="mt-4 text-sm font-semibold">{plural(item.flags.length, "flag")}</h3>
+                      <ul className="mt-1 flex flex-col gap-1 text-sm">
+                        {item.flags.map((f, i) => (
+                          <li key={`${f.at}-${i}`}>
+                            <span className="font-semibold">{f.reason}</span> by {f.by}
+                            {f.note ? <span>: “{f.note}”</span> : null}
+                          </li>
+                        ))}
+                      </ul>
+                    </>
+                  )}
                   <Form method="post" className="mt-4 flex flex-wrap gap-2">
                     <input type="hidden" name="kind" value={item.kind} />
                     <input type="hidden" name="id" value={item.id} />
-                    {(Object.keys(DECISIONS) as Array<keyof typeof DECISIONS>).map((d) => (
-                      <Button key={d} type="submit" name="decision" value={d} variant={d === "agree" ? "warrior" : "outline"} size="sm">
-                        {DECISIONS[d]}
-                      </Button>
-                    ))}
+                    {item.approval ? (
+                      <>
+                        <Button type="submit" name="decision" value="disagree" variant="outline" size="sm">
+                          Approve
+                        </Button>
+                        <Button type="submit" name="decision" value="agree" variant="warrior" size="sm">
+                          Reject
+                        </Button>
+                      </>
+                    ) : (
+                      (Object.keys(DECISIONS) as Array<keyof typeof DECISIONS>).map((d) => (
+                        <Button key={d} type="submit" name="decision" value={d} variant={d === "agree" ? "warrior" : "outline"} size="sm">
+                          {DECISIONS[d]}
+                        </Button>
+                      ))
+                    )}
                   </Form>
                 </article>
               </Card>

@@ -1,4 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { pendingPostRedirect } from "~/.server/flash";
 import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/ask";
 import { useValidatedForm } from "~/components/community/use-validated-form";
@@ -39,6 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const result = await askQuestion(services, viewer, parsed.values);
   if (!result.ok) return data({ errors: result.errors, values: parsed.raw }, { status: result.status });
+  if (result.value.pending) return pendingPostRedirect("/council", context.get(servicesContext).env.BASE_URL.startsWith("https://"));
   return redirect(`/council/${result.value.id}`);
 }
 

@@ -1,4 +1,5 @@
 import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
+import { pendingPostRedirect } from "~/.server/flash";
 import { Eye } from "~/components/ui/icons/eye";
 import { ShieldCheck } from "~/components/ui/icons/shield-check";
 import { ThumbsUp } from "~/components/ui/icons/thumbs-up";
@@ -130,6 +131,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent }, { status: 400 });
       const result = await answerQuestion(services, viewer, id, parsed.values);
       if (!result.ok) return fail(result);
+      if (result.value.pending) return pendingPostRedirect(here, services.env.BASE_URL.startsWith("https://"));
       return redirect(`${here}#answer-${result.value.id}`);
     }
     case "accept":

@@ -1,4 +1,5 @@
 import { ExternalLink } from "~/components/ui/icons/external-link";
+import { pendingPostRedirect } from "~/.server/flash";
 import { MessageCircle } from "~/components/ui/icons/message-circle";
 import { data, redirect } from "react-router";
 import { ParentLink } from "~/components/ui/link";
@@ -133,6 +134,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent }, { status: 400 });
       const result = await commentOnCreation(services, viewer, id, parsed.values);
       if (!result.ok) return fail(result);
+      if (result.value.pending) return pendingPostRedirect(here, services.env.BASE_URL.startsWith("https://"));
       return redirect(`${here}#comment-${result.value.id}`);
     }
     case "edit-comment": {

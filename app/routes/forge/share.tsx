@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { pendingPostRedirect } from "~/.server/flash";
 import { Link, ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/share";
 import { Card } from "~/components/ui/card";
@@ -37,6 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     audio: parsed.files.audio?.bytes,
   });
   if (!result.ok) return data({ errors: result.errors }, { status: result.status });
+  if (result.value.pending) return pendingPostRedirect("/forge", context.get(servicesContext).env.BASE_URL.startsWith("https://"));
   return redirect(`/forge/${result.value.id}`);
 }
 

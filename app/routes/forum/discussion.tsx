@@ -1,4 +1,5 @@
 import { Lock } from "~/components/ui/icons/lock";
+import { pendingPostRedirect } from "~/.server/flash";
 import { Pin } from "~/components/ui/icons/pin";
 import { data, redirect } from "react-router";
 import { Link } from "~/components/ui/link";
@@ -173,6 +174,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent }, { status: 400 });
       const result = await postReply(services, viewer, id, parsed.values);
       if (!result.ok) return fail(result);
+      if (result.value.pending) return pendingPostRedirect(here, services.env.BASE_URL.startsWith("https://"));
       return redirect(`${here}?page=last#reply-${result.value.id}`);
     }
     case "edit": {

@@ -1,4 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { pendingPostRedirect } from "~/.server/flash";
 import { Link } from "~/components/ui/link";
 import type { Route } from "./+types/new-discussion";
 import { useValidatedForm } from "~/components/community/use-validated-form";
@@ -37,6 +38,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (result.status === 404) throw data("Not found", { status: 404 });
     return data({ errors: result.errors }, { status: result.status });
   }
+  const secure = context.get(servicesContext).env.BASE_URL.startsWith("https://");
+  if (result.value.pending) return pendingPostRedirect(`/${section}/${params.topicId}`, secure);
   return redirect(discussionPath(section, params.topicId, result.value));
 }
 

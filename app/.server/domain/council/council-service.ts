@@ -53,7 +53,7 @@ export async function askQuestion(
   viewer: Viewer,
   input: { title: string; body: string; virtues: string[]; submissionKey: string },
   now = new Date(),
-): Promise<Outcome<{ id: number }>> {
+): Promise<Outcome<{ id: number; pending: boolean }>> {
   const posted = await createPost(
     services,
     viewer,
@@ -68,7 +68,7 @@ export async function askQuestion(
     },
     now,
   );
-  return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
+  return posted.ok ? { ok: true, value: { id: posted.value.id, pending: posted.value.pending } } : posted;
 }
 
 export async function answerQuestion(
@@ -77,7 +77,7 @@ export async function answerQuestion(
   questionId: number,
   input: { body: string; submissionKey: string },
   now = new Date(),
-): Promise<Outcome<{ id: number }>> {
+): Promise<Outcome<{ id: number; pending: boolean }>> {
   const question = await findVisibleQuestion(services.db, questionId);
   if (!question) return fail(404, "Question not found");
   const posted = await createPost(
@@ -86,7 +86,7 @@ export async function answerQuestion(
     { kind: "answer", parentId: questionId, values: { body: input.body }, submissionKey: input.submissionKey },
     now,
   );
-  return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
+  return posted.ok ? { ok: true, value: { id: posted.value.id, pending: posted.value.pending } } : posted;
 }
 
 // ---------------------------------------------------------------- accepting and voting

@@ -80,8 +80,17 @@ export async function openReviewItem(db: Executor, post: PostRef, authorId: stri
         decided_at: eb.case().when("review_item.status", "=", "decided").then(null).else(eb.ref("review_item.decided_at")).end(),
         decided_by: eb.case().when("review_item.status", "=", "decided").then(null).else(eb.ref("review_item.decided_by")).end(),
         status: "pending",
+        reason: "flags",
       })),
     )
+    .execute();
+}
+
+/** A new member's post caught by spam signals waits for a moderator's approval (issue 31). */
+export async function openApprovalItem(db: Executor, post: PostRef, authorId: string, at: string) {
+  await db
+    .insertInto("review_item")
+    .values({ kind: post.kind, post_id: post.id, author_id: authorId, status: "pending", reason: "approval", opened_at: at })
     .execute();
 }
 

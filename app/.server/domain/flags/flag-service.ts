@@ -6,7 +6,7 @@ import { isModerator } from "../accounts/roles";
 import { speakAllowed } from "../accounts/silence";
 import { notify, ringBells, type Notice } from "../notifications/notification-service";
 import { fail, writeAllowed, type Outcome } from "../outcome";
-import { hideInTransaction, moderatorPolicy, noticeModeration, wrotePost } from "../posts/pipeline";
+import { awardPostXp, hideInTransaction, moderatorPolicy, noticeModeration, wrotePost } from "../posts/pipeline";
 import { specOf } from "../posts/post-kinds";
 import { postKey, postPlaces, type PostRef } from "../posts/post-places";
 import { findPost, insertModerationAction } from "../posts/post-repository";
@@ -94,7 +94,8 @@ export type ReviewDecision = "agree" | "disagree" | "ignore";
 /**
  * A moderator's decision on a flagged post. Agree: it stays hidden (or is hidden, if it showed);
  * disagree: it shows again; ignore: it shows again if the flags hid it, and the flaggers' record
- * does not move. A second decision on the same item finds nothing pending (409).
+ * does not move. A first post waiting for approval is approved by "disagree" (it shows, and earns
+ * its XP) and rejected by "agree". A second decision on the same item finds nothing pending (409).
  */
 export async function decideReview(
   services: AppServices,
@@ -123,6 +124,8 @@ export async function decideReview(
       // Hidden by the flags already, the author still hears that a moderator agreed.
       if (!moved.changed && hide) told.push(...(await noticeModeration(trx, post.kind, current, true, viewer.id, now)));
     }
+    // An approved first post earns what a post earns, now that it shows (issue 31).
+    if (item.reason === "approval" && decision === "disagree" && changed) await awardPostXp(trx, post.kind, current.author_id, post.id, now);
     await insertModerationAction(trx, { actor_id: viewer.id, action: decision, subject_type: post.kind, subject_id: post.id, created_at: at });
     await decideReviewItem(trx, post, decision, viewer.id, at);
     const flaggers = await settleFlags(trx, post, decision === "agree" ? "agreed" : decision === "disagree" ? "disagreed" : "ignored", at);

@@ -45,6 +45,8 @@ export async function reviewQueue(db: Db) {
         deleted: place?.deleted ?? true,
         hidden: place?.hidden ?? false,
         hiddenByFlags: item.hidden_by_flags_at !== null,
+        // A new member's first post caught by spam signals, waiting for approval.
+        approval: item.reason === "approval",
         excerpt: excerptOf(bodies.get(key) ?? "", 400),
         openedAt: new Date(item.opened_at).toISOString(),
         weight: Number(item.weight),

@@ -141,7 +141,7 @@ export async function shareCreation(
   input: CreationInput & { submissionKey: string },
   files: CreationFiles,
   now = new Date(),
-): Promise<Outcome<{ id: number }>> {
+): Promise<Outcome<{ id: number; pending: boolean }>> {
   const plan = planMedia(input, files, NO_MEDIA);
   if (!plan.ok) return plan;
   const post = {
@@ -158,7 +158,7 @@ export async function shareCreation(
     () => postAllowedAhead(services, viewer, post, now),
     async ({ madeAlready }, checked) => {
       // The same form sent again after it made its creation: answered with it, nothing decoded or counted.
-      if (madeAlready !== null) return { ok: true, value: { id: madeAlready } };
+      if (madeAlready !== null) return { ok: true, value: { id: madeAlready, pending: false } };
       const media = await prepareMedia(services, viewer, checked);
       if (!media.ok) return media;
       const posted = await createPost(
@@ -172,7 +172,7 @@ export async function shareCreation(
         },
         now,
       );
-      return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
+      return posted.ok ? { ok: true, value: { id: posted.value.id, pending: posted.value.pending } } : posted;
     },
   );
 }

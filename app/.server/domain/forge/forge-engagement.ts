@@ -95,7 +95,7 @@ export async function commentOnCreation(
   creationId: number,
   input: { body: string; submissionKey: string },
   now = new Date(),
-): Promise<Outcome<{ id: number }>> {
+): Promise<Outcome<{ id: number; pending: boolean }>> {
   if (!(await findOpenCreation(services.db, creationId))) return fail(404, CREATION_MISSING);
   const posted = await createPost(
     services,
@@ -109,7 +109,7 @@ export async function commentOnCreation(
     },
     now,
   );
-  return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
+  return posted.ok ? { ok: true, value: { id: posted.value.id, pending: posted.value.pending } } : posted;
 }
 
 /** The author edits their comment; the answer names the creation it belongs to. */

@@ -84,7 +84,7 @@ export async function startDiscussion(
   topicId: string,
   input: { title: string; body: string; submissionKey: string },
   now = new Date(),
-): Promise<Outcome<{ id: number; slug: string }>> {
+): Promise<Outcome<{ id: number; slug: string; pending: boolean }>> {
   const topic = await findTopic(services.db, section, topicId);
   if (!topic) return fail(404, "Topic not found");
   const slug = slugify(input.title);
@@ -102,7 +102,8 @@ export async function startDiscussion(
   );
   if (!posted.ok) return posted;
   // A double submit answers with the first post, whose title may have been another.
-  return { ok: true, value: posted.value.created ? { id: posted.value.id, slug } : await discussionRef(services.db, posted.value.id) };
+  const ref = posted.value.created ? { id: posted.value.id, slug } : await discussionRef(services.db, posted.value.id);
+  return { ok: true, value: { ...ref, pending: posted.value.pending } };
 }
 
 export async function postReply(
@@ -111,7 +112,7 @@ export async function postReply(
   discussionId: number,
   input: { body: string; submissionKey: string },
   now = new Date(),
-): Promise<Outcome<{ id: number }>> {
+): Promise<Outcome<{ id: number; pending: boolean }>> {
   const discussion = await findDiscussion(services.db, discussionId);
   if (!discussion || (discussion.hidden_at !== null && !isModerator(viewer))) return fail(404, "Discussion not found");
   if (discussion.locked_at !== null) return fail(403, LOCKED);
@@ -128,7 +129,7 @@ export async function postReply(
     },
     now,
   );
-  return posted.ok ? { ok: true, value: { id: posted.value.id } } : posted;
+  return posted.ok ? { ok: true, value: { id: posted.value.id, pending: posted.value.pending } } : posted;
 }
 
 // ---------------------------------------------------------------- editing and deleting one's own posts

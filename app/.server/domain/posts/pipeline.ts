@@ -9,6 +9,8 @@ import { excerptOf } from "~/lib/text";
 import { awardXp, progressOf, takeBackVoteXp, takeBackXpOf } from "../progression/progression-service";
 import { NEW_MEMBER_IMAGES, NEW_MEMBER_LIMITS_RANK, NEW_MEMBER_LINKS, NEW_MEMBER_LINKS_MESSAGE } from "~/lib/privileges";
 import { isRankAtLeast } from "~/lib/ranks";
+import { openApprovalItem } from "../flags/flag-repository";
+import { FIRST_POSTS, spamSignal } from "../flags/spam-signals";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { boundKey } from "../submission-key";
 import { membersByHandle, watchUnlessChosen } from "../notifications/notification-repository";
@@ -25,6 +27,7 @@ import {
   insertSubmitted,
   markDeleted,
   moveCounts,
+  recentBodiesBy,
   setHiddenAt,
   unlinkMedia,
   updateEdited,
@@ -247,7 +250,12 @@ const TYPED_FIELDS = ["title", "description", "body", "link_url"] as const;
  * A new post: limits, insert, counts and XP in one transaction. A double submit returns the first
  * post with `created: false` and changes nothing.
  */
-export async function createPost(services: AppServices, viewer: Viewer, post: NewPost, now = new Date()): Promise<Outcome<{ id: number; created: boolean }>> {
+export async function createPost(
+  services: AppServices,
+  viewer: Viewer,
+  post: NewPost,
+  now = new Date(),
+): Promise<Outcome<{ id: number; created: boolean; pending: boolean }>> {
   const spec = specOf(post.kind);
   const at = now.toISOString();
   // Rendered before the transaction: a long body must not hold the write lock while it renders.
@@ -269,18 +277,50 @@ export async function createPost(services: AppServices, viewer: Viewer, post: Ne
       submission_key: submissionKey,
     });
     // The same form, submitted twice at the same moment: the first one won.
-    if (!inserted.created) return { ok: true as const, value: inserted };
+    if (!inserted.created) return { ok: true as const, value: { ...inserted, pending: false } };
     await post.alsoWrite?.(trx, inserted.id);
+    // A new member's first post caught by spam signals waits, hidden, for a moderator (issue 31):
+    // not counted, no XP and nobody told until it is approved; its author hears that it waits.
+    if (await waitsForApproval(trx, viewer, values)) {
+      await setHiddenAt(trx, post.kind, inserted.id, at);
+      await openApprovalItem(trx, { kind: post.kind, id: inserted.id }, viewer.id, at);
+      await indexSearch(trx, [{ kind: post.kind, id: inserted.id }]);
+      told = await noticePending(trx, post.kind, { id: inserted.id, parentId: post.parentId }, viewer.id, now);
+      return { ok: true as const, value: { ...inserted, pending: true } };
+    }
     // Found by its words from the commit on (issue 30).
     await indexSearch(trx, [{ kind: post.kind, id: inserted.id }]);
     await countPost(trx, post.kind, { id: inserted.id, parentId: post.parentId, createdAt: at }, 1, at);
     await awardPostXp(trx, post.kind, viewer.id, inserted.id, now);
     told = await noticePost(trx, post.kind, { id: inserted.id, parentId: post.parentId }, viewer.id, mentioned, now);
-    return { ok: true as const, value: inserted };
+    return { ok: true as const, value: { ...inserted, pending: false } };
   });
   if (posted.ok) await wrotePost(services.db, post.kind, { id: posted.value.id, parentId: post.parentId, authorId: viewer.id });
-  if (posted.ok && posted.value.created) await announcePost(services, post.kind, { id: posted.value.id, parentId: post.parentId }, told);
+  if (posted.ok && posted.value.created && !posted.value.pending)
+    await announcePost(services, post.kind, { id: posted.value.id, parentId: post.parentId }, told);
+  else if (posted.ok) await ringBells(services, told);
   return posted;
+}
+
+/** Whether an initiate's post shows a spam signal among their first posts (issue 31). */
+async function waitsForApproval(trx: Db, viewer: Viewer, values: Record<string, unknown>) {
+  if (typeof values.body !== "string" || typeof values.body_html !== "string") return false;
+  if (isRankAtLeast((await progressOf(trx, viewer.id)).rank.id, NEW_MEMBER_LIMITS_RANK)) return false;
+  // The post itself is among them already: the earlier ones are the rest.
+  const earlier = (await recentBodiesBy(trx, viewer.id, FIRST_POSTS + 1)).slice(1);
+  return spamSignal({ body: values.body, html: values.body_html }, earlier) !== null;
+}
+
+/** The author of a post that waits for approval is told so, from nobody in particular. */
+async function noticePending(trx: Db, kind: PostKind, post: { id: number; parentId: string | number | null }, authorId: string, now: Date) {
+  const place = await specOf(kind).notices(trx, post);
+  if (!place) return [];
+  return notify(
+    trx,
+    null,
+    [{ memberId: authorId, kind: "moderation.pending", subject: `moderation:${place.subject}`, parent: null, title: place.title, url: "/notifications" }],
+    now,
+  );
 }
 
 /**

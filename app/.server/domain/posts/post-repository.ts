@@ -41,6 +41,22 @@ export async function findPostBody(db: Executor, kind: PostKind, id: number): Pr
   return row?.body;
 }
 
+/** A member's latest posts of every kind that has a body, newest first (a new member's few: the spam signals read them). */
+export async function recentBodiesBy(db: Executor, authorId: string, perKind: number) {
+  const found: Array<{ kind: PostKind; id: number; body: string; html: string; createdAt: string }> = [];
+  for (const kind of Object.keys(POST_KINDS) as PostKind[]) {
+    const rows = (await any(db)
+      .selectFrom(POST_KINDS[kind].table)
+      .select(["id", "body", "body_html", "created_at"])
+      .where("author_id", "=", authorId)
+      .orderBy("id", "desc")
+      .limit(perKind)
+      .execute()) as Array<{ id: number; body: string | null; body_html: string | null; created_at: string | Date }>;
+    for (const r of rows) found.push({ kind, id: Number(r.id), body: r.body ?? "", html: r.body_html ?? "", createdAt: new Date(r.created_at).toISOString() });
+  }
+  return found.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
 /** Posts' Markdown bodies by `<kind>:<id>`, one query per kind asked for (the review queue's excerpts). */
 export async function postBodies(db: Executor, refs: ReadonlyArray<{ kind: PostKind; id: number }>): Promise<Map<string, string>> {
   const bodies = new Map<string, string>();
