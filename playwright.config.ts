@@ -66,6 +66,7 @@ export default defineConfig({
         "notifications.spec.ts",
         "search.spec.ts",
         "reactions.spec.ts",
+        "safety.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },
