@@ -27,6 +27,7 @@ import * as bookmarks from "./2026-11-28-0180-bookmarks";
 import * as reactions from "./2026-12-04-0190-reactions";
 import * as flags from "./2026-12-04-0200-flags";
 import * as silence from "./2026-12-04-0210-silence";
+import * as blocks from "./2026-12-04-0220-blocks";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-04-0190-reactions": reactions,
   "2026-12-04-0200-flags": flags,
   "2026-12-04-0210-silence": silence,
+  "2026-12-04-0220-blocks": blocks,
 };

@@ -63,6 +63,7 @@ export const TABLES = {
   reaction_count: true,
   flag: true,
   review_item: true,
+  member_block: true,
 } as const satisfies Record<Table, true>;
 
 // Every post, event and challenge moves its search index row with it (issue 30), under its own tags.
@@ -112,6 +113,8 @@ export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
     "bookmark",
     // Their own reactions (issue 31): the bar's pressed buttons.
     "reaction",
+    // Whom they blocked and who blocked them (issue 31): a block names both members' viewer tags.
+    "member_block",
   ],
   // A post page's related posts (issue 30): the index and the places of the posts it lists.
   related: ["search_document", "discussion", "topic", "question", "creation"],

@@ -560,6 +560,13 @@ export interface ReviewItemTable {
   decided_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** A member's block of another (issue 31): neither sees, hears from or replies to the other. */
+export interface MemberBlockTable {
+  member_id: string;
+  blocked_id: string;
+  created_at: Timestamp;
+}
+
 /** The kinds of things search finds in its index (members are found by name, from their own table). */
 export type SearchKind = "discussion" | "reply" | "question" | "answer" | "creation" | "comment" | "challenge" | "event";
 
@@ -608,6 +615,7 @@ export interface Database {
   reaction_count: ReactionCountTable;
   flag: FlagTable;
   review_item: ReviewItemTable;
+  member_block: MemberBlockTable;
 }
 
 export type Member = Selectable<MemberTable>;

@@ -34,6 +34,7 @@ import { requireViewer } from "~/.server/session";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
 import { reactionBars } from "~/.server/domain/reactions/reaction-read-model";
+import { blocksFor, collapsedPostHtml } from "~/.server/domain/blocks/block-service";
 import { reactionBarHtml } from "~/components/community/reaction-bar.server";
 import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
@@ -77,6 +78,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
   const helpfulRank = rankById(HELPFUL_RANK);
+  const blocks = await blocksFor(
+    services.db,
+    viewer,
+    shown.answers.map((a) => a.authorId),
+  );
   // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
   const here = `/council/${id}`;
   const bars = await reactionBars(services.db, viewer, [
@@ -86,7 +92,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return proseInMarkupOnly(context, {
     ...shown,
     reactionsHtml: reactionBarHtml(bars.get(`question:${id}`)),
-    answers: shown.answers.map((a) => ({ ...a, reactionsHtml: reactionBarHtml(bars.get(`answer:${a.id}`)) })),
+    // Answers of members the viewer blocked, or who blocked them, come collapsed (issue 31).
+    answers: shown.answers.map(({ authorId, ...a }) => {
+      const block = blocks.get(authorId);
+      return {
+        ...a,
+        html: block && a.html !== null ? collapsedPostHtml(a.html, block) : a.html,
+        reactionsHtml: block ? "" : reactionBarHtml(bars.get(`answer:${a.id}`)),
+      };
+    }),
     canonical: `${services.env.BASE_URL}/council/${id}`,
     structuredData:
       shown.question.html === null ? null : questionStructuredData(services.env.BASE_URL, { ...shown.question, html: shown.question.html }, shown.answers),

@@ -8,6 +8,7 @@ import { Byline } from "~/components/community/byline";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
 import { reactionBars } from "~/.server/domain/reactions/reaction-read-model";
+import { blocksFor, collapsedPostHtml } from "~/.server/domain/blocks/block-service";
 import { reactionBarHtml } from "~/components/community/reaction-bar.server";
 import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
@@ -56,6 +57,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shown = id ? await creationWithComments(services.db, id, viewer) : null;
   if (!shown) throw data("Not found", { status: 404 });
   const edit = new URL(request.url).searchParams.get("edit");
+  const blocks = await blocksFor(
+    services.db,
+    viewer,
+    shown.comments.map((c) => c.authorId),
+  );
   // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
   const here = `/forge/${shown.creation.id}`;
   const bars = await reactionBars(services.db, viewer, [
@@ -72,7 +78,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return proseInMarkupOnly(context, {
     ...shown,
     reactionsHtml: reactionBarHtml(bars.get(`creation:${shown.creation.id}`)),
-    comments: shown.comments.map((c) => ({ ...c, reactionsHtml: reactionBarHtml(bars.get(`comment:${c.id}`)) })),
+    // Comments of members the viewer blocked, or who blocked them, come collapsed (issue 31).
+    comments: shown.comments.map(({ authorId, ...c }) => {
+      const block = blocks.get(authorId);
+      return {
+        ...c,
+        html: block && c.html !== null ? collapsedPostHtml(c.html, block) : c.html,
+        reactionsHtml: block ? "" : reactionBarHtml(bars.get(`comment:${c.id}`)),
+      };
+    }),
     structuredData: postingStructuredData(
       services.env.BASE_URL,
       {

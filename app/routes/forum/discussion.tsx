@@ -21,6 +21,7 @@ import { requireViewer } from "~/.server/session";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
 import { reactionBars } from "~/.server/domain/reactions/reaction-read-model";
+import { blocksFor, collapsedPostHtml } from "~/.server/domain/blocks/block-service";
 import { reactionBarHtml } from "~/components/community/reaction-bar.server";
 import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
@@ -59,6 +60,11 @@ function discussionIdOf(ref: string) {
   return match ? parseId(match[1]) : null;
 }
 
+/** A member's id stays on the server: the page needs only what the viewer may do. */
+function withoutAuthorId<T extends { authorId: string }>({ authorId: _, ...rest }: T) {
+  return rest;
+}
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const section = sectionOrNotFound(params.section);
   const id = discussionIdOf(params.discussionRef);
@@ -92,6 +98,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   kept.delete("edit");
   const related = await relatedPosts(services.db, { kind: "discussion", section: shown.topic.section }, id, shown.discussion.title);
   const pageHere = `${shown.path}${kept.size > 0 ? `?${kept}` : ""}`;
+  // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
+  const blocks = await blocksFor(services.db, viewer, [shown.discussion.authorId, ...shown.replies.map((r) => r.authorId)]);
+  const openingBlock = blocks.get(shown.discussion.authorId);
   // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
   const bars = await reactionBars(services.db, viewer, [
     { kind: "discussion", id, mine: shown.discussion.mine, deleted: shown.discussion.deleted, hidden: shown.discussion.hidden, back: `${shown.path}#post` },
@@ -111,13 +120,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     bookmarked,
     pageHere,
     ...shown,
-    reactionsHtml: reactionBarHtml(bars.get(`discussion:${id}`)),
+    discussion: withoutAuthorId({
+      ...shown.discussion,
+      html: openingBlock && shown.discussion.html !== null ? collapsedPostHtml(shown.discussion.html, openingBlock) : shown.discussion.html,
+    }),
+    reactionsHtml: openingBlock ? "" : reactionBarHtml(bars.get(`discussion:${id}`)),
     // What every viewer sees of a reply comes as markup rendered once per version of the reply
     // (ADR 0032); only what the viewer may do with it stays data for React.
     replies: shown.replies.map((r) => ({
       id: r.id,
-      cardHtml: replyCardHtml(r, !editsReply(editing, r)),
-      reactionsHtml: reactionBarHtml(bars.get(`reply:${r.id}`)),
+      cardHtml: blocks.has(r.authorId) ? collapsedPostHtml(replyCardHtml(r, true), blocks.get(r.authorId)!) : replyCardHtml(r, !editsReply(editing, r)),
+      reactionsHtml: blocks.has(r.authorId) ? "" : reactionBarHtml(bars.get(`reply:${r.id}`)),
       body: r.body,
       mine: r.mine,
       deleted: r.deleted,

@@ -18,6 +18,7 @@ import { memberIdByHandle } from "~/.server/domain/notifications/page-controls";
 import { readForm } from "~/.server/forms";
 import { isModerator } from "~/.server/domain/accounts/roles";
 import { liftSilence, silenceMember, silenceOf } from "~/.server/domain/accounts/silence";
+import { setBlocked, viewerBlocks } from "~/.server/domain/blocks/block-service";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { requireViewer } from "~/.server/session";
 import { formatDate } from "~/lib/dates";
@@ -55,11 +56,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   // The mute button (issue 28): for a signed-in member on someone else's profile; null otherwise.
   const muted = viewer && viewer.id !== profile.id ? await viewerMutes(db, viewer, profile.id) : null;
+  // The block button (issue 31), beside it.
+  const blocked = viewer && viewer.id !== profile.id ? await viewerBlocks(db, viewer, profile.id) : null;
   const posts = Object.values(profile.counts).reduce((sum, n) => sum + n, 0);
   const structuredData = profileStructuredData(context.get(servicesContext).env.BASE_URL, { ...profile, rankLabel: rankById(profile.rank).label, posts });
   // A moderator's silence control (issue 31): until when and why, or the form.
   const silence = isModerator(viewer) && viewer?.id !== profile.id ? { current: await silenceOf(db, profile.id) } : null;
-  return proseInMarkupOnly(context, { profile, muted, paged: before !== null, structuredData, silence });
+  return proseInMarkupOnly(context, { profile, muted, blocked, paged: before !== null, structuredData, silence });
 }
 
 /** Mute or unmute this member: nothing they do notifies the viewer while muted (issue 28). */
@@ -70,7 +73,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const form = await readForm(request);
   const intent = form.get("intent");
-  if (intent !== "mute" && intent !== "unmute" && intent !== "silence" && intent !== "unsilence") throw data("Unknown action", { status: 400 });
+  if (!["mute", "unmute", "silence", "unsilence", "block", "unblock"].includes(String(intent))) throw data("Unknown action", { status: 400 });
   const memberId = await memberIdByHandle(services.db, handle);
   if (!memberId) throw data("Not found", { status: 404 });
   if (intent === "silence" || intent === "unsilence") {
@@ -83,9 +86,32 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!done.ok) return data({ errors: done.errors, intent }, { status: done.status });
     return redirect(`/members/${handle}#silence`);
   }
+  if (intent === "block" || intent === "unblock") {
+    const done = await setBlocked(services, viewer, memberId, intent === "block");
+    if (!done.ok) return data({ errors: done.errors, intent }, { status: done.status });
+    return redirect(`/members/${handle}#block`);
+  }
   const result = await setMemberMuted(services, viewer, memberId, intent === "mute");
   if (!result.ok) return data({ errors: result.errors, intent }, { status: result.status });
   return redirect(`/members/${handle}#mute`);
+}
+
+/** The viewer's block button for this member, and what it does (issue 31). */
+function BlockControl({ name, blocked, error }: { name: string; blocked: boolean; error?: string }) {
+  return (
+    <Form method="post" preventScrollReset id="block" className="mt-3 flex flex-col gap-1">
+      <input type="hidden" name="intent" value={blocked ? "unblock" : "block"} />
+      <FormAlert>{error}</FormAlert>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" variant="outline" size="sm">
+          {blocked ? `Unblock ${name}` : `Block ${name}`}
+        </Button>
+        <span className="text-sm text-stone-700">
+          {blocked ? "Neither of you sees the other's posts or replies to them." : "Neither of you will see the other's posts or reply to them."}
+        </span>
+      </div>
+    </Form>
+  );
 }
 
 /** A moderator's control over a member's silence: until when and why, with the way to lift it, or the form. */
@@ -247,6 +273,13 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               name={p.name}
               muted={loaderData.muted}
               error={actionData?.intent === "mute" || actionData?.intent === "unmute" ? actionData.errors.form : undefined}
+            />
+          )}
+          {loaderData.blocked === null ? null : (
+            <BlockControl
+              name={p.name}
+              blocked={loaderData.blocked}
+              error={actionData?.intent === "block" || actionData?.intent === "unblock" ? actionData.errors.form : undefined}
             />
           )}
           {loaderData.silence ? (

@@ -136,6 +136,7 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
       edited: a.edited_at !== null,
       deleted: a.deleted_at !== null,
       author: a.author,
+      authorId: a.author_id,
       mine: mine(a.author_id),
       voted: voted.has(a.id),
       advisor: a.advisor_path ? { path: a.advisor_path, specialty: a.advisor_specialty ?? "" } : null,

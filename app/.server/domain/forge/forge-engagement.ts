@@ -1,6 +1,7 @@
 import type { AppServices, Viewer } from "../../context";
 import { awardXp, revokeXp } from "../progression/progression-service";
 import { lockReactions, reactionAllowed, reactionEarnsXp } from "../reactions/reaction-service";
+import { BLOCK_MESSAGES, blockedEitherWay } from "../blocks/block-service";
 import { createPost, deleteOwnPost, editOwnPost, setPostHidden } from "../posts/pipeline";
 import { fail, type Outcome } from "../outcome";
 import { tag, wrote } from "../../cache/page-tags";
@@ -96,7 +97,9 @@ export async function commentOnCreation(
   input: { body: string; submissionKey: string },
   now = new Date(),
 ): Promise<Outcome<{ id: number; pending: boolean }>> {
-  if (!(await findOpenCreation(services.db, creationId))) return fail(404, CREATION_MISSING);
+  const creation = await findOpenCreation(services.db, creationId);
+  if (!creation) return fail(404, CREATION_MISSING);
+  if (await blockedEitherWay(services.db, viewer.id, creation.author_id)) return fail(403, BLOCK_MESSAGES.comment);
   const posted = await createPost(
     services,
     viewer,

@@ -105,6 +105,7 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
       hidden: c.hidden_at !== null,
       mine: viewer?.id === c.author_id,
       author: c.author,
+      authorId: c.author_id,
     })),
   };
 }

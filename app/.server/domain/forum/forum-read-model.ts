@@ -107,6 +107,7 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
       featured: discussion.featured_at !== null,
       replies: Number(discussion.reply_count),
       author: discussion.author,
+      authorId: row.author_id,
       mine: mine(row.author_id),
     },
     replies: replies.map((r) => ({
@@ -118,6 +119,7 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
       deleted: r.deleted_at !== null,
       hidden: r.hidden_at !== null,
       author: r.author,
+      authorId: r.author_id,
       mine: mine(r.author_id),
     })),
     pages: {

@@ -1,6 +1,7 @@
 import { deleteWatch, setWatchLevel } from "../notifications/notification-repository";
 import type { AppServices, Viewer } from "../../context";
 import { speakAllowed } from "../accounts/silence";
+import { BLOCK_MESSAGES, blockedEitherWay } from "../blocks/block-service";
 import type { ModerationActionKind } from "../../db/schema";
 import type { SectionId } from "~/lib/domain-values";
 import { slugify } from "~/lib/slug";
@@ -116,6 +117,7 @@ export async function postReply(
   const discussion = await findDiscussion(services.db, discussionId);
   if (!discussion || (discussion.hidden_at !== null && !isModerator(viewer))) return fail(404, "Discussion not found");
   if (discussion.locked_at !== null) return fail(403, LOCKED);
+  if (await blockedEitherWay(services.db, viewer.id, discussion.author_id)) return fail(403, BLOCK_MESSAGES.reply);
   const posted = await createPost(
     services,
     viewer,

@@ -1,4 +1,5 @@
 import type { AppServices, Viewer } from "../../context";
+import { blocksAmong } from "../blocks/block-repository";
 import type { Db } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import type { Timestamp } from "../../db/schema";
@@ -68,6 +69,8 @@ export async function notify(trx: Executor, actorId: string | null, notices: rea
   if (first.size === 0) return [];
   const members = [...first.keys()];
   const muting = actorId ? await membersMuting(trx, members, actorId) : new Set<string>();
+  // A block either way silences the actor for the member too (issue 31).
+  if (actorId) for (const id of (await blocksAmong(trx, actorId, members)).keys()) muting.add(id);
   const quiet = await membersMutingSubjects(trx, members, [...new Set([...first.values()].flatMap((n) => n.quietIf ?? []))]);
   const off = new Map<NotificationSetting, Set<string>>();
   for (const setting of new Set([...first.values()].map((n) => NOTIFICATION_KINDS[n.kind].setting))) {

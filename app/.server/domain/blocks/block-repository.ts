@@ -1,0 +1,33 @@
+import type { Executor } from "../../db/executor";
+
+export async function setBlock(db: Executor, memberId: string, blockedId: string, blocked: boolean, at: string) {
+  if (blocked)
+    await db
+      .insertInto("member_block")
+      .values({ member_id: memberId, blocked_id: blockedId, created_at: at })
+      .onConflict((oc) => oc.columns(["member_id", "blocked_id"]).doNothing())
+      .execute();
+  else await db.deleteFrom("member_block").where("member_id", "=", memberId).where("blocked_id", "=", blockedId).execute();
+}
+
+export async function isBlocking(db: Executor, memberId: string, blockedId: string) {
+  const row = await db.selectFrom("member_block").select("blocked_id").where("member_id", "=", memberId).where("blocked_id", "=", blockedId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Of these members, those the member blocked ("blocked") and those who blocked the member
+ * ("blocked-by"); a block the member made wins where both exist. Two indexed reads.
+ */
+export async function blocksAmong(db: Executor, memberId: string, others: readonly string[]): Promise<Map<string, "blocked" | "blocked-by">> {
+  const found = new Map<string, "blocked" | "blocked-by">();
+  const ids = [...new Set(others)].filter((id) => id !== memberId);
+  if (ids.length === 0) return found;
+  const [by, of] = await Promise.all([
+    db.selectFrom("member_block").select("member_id").where("blocked_id", "=", memberId).where("member_id", "in", ids).execute(),
+    db.selectFrom("member_block").select("blocked_id").where("member_id", "=", memberId).where("blocked_id", "in", ids).execute(),
+  ]);
+  for (const row of by) found.set(row.member_id, "blocked-by");
+  for (const row of of) found.set(row.blocked_id, "blocked");
+  return found;
+}
