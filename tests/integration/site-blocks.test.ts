@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { postReply } from "~/.server/domain/forum/forum-service";
 import { rankById } from "~/lib/ranks";
-import { discussion, member } from "../factories";
+import { discussion } from "../factories";
 import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
 import { joinOverHttp } from "./site-join";

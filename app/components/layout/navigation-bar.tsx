@@ -57,7 +57,14 @@ function SiteSearch({ id, className }: { id: string; className?: string }) {
       <label htmlFor={id} className="sr-only">
         Search
       </label>
-      <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-2 size-4 -translate-y-1/2 text-stone-500" />
+      {/* A submit button of its own: the form is sent by keyboard or by this (WCAG H32). */}
+      <button
+        type="submit"
+        aria-label="Search the site"
+        className="absolute top-1/2 left-1 flex size-7 -translate-y-1/2 items-center justify-center rounded text-stone-500 hover:text-ink focus-visible:outline-3"
+      >
+        <Search aria-hidden="true" className="size-4" />
+      </button>
       <input
         id={id}
         name="q"
