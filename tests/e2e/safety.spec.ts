@@ -78,3 +78,30 @@ test("a new member's spammy first post waits for approval, and shows once a mode
   await gotoHydrated(page, url);
   await expect(page.getByText(words)).toBeVisible();
 });
+
+// A member blocks another from their profile: that member's reply is collapsed behind a line that
+// opens it, for the one who blocked and the one blocked alike.
+test("a member blocks another, whose reply then shows collapsed and opens on demand", async ({ page }) => {
+  const loud = await joinAs(page, "Lex Loudly");
+  const url = await startDiscussion(page, "Quiet corners", "Where do you sit when the house is loud?");
+  const words = `Nobody needs quiet corners ${Date.now()}`;
+  await page.getByLabel("Your reply").fill(words);
+  await page.getByRole("button", { name: "Post Reply" }).click();
+  await expect(page.getByText(words)).toBeVisible();
+
+  await joinAs(page, "Quinn Quiet");
+  await gotoHydrated(page, url);
+  await page.getByRole("listitem").filter({ hasText: words }).getByRole("link", { name: loud.name }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: loud.name })).toBeVisible();
+  await page.getByRole("button", { name: `Block ${loud.name}` }).click();
+  await expect(page.getByRole("button", { name: `Unblock ${loud.name}` })).toBeVisible();
+  await expectNoSeriousViolations(page);
+
+  await gotoHydrated(page, url);
+  const collapsed = page.locator("details.blocked-post").filter({ hasText: "Hidden: you blocked this member." });
+  await expect(collapsed).toHaveCount(2);
+  await expect(page.getByText(words)).toBeHidden();
+  await collapsed.last().getByText("Show the post").click();
+  await expect(page.getByText(words)).toBeVisible();
+  await expectNoSeriousViolations(page);
+});
