@@ -55,6 +55,10 @@ describe(`robots.txt and the sitemap, on ${ENGINE}`, () => {
       "/admin/",
       "/signin",
       "/join",
+      // Who reacted, the flag form and the review queue (issue 31).
+      "/reactions/",
+      "/flags/",
+      "/review",
       "/*/new",
       "/*/edit",
     ])
