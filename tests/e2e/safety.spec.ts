@@ -18,7 +18,7 @@ test("three new members flag a reply and a visitor no longer sees it; a moderato
     await gotoHydrated(page, url);
     await page.getByRole("listitem").filter({ hasText: words }).getByRole("link", { name: "Flag", exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Flag a Post" })).toBeVisible();
-    await page.getByLabel("Spam").check();
+    await page.getByLabel("Abusive").check();
     await page.getByRole("button", { name: "Flag Post" }).click();
     await expect(page.getByRole("main").getByRole("status")).toContainText("Thank you. The moderators will review this post.");
   }

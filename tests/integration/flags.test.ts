@@ -4,6 +4,7 @@ import { decideReview, FLAG_MESSAGES, flagPost, flagWeightOf } from "~/.server/d
 import { reviewQueue } from "~/.server/domain/flags/review-read-model";
 import { deleteForumPost, moderate, postReply } from "~/.server/domain/forum/forum-service";
 import { notificationsPage } from "~/.server/domain/notifications/notification-service";
+import { SPAM_SILENCE_REASON } from "~/.server/domain/accounts/silence";
 import { FLAG_THRESHOLD } from "~/lib/flags";
 import { rankById } from "~/lib/ranks";
 import { discussion, member } from "../factories";
@@ -143,5 +144,36 @@ describe(`flags and review on ${ENGINE}`, () => {
     expect(Number(item.flags)).toBe(flagged);
     expect(Number(item.weight)).toBe(flagged * 100);
     expect(Number(item.weight)).toBeGreaterThanOrEqual(FLAG_THRESHOLD);
+  });
+
+  it("spam flags on a new member's first posts hide their other posts of the day and silence them until a moderator clears the post", async () => {
+    const d = await discussion(site.services);
+    const newcomer = await member(db());
+    const first = ok(await postReply(site.services, newcomer, d.id, { body: "Hello from a new member.", submissionKey: crypto.randomUUID() }));
+    const second = ok(await postReply(site.services, newcomer, d.id, { body: "Another friendly hello here.", submissionKey: crypto.randomUUID() }));
+    const post = { kind: "reply" as const, id: second.id };
+    for (let i = 0; i < 3; i++) ok(await flagPost(site.services, await member(db()), post, { reason: "spam", note: "" }));
+    expect(await hiddenAt(first.id)).not.toBeNull();
+    expect(await hiddenAt(second.id)).not.toBeNull();
+    const silenced = await db().selectFrom("member").select(["silenced_until", "silence_reason"]).where("id", "=", newcomer.id).executeTakeFirstOrThrow();
+    expect(silenced.silence_reason).toBe(SPAM_SILENCE_REASON);
+    const queue = await reviewQueue(db());
+    expect(queue.items.find((i) => i.key === `reply:${first.id}`)).toMatchObject({ hiddenByFlags: true, flags: [] });
+
+    ok(await decideReview(site.services, moderator, post, "disagree"));
+    const lifted = await db().selectFrom("member").select(["silenced_until"]).where("id", "=", newcomer.id).executeTakeFirstOrThrow();
+    expect(lifted.silenced_until).toBeNull();
+    // The other post waits for its own decision.
+    expect(await hiddenAt(first.id)).not.toBeNull();
+    ok(await decideReview(site.services, moderator, { kind: "reply", id: first.id }, "disagree"));
+    expect(await hiddenAt(first.id)).toBeNull();
+
+    // Flags of another reason hide the one post alone.
+    const other = await member(db());
+    const a = ok(await postReply(site.services, other, d.id, { body: "My first words here.", submissionKey: crypto.randomUUID() }));
+    const b = ok(await postReply(site.services, other, d.id, { body: "My second words here.", submissionKey: crypto.randomUUID() }));
+    for (let i = 0; i < 3; i++) ok(await flagPost(site.services, await member(db()), { kind: "reply", id: b.id }, { reason: "abusive", note: "" }));
+    expect(await hiddenAt(b.id)).not.toBeNull();
+    expect(await hiddenAt(a.id)).toBeNull();
   });
 });

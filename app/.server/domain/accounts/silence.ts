@@ -86,3 +86,24 @@ export async function liftSilence(services: AppServices, viewer: Viewer, memberI
   const done = await services.db.updateTable("member").set({ silenced_until: null, silence_reason: null }).where("id", "=", memberId).executeTakeFirst();
   return Number(done.numUpdatedRows) > 0 ? { ok: true, value: null } : fail(404, SILENCE_MESSAGES.missing);
 }
+
+/** The reason of a silence the spam flags set on a new member, lifted when a moderator clears them. */
+export const SPAM_SILENCE_REASON = "Your first posts were flagged as spam; a moderator will review them";
+/** How long such a silence lasts at most if no moderator comes: it is meant to end at the review. */
+const SPAM_SILENCE_DAYS = 30;
+
+/** Inside the flags' transaction: the new member is silenced until a moderator reviews their posts. */
+export async function silenceForReview(trx: Executor, memberId: string, now: Date) {
+  const until = new Date(now.getTime() + SPAM_SILENCE_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  await trx.updateTable("member").set({ silenced_until: until, silence_reason: SPAM_SILENCE_REASON }).where("id", "=", memberId).execute();
+}
+
+/** A moderator cleared the member's flagged post: a silence the spam flags set goes with it. */
+export async function liftSilenceForReview(trx: Executor, memberId: string) {
+  await trx
+    .updateTable("member")
+    .set({ silenced_until: null, silence_reason: null })
+    .where("id", "=", memberId)
+    .where("silence_reason", "=", SPAM_SILENCE_REASON)
+    .execute();
+}

@@ -47,6 +47,19 @@ export async function pendingFlagsOn(db: Executor, post: PostRef) {
   return { flags: Number(row.flags), weight: Number(row.weight ?? 0) };
 }
 
+/** What the post's pending spam flags weigh together. */
+export async function pendingSpamWeight(db: Executor, post: PostRef) {
+  const row = await db
+    .selectFrom("flag")
+    .select((eb) => eb.fn.sum<number>("weight").as("weight"))
+    .where("kind", "=", post.kind)
+    .where("post_id", "=", post.id)
+    .where("outcome", "is", null)
+    .where("reason", "=", "spam")
+    .executeTakeFirstOrThrow();
+  return Number(row.weight ?? 0);
+}
+
 /** How a member's past flags were decided: their record, which weighs their next flag. */
 export async function flagRecordOf(db: Executor, memberId: string) {
   const rows = await db

@@ -3,16 +3,30 @@ import type { AppServices, Viewer } from "../../context";
 import { lockKeys } from "../../db/lock-keys";
 import type { Executor } from "../../db/executor";
 import { isModerator } from "../accounts/roles";
-import { speakAllowed } from "../accounts/silence";
+import { liftSilenceForReview, silenceForReview, speakAllowed } from "../accounts/silence";
 import { notify, ringBells, type Notice } from "../notifications/notification-service";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { awardPostXp, hideInTransaction, moderatorPolicy, noticeModeration, wrotePost } from "../posts/pipeline";
 import { specOf } from "../posts/post-kinds";
 import { postKey, postPlaces, type PostRef } from "../posts/post-places";
-import { findPost, insertModerationAction } from "../posts/post-repository";
+import { findPost, insertModerationAction, recentBodiesBy } from "../posts/post-repository";
 import { progressOf } from "../progression/progression-service";
 import { FLAG_NOTE_MAX, FLAG_THRESHOLD, flagWeight, type FlagReason } from "~/lib/flags";
-import { decideReviewItem, findReviewItem, flagRecordOf, insertFlag, markHiddenByFlags, openReviewItem, pendingFlagsOn, settleFlags } from "./flag-repository";
+import { NEW_MEMBER_LIMITS_RANK } from "~/lib/privileges";
+import { isRankAtLeast } from "~/lib/ranks";
+import type { Db } from "../../db/connect";
+import { FIRST_POSTS } from "./spam-signals";
+import {
+  decideReviewItem,
+  findReviewItem,
+  flagRecordOf,
+  insertFlag,
+  markHiddenByFlags,
+  openReviewItem,
+  pendingFlagsOn,
+  pendingSpamWeight,
+  settleFlags,
+} from "./flag-repository";
 
 /**
  * Flags and the review queue (issue 31). Every member may flag a post that shows, once, never their
@@ -67,6 +81,7 @@ export async function flagPost(
   const at = now.toISOString();
   let told: string[] = [];
   let hiddenNow = false;
+  let swept: Array<PostRef & { parentId: string | number | null }> = [];
   const outcome = await db.transaction().execute(async (trx): Promise<Outcome<{ hidden: boolean }>> => {
     await lockKeys(trx, [reviewKey(post)]);
     const flagId = await insertFlag(trx, { post, flaggerId: viewer.id, reason: input.reason, note, weight, at });
@@ -80,13 +95,44 @@ export async function flagPost(
     await markHiddenByFlags(trx, post, at);
     told = hid.told;
     hiddenNow = true;
+    // Spam on a new member's first posts: their other posts of the last day are hidden for review
+    // too, and they are silenced until a moderator decides (issue 31).
+    if ((await pendingSpamWeight(trx, post)) * 2 >= totals.weight && (await isNewMember(trx, row.author_id))) {
+      swept = await sweepNewMember(trx, post, row.author_id, viewer.id, now);
+      await silenceForReview(trx, row.author_id, now);
+    }
     return { ok: true, value: { hidden: true } };
   });
   // The pages it showed on name their tags after the commit; a flag that hid nothing changed no page.
-  if (hiddenNow) await wrotePost(db, post.kind, { id: post.id, parentId: row.parent_id, authorId: row.author_id });
-  else wroteNothingPublic();
+  if (hiddenNow) {
+    await wrotePost(db, post.kind, { id: post.id, parentId: row.parent_id, authorId: row.author_id });
+    for (const other of swept) await wrotePost(db, other.kind, { id: other.id, parentId: other.parentId, authorId: row.author_id });
+  } else wroteNothingPublic();
   await ringBells(services, told);
   return outcome;
+}
+
+/** A new member, as the spam sweep counts one: an initiate among their first posts. */
+async function isNewMember(trx: Executor, memberId: string) {
+  if (isRankAtLeast((await progressOf(trx, memberId)).rank.id, NEW_MEMBER_LIMITS_RANK)) return false;
+  return (await recentBodiesBy(trx, memberId, FIRST_POSTS + 1)).length <= FIRST_POSTS;
+}
+
+/** Hides the member's other posts of the last day, each waiting on /review as hidden by the flags. */
+async function sweepNewMember(trx: Db, flagged: PostRef, authorId: string, flaggerId: string, now: Date) {
+  const at = now.toISOString();
+  const since = now.getTime() - 24 * 60 * 60 * 1000;
+  const swept: Array<PostRef & { parentId: string | number | null }> = [];
+  for (const p of await recentBodiesBy(trx, authorId, FIRST_POSTS + 1)) {
+    if ((p.kind === flagged.kind && p.id === flagged.id) || new Date(p.createdAt).getTime() < since) continue;
+    const ref = { kind: p.kind, id: p.id };
+    const hid = await hideInTransaction(trx, p.kind, p.id, true, { actor: flaggerId, action: "auto-hide", byFlags: true }, now);
+    if (!hid.changed || !hid.post || hid.post.deleted_at !== null) continue;
+    await openReviewItem(trx, ref, authorId, { flags: 0, weight: 0 }, at);
+    await markHiddenByFlags(trx, ref, at);
+    swept.push({ ...ref, parentId: hid.post.parent_id });
+  }
+  return swept;
 }
 
 export type ReviewDecision = "agree" | "disagree" | "ignore";
@@ -128,6 +174,8 @@ export async function decideReview(
     if (item.reason === "approval" && decision === "disagree" && changed) await awardPostXp(trx, post.kind, current.author_id, post.id, now);
     await insertModerationAction(trx, { actor_id: viewer.id, action: decision, subject_type: post.kind, subject_id: post.id, created_at: at });
     await decideReviewItem(trx, post, decision, viewer.id, at);
+    // Cleared, the post takes away a silence its spam flags set on a new member.
+    if (decision !== "agree") await liftSilenceForReview(trx, current.author_id);
     const flaggers = await settleFlags(trx, post, decision === "agree" ? "agreed" : decision === "disagree" ? "disagreed" : "ignored", at);
     if (decision !== "ignore") told.push(...(await noticeFlaggers(trx, post, current.parent_id, flaggers, decision, viewer.id, now)));
     const hidden = hide ?? current.hidden_at !== null;
