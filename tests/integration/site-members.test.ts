@@ -484,6 +484,9 @@ describe(`data export on ${ENGINE}`, () => {
       "challengeAttempts",
       "checkIns",
       "bookmarks",
+      "reactions",
+      "flags",
+      "blocks",
     ]) {
       expect(Array.isArray(body[key]), key).toBe(true);
     }

@@ -163,6 +163,27 @@ export async function exportMemberData(db: Db, memberId: string, now = new Date(
         .orderBy("id")
         .execute()
     ).map((b) => ({ ...b, remind_at: iso(b.remind_at), reminded_at: iso(b.reminded_at), created_at: iso(b.created_at) })),
+    // Issue 31: the reactions they gave, the flags they made (with how each was decided) and whom they blocked.
+    reactions: (
+      await db.selectFrom("reaction").select(["kind", "post_id", "reaction", "created_at"]).where("member_id", "=", memberId).orderBy("created_at").execute()
+    ).map((r) => ({ ...r, created_at: iso(r.created_at) })),
+    flags: (
+      await db
+        .selectFrom("flag")
+        .select(["kind", "post_id", "reason", "note", "outcome", "created_at", "decided_at"])
+        .where("flagger_id", "=", memberId)
+        .orderBy("id")
+        .execute()
+    ).map((f) => ({ ...f, created_at: iso(f.created_at), decided_at: iso(f.decided_at) })),
+    blocks: (
+      await db
+        .selectFrom("member_block")
+        .innerJoin("member", "member.id", "member_block.blocked_id")
+        .select(["member.handle", "member_block.created_at"])
+        .where("member_block.member_id", "=", memberId)
+        .orderBy("member_block.created_at")
+        .execute()
+    ).map((b) => ({ handle: b.handle, created_at: iso(b.created_at) })),
     newsletter: newsletter
       ? {
           status: newsletter.status,
