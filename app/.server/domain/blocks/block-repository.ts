@@ -17,17 +17,20 @@ export async function isBlocking(db: Executor, memberId: string, blockedId: stri
 
 /**
  * Of these members, those the member blocked ("blocked") and those who blocked the member
- * ("blocked-by"); a block the member made wins where both exist. Two indexed reads.
+ * ("blocked-by"); a block the member made wins where both exist. One statement, both directions.
  */
 export async function blocksAmong(db: Executor, memberId: string, others: readonly string[]): Promise<Map<string, "blocked" | "blocked-by">> {
   const found = new Map<string, "blocked" | "blocked-by">();
   const ids = [...new Set(others)].filter((id) => id !== memberId);
   if (ids.length === 0) return found;
-  const [by, of] = await Promise.all([
-    db.selectFrom("member_block").select("member_id").where("blocked_id", "=", memberId).where("member_id", "in", ids).execute(),
-    db.selectFrom("member_block").select("blocked_id").where("member_id", "=", memberId).where("blocked_id", "in", ids).execute(),
-  ]);
-  for (const row of by) found.set(row.member_id, "blocked-by");
-  for (const row of of) found.set(row.blocked_id, "blocked");
+  const rows = await db
+    .selectFrom("member_block")
+    .select(["member_id", "blocked_id"])
+    .where((eb) =>
+      eb.or([eb.and([eb("member_id", "=", memberId), eb("blocked_id", "in", ids)]), eb.and([eb("blocked_id", "=", memberId), eb("member_id", "in", ids)])]),
+    )
+    .execute();
+  for (const row of rows) if (row.blocked_id === memberId) found.set(row.member_id, "blocked-by");
+  for (const row of rows) if (row.member_id === memberId) found.set(row.blocked_id, "blocked");
   return found;
 }
