@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
-import { decideReview, FLAG_MESSAGES, flagPost, flagWeightOf } from "~/.server/domain/flags/flag-service";
+import { decideReview, FLAG_MESSAGES, flagPost, flagWeightOf, REVIEW_SILENCE_REASON } from "~/.server/domain/flags/flag-service";
 import { reviewQueue } from "~/.server/domain/flags/review-read-model";
 import { deleteForumPost, moderate, postReply } from "~/.server/domain/forum/forum-service";
 import { notificationsPage } from "~/.server/domain/notifications/notification-service";
@@ -175,5 +175,16 @@ describe(`flags and review on ${ENGINE}`, () => {
     for (let i = 0; i < 3; i++) ok(await flagPost(site.services, await member(db()), { kind: "reply", id: b.id }, { reason: "abusive", note: "" }));
     expect(await hiddenAt(b.id)).not.toBeNull();
     expect(await hiddenAt(a.id)).toBeNull();
+  });
+
+  it("agreeing may also silence the author for a while; a period out of range decides nothing", async () => {
+    const { post, author, id } = await flaggedReply();
+    ok(await flagPost(site.services, moderator, post, { reason: "abusive", note: "" }));
+    expect(await decideReview(site.services, moderator, post, "agree", { silenceDays: 400 })).toMatchObject({ ok: false, status: 400 });
+    expect((await reviewQueue(db())).items.some((i) => i.key === `reply:${id}`)).toBe(true);
+    expect(ok(await decideReview(site.services, moderator, post, "agree", { silenceDays: 7 }))).toEqual({ hidden: true });
+    const row = await db().selectFrom("member").select(["silenced_until", "silence_reason"]).where("id", "=", author.id).executeTakeFirstOrThrow();
+    expect(row.silence_reason).toBe(REVIEW_SILENCE_REASON);
+    expect(new Date(row.silenced_until!).getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000);
   });
 });

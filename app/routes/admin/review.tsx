@@ -40,7 +40,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const decision = String(form.get("decision") ?? "");
   if (!isPostKind(kind) || !id) throw data("Unknown post", { status: 400 });
   if (decision !== "agree" && decision !== "disagree" && decision !== "ignore") throw data("Unknown decision", { status: 400 });
-  const done = await decideReview(context.get(servicesContext), viewer, { kind, id }, decision);
+  const silenceDays = Number(form.get("silenceDays") ?? 0);
+  const done = await decideReview(context.get(servicesContext), viewer, { kind, id }, decision, { silenceDays });
   if (!done.ok) return data({ error: done.errors.form, key: `${kind}:${id}` }, { status: done.status });
   return redirect("/review", 303);
 }
@@ -124,11 +125,27 @@ export default function Review({ loaderData, actionData }: Route.ComponentProps)
                         </Button>
                       </>
                     ) : (
-                      (Object.keys(DECISIONS) as Array<keyof typeof DECISIONS>).map((d) => (
-                        <Button key={d} type="submit" name="decision" value={d} variant={d === "agree" ? "warrior" : "outline"} size="sm">
-                          {DECISIONS[d]}
-                        </Button>
-                      ))
+                      <>
+                        {(Object.keys(DECISIONS) as Array<keyof typeof DECISIONS>).map((d) => (
+                          <Button key={d} type="submit" name="decision" value={d} variant={d === "agree" ? "warrior" : "outline"} size="sm">
+                            {DECISIONS[d]}
+                          </Button>
+                        ))}
+                        <span className="flex items-center gap-2 text-sm">
+                          <label htmlFor={`silence-${item.kind}-${item.id}`}>With Agree, silence the author</label>
+                          <select
+                            id={`silence-${item.kind}-${item.id}`}
+                            name="silenceDays"
+                            defaultValue="0"
+                            className="h-9 rounded-md border border-stone-300 bg-white px-2 text-sm"
+                          >
+                            <option value="0">not at all</option>
+                            <option value="1">for 1 day</option>
+                            <option value="7">for 7 days</option>
+                            <option value="30">for 30 days</option>
+                          </select>
+                        </span>
+                      </>
                     )}
                   </Form>
                 </article>

@@ -3,7 +3,7 @@ import type { AppServices, Viewer } from "../../context";
 import { lockKeys } from "../../db/lock-keys";
 import type { Executor } from "../../db/executor";
 import { isModerator } from "../accounts/roles";
-import { liftSilenceForReview, silenceForReview, speakAllowed } from "../accounts/silence";
+import { liftSilenceForReview, SILENCE_DAYS_MAX, SILENCE_MESSAGES, silenceForReview, silenceMember, speakAllowed } from "../accounts/silence";
 import { notify, ringBells, type Notice } from "../notifications/notification-service";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { awardPostXp, hideInTransaction, moderatorPolicy, noticeModeration, wrotePost } from "../posts/pipeline";
@@ -46,6 +46,9 @@ export const FLAG_MESSAGES = {
   noteLong: `Keep the note under ${FLAG_NOTE_MAX} characters`,
   nothingToReview: "This post is not waiting for review.",
 };
+
+/** The reason an author silenced from /review reads. */
+export const REVIEW_SILENCE_REASON = "A post of yours was hidden after review";
 
 const reviewKey = (post: PostRef) => `review:${post.kind}:${post.id}`;
 
@@ -148,10 +151,15 @@ export async function decideReview(
   viewer: Viewer,
   post: PostRef,
   decision: ReviewDecision,
+  options: { silenceDays?: number } = {},
   now = new Date(),
 ): Promise<Outcome<{ hidden: boolean }>> {
   const allowed = moderatorPolicy(viewer);
   if (!allowed.ok) return allowed;
+  // Agreeing may also silence the author for a while; checked before anything is decided.
+  const silenceDays = decision === "agree" ? (options.silenceDays ?? 0) : 0;
+  if (silenceDays !== 0 && (!Number.isInteger(silenceDays) || silenceDays < 1 || silenceDays > SILENCE_DAYS_MAX))
+    return fail(400, SILENCE_MESSAGES.days, "days");
   const { db } = services;
   const at = now.toISOString();
   const told: string[] = [];
@@ -185,6 +193,11 @@ export async function decideReview(
   if (changed) await wrotePost(db, post.kind, { id: post.id, parentId: outcome.value.parentId, authorId: outcome.value.authorId });
   else wroteNothingPublic();
   await ringBells(services, [...new Set(told)]);
+  if (silenceDays > 0) {
+    const silenced = await silenceMember(services, viewer, outcome.value.authorId, { days: silenceDays, reason: REVIEW_SILENCE_REASON }, now);
+    // A moderator's post was flagged: it is hidden all the same, and a moderator is never silenced.
+    if (!silenced.ok && silenced.status !== 403) return silenced;
+  }
   return { ok: true, value: { hidden: outcome.value.hidden } };
 }
 
