@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, request } from "playwright-core";
 import { chromiumPath } from "./chromium-path.js";
-import { HYDRATION_HOOK, hydrated } from "./hydration-hook.js";
+import { HYDRATION_HOOK, settled } from "./hydration-hook.js";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -255,10 +255,11 @@ async function runCodeSniffer(browser, pages) {
       const page = tabs.get(p.visitor);
       // The page itself, styles and scripts as a visit loads them (the DOM a visitor's tools read).
       await page.goto(BASE + p.url, { waitUntil: "load" });
-      // HTMLCS's script tag added while React still hydrates the document is a mismatch React
-      // answers by rendering the page again beside the server's copy (ids seen twice).
-      await page.waitForFunction(hydrated);
-      await page.addScriptTag({ content: htmlcs });
+      // The sniffer reads the document once React is done with it: hydrated, and the parts that
+      // hydrate later (ADR 0031) too, or it may catch one with its server and client markup at once
+      // (ids seen twice). It is evaluated in the page, adding no element React could meet.
+      await page.waitForFunction(settled, undefined, { polling: 100 });
+      await page.evaluate(`${htmlcs}\n;undefined`);
       const messages = await page.evaluate(
         () =>
           new Promise((resolve) => {

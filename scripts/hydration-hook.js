@@ -14,7 +14,7 @@ export const HYDRATION_HOOK = `(() => {
     isDisabled: false,
     renderers: new Map(),
     inject(renderer) { const id = nextId++; this.renderers.set(id, renderer); return id; },
-    onCommitFiberRoot() { window.__e2eHydrated = true; },
+    onCommitFiberRoot() { window.__e2eHydrated = true; window.__e2eLastCommit = performance.now(); },
     onPostCommitFiberRoot() {},
     onCommitFiberUnmount() {},
     onScheduleFiberRoot() {},
@@ -25,4 +25,13 @@ export const HYDRATION_HOOK = `(() => {
 /** Run in the page (`page.waitForFunction(hydrated)`): whether React has hydrated it. */
 export function hydrated() {
   return window.__e2eHydrated === true;
+}
+
+/**
+ * Run in the page: hydrated, and no React commit for 400 ms. Parts that hydrate later (ADR 0031)
+ * commit when their chunk arrives; a checker reading the document while one of them is being
+ * hydrated could see its server markup and its client markup at once.
+ */
+export function settled() {
+  return window.__e2eHydrated === true && performance.now() - window.__e2eLastCommit > 400;
 }
