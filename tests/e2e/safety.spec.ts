@@ -5,13 +5,12 @@ import { startDiscussion } from "./support/forum";
 // Issue 31's journeys of safety: three new members flag a reply, a visitor no longer sees its text, and
 // a moderator restores it from /review, after which the visitor sees it again.
 test("three new members flag a reply and a visitor no longer sees it; a moderator restores it from /review", async ({ page }) => {
-  const author = await joinAs(page, "Sol Spammer");
+  await joinAs(page, "Sol Spammer");
   const url = await startDiscussion(page, "Evening stretches", "Five minutes before bed.");
   const words = `Cheap yoga mats at my shop, today only ${Date.now()}.`;
   await page.getByLabel("Your reply").fill(words);
   await page.getByRole("button", { name: "Post Reply" }).click();
   await expect(page.getByText(words)).toBeVisible();
-  expect(author.name).toBe("Sol Spammer");
 
   for (const name of ["Ada Flagger", "Bo Flagger", "Cy Flagger"]) {
     await joinAs(page, name);

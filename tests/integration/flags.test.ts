@@ -101,7 +101,7 @@ describe(`flags and review on ${ENGINE}`, () => {
   });
 
   it("refuses flagging twice, one's own post, a hidden or deleted one, and a note-less 'something else', changing nothing", async () => {
-    const { id, post, author, d } = await flaggedReply();
+    const { id, post, author } = await flaggedReply();
     const flagger = await member(db());
     ok(await flagPost(site.services, flagger, post, { reason: "spam", note: "" }));
     expect(await flagPost(site.services, flagger, post, { reason: "abusive", note: "" })).toEqual({
@@ -125,7 +125,6 @@ describe(`flags and review on ${ENGINE}`, () => {
     expect(await flagPost(site.services, flagger, { kind: "discussion", id: 2_147_483_647 }, { reason: "spam", note: "" })).toMatchObject({ status: 404 });
     const flags = await db().selectFrom("flag").select("flagger_id").where("kind", "=", "reply").where("post_id", "=", id).execute();
     expect(flags).toEqual([{ flagger_id: flagger.id }]);
-    expect(d.id).toBeGreaterThan(0);
   });
 
   it("counts 50 parallel flags on one post once each and hides it exactly once", async () => {

@@ -10,7 +10,7 @@ import { Link } from "~/components/ui/link";
 import { servicesContext } from "~/.server/context";
 import { bookmarksPage } from "~/.server/domain/bookmarks/bookmark-read-model";
 import { addBookmark, removeBookmark, saveBookmark } from "~/.server/domain/bookmarks/bookmark-service";
-import { isPostKind } from "~/.server/domain/posts/post-kinds";
+import { postRefOf } from "~/.server/domain/posts/post-places";
 import { readForm } from "~/.server/forms";
 import { decodeActivityCursor, INVALID_PAGE_LINK } from "~/.server/pagination";
 import { requireViewer, safeRedirectTarget } from "~/.server/session";
@@ -55,10 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(`/bookmarks#bookmark-${id}`, 303);
   }
   if (intent !== "add" && intent !== "remove") throw data("Unknown action", { status: 400 });
-  const kind = form.get("kind");
-  const postId = parseId(form.get("id"));
-  if (!isPostKind(kind) || !postId) throw data("Unknown post", { status: 400 });
-  const post = { kind, id: postId };
+  const post = postRefOf(form.get("kind"), form.get("id"));
+  if (!post) throw data("Unknown post", { status: 400 });
   const done = intent === "add" ? await addBookmark(services, viewer, post) : await removeBookmark(services, viewer, post);
   if (!done.ok) return data<ActionResult>({ errors: done.errors }, { status: done.status });
   return redirect(safeRedirectTarget(form.get("redirectTo"), "/bookmarks"), 303);

@@ -10,11 +10,10 @@ import { servicesContext, type Viewer } from "~/.server/context";
 import { isModerator } from "~/.server/domain/accounts/roles";
 import { decideReview } from "~/.server/domain/flags/flag-service";
 import { reviewQueue } from "~/.server/domain/flags/review-read-model";
-import { isPostKind } from "~/.server/domain/posts/post-kinds";
+import { postKey, postRefOf } from "~/.server/domain/posts/post-places";
 import { readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { formatDate } from "~/lib/dates";
-import { parseId } from "~/lib/params";
 import { plural } from "~/lib/utils";
 
 export const meta: Route.MetaFunction = () => [{ title: "Review · Inner Peace. Outer Strength." }, { name: "robots", content: "noindex" }];
@@ -35,14 +34,13 @@ const DECISIONS = { agree: "Agree", disagree: "Disagree", ignore: "Ignore" } as 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireModerator(requireViewer(context, request));
   const form = await readForm(request);
-  const kind = form.get("kind");
-  const id = parseId(form.get("id"));
+  const post = postRefOf(form.get("kind"), form.get("id"));
   const decision = String(form.get("decision") ?? "");
-  if (!isPostKind(kind) || !id) throw data("Unknown post", { status: 400 });
+  if (!post) throw data("Unknown post", { status: 400 });
   if (decision !== "agree" && decision !== "disagree" && decision !== "ignore") throw data("Unknown decision", { status: 400 });
   const silenceDays = Number(form.get("silenceDays") ?? 0);
-  const done = await decideReview(context.get(servicesContext), viewer, { kind, id }, decision, { silenceDays });
-  if (!done.ok) return data({ error: done.errors.form, key: `${kind}:${id}` }, { status: done.status });
+  const done = await decideReview(context.get(servicesContext), viewer, post, decision, { silenceDays });
+  if (!done.ok) return data({ error: done.errors.form, key: postKey(post) }, { status: done.status });
   return redirect("/review", 303);
 }
 

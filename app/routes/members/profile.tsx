@@ -96,24 +96,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return redirect(`/members/${handle}#mute`);
 }
 
-/** The viewer's block button for this member, and what it does (issue 31). */
-function BlockControl({ name, blocked, error }: { name: string; blocked: boolean; error?: string }) {
-  return (
-    <Form method="post" preventScrollReset id="block" className="mt-3 flex flex-col gap-1">
-      <input type="hidden" name="intent" value={blocked ? "unblock" : "block"} />
-      <FormAlert>{error}</FormAlert>
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" variant="outline" size="sm">
-          {blocked ? `Unblock ${name}` : `Block ${name}`}
-        </Button>
-        <span className="text-sm text-stone-700">
-          {blocked ? "Neither of you sees the other's posts or replies to them." : "Neither of you will see the other's posts or reply to them."}
-        </span>
-      </div>
-    </Form>
-  );
-}
-
 /** A moderator's control over a member's silence: until when and why, with the way to lift it, or the form. */
 function SilenceControl({ current, errors }: { current: { until: string; reason: string } | null; errors?: Record<string, string> }) {
   return (
@@ -151,17 +133,34 @@ function SilenceControl({ current, errors }: { current: { until: string; reason:
   );
 }
 
-/** The viewer's mute button for this member, and what it does. */
-function MuteControl({ name, muted, error }: { name: string; muted: boolean; error?: string }) {
+/**
+ * One of the viewer's own switches about this member, and what it does: mute (issue 28) or block
+ * (issue 31). `on` says which way it stands; the form posts the other way.
+ */
+function MemberSwitch({
+  id,
+  on,
+  intents,
+  labels,
+  says,
+  error,
+}: {
+  id: string;
+  on: boolean;
+  intents: [off: string, on: string];
+  labels: [turnOn: string, turnOff: string];
+  says: [whenOff: string, whenOn: string];
+  error?: string;
+}) {
   return (
-    <Form method="post" preventScrollReset id="mute" className="mt-3 flex flex-col gap-1">
-      <input type="hidden" name="intent" value={muted ? "unmute" : "mute"} />
+    <Form method="post" preventScrollReset id={id} className="mt-3 flex flex-col gap-1">
+      <input type="hidden" name="intent" value={on ? intents[0] : intents[1]} />
       <FormAlert>{error}</FormAlert>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant="outline" size="sm">
-          {muted ? `Unmute ${name}` : `Mute ${name}`}
+          {on ? labels[1] : labels[0]}
         </Button>
-        <span className="text-sm text-stone-700">{muted ? "You are not notified of anything they do." : "You will not be notified of anything they do."}</span>
+        <span className="text-sm text-stone-700">{on ? says[1] : says[0]}</span>
       </div>
     </Form>
   );
@@ -269,16 +268,22 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             <p className="mt-2 text-sm text-stone-700">The highest rank: both paths in balance.</p>
           )}
           {loaderData.muted === null ? null : (
-            <MuteControl
-              name={p.name}
-              muted={loaderData.muted}
+            <MemberSwitch
+              id="mute"
+              on={loaderData.muted}
+              intents={["unmute", "mute"]}
+              labels={[`Mute ${p.name}`, `Unmute ${p.name}`]}
+              says={["You will not be notified of anything they do.", "You are not notified of anything they do."]}
               error={actionData?.intent === "mute" || actionData?.intent === "unmute" ? actionData.errors.form : undefined}
             />
           )}
           {loaderData.blocked === null ? null : (
-            <BlockControl
-              name={p.name}
-              blocked={loaderData.blocked}
+            <MemberSwitch
+              id="block"
+              on={loaderData.blocked}
+              intents={["unblock", "block"]}
+              labels={[`Block ${p.name}`, `Unblock ${p.name}`]}
+              says={["Neither of you will see the other's posts or reply to them.", "Neither of you sees the other's posts or replies to them."]}
               error={actionData?.intent === "block" || actionData?.intent === "unblock" ? actionData.errors.form : undefined}
             />
           )}

@@ -7,21 +7,20 @@ import { FieldError, FormAlert, Label, Textarea } from "~/components/ui/form-con
 import { ParentLink } from "~/components/ui/link";
 import { servicesContext } from "~/.server/context";
 import { flagPost } from "~/.server/domain/flags/flag-service";
-import { isPostKind } from "~/.server/domain/posts/post-kinds";
+import { postRefOf } from "~/.server/domain/posts/post-places";
 import { flagFormPage } from "~/.server/domain/flags/review-read-model";
 import { readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { FLAG_NOTE_MAX, FLAG_REASON_NAMES, FLAG_REASONS, isFlagReason } from "~/lib/flags";
-import { parseId } from "~/lib/params";
 import { flagSchema } from "~/schemas/flag";
 
 export const meta: Route.MetaFunction = () => [{ title: "Flag a Post · Inner Peace. Outer Strength." }, { name: "robots", content: "noindex" }];
 
 /** The post this address names, or a 404 for a kind or id that cannot exist. */
 function postOf(params: Route.LoaderArgs["params"]) {
-  const id = parseId(params.postId);
-  if (!isPostKind(params.kind) || !id) throw data("Not found", { status: 404 });
-  return { kind: params.kind, id };
+  const post = postRefOf(params.kind, params.postId);
+  if (!post) throw data("Not found", { status: 404 });
+  return post;
 }
 
 /** `/flags/<kind>/<id>`: why the member flags this post (issue 31), for the moderators to review. */

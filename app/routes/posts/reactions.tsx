@@ -4,12 +4,11 @@ import { PageHeader } from "~/components/community/page-header";
 import { FormAlert } from "~/components/ui/form-controls";
 import { Link, ParentLink } from "~/components/ui/link";
 import { servicesContext, viewerContext } from "~/.server/context";
-import { isPostKind } from "~/.server/domain/posts/post-kinds";
+import { postRefOf } from "~/.server/domain/posts/post-places";
 import { reactionsPage } from "~/.server/domain/reactions/reaction-read-model";
 import { setReaction } from "~/.server/domain/reactions/reaction-service";
 import { readForm } from "~/.server/forms";
 import { requireViewer, safeRedirectTarget } from "~/.server/session";
-import { parseId } from "~/lib/params";
 import { isReaction, REACTIONS } from "~/lib/reactions";
 import { plural } from "~/lib/utils";
 
@@ -20,9 +19,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 /** The post this address names, or a 404 for a kind or id that cannot exist. */
 function postOf(params: Route.LoaderArgs["params"]) {
-  const id = parseId(params.postId);
-  if (!isPostKind(params.kind) || !id) throw data("Not found", { status: 404 });
-  return { kind: params.kind, id };
+  const post = postRefOf(params.kind, params.postId);
+  if (!post) throw data("Not found", { status: 404 });
+  return post;
 }
 
 /** `/reactions/<kind>/<id>`: who gave a post each reaction (issue 31). */

@@ -1,4 +1,4 @@
-import { wroteNothingPublic } from "../../cache/page-tags";
+import { tag, wrote, wroteNothingPublic } from "../../cache/page-tags";
 import type { AppServices, Viewer } from "../../context";
 import { lockKeys } from "../../db/lock-keys";
 import type { Executor } from "../../db/executor";
@@ -191,6 +191,8 @@ export async function decideReview(
   });
   if (!outcome.ok) return outcome;
   if (changed) await wrotePost(db, post.kind, { id: post.id, parentId: outcome.value.parentId, authorId: outcome.value.authorId });
+  // A silence the spam flags set may have been lifted: the author's profile shows it to moderators.
+  else if (decision !== "agree") wrote(tag.profile(outcome.value.authorId));
   else wroteNothingPublic();
   await ringBells(services, [...new Set(told)]);
   if (silenceDays > 0) {

@@ -1,6 +1,7 @@
 import type { Executor } from "../../db/executor";
 import { discussionPath, replyPath } from "../forum/section-read-model";
-import type { PostKind } from "./post-kinds";
+import { isPostKind, type PostKind } from "./post-kinds";
+import { parseId } from "~/lib/params";
 
 /** A post named by its kind and id, as bookmarks and search hold them. */
 export interface PostRef {
@@ -23,6 +24,12 @@ export interface PostPlace {
 }
 
 export const postKey = (ref: PostRef) => `${ref.kind}:${ref.id}`;
+
+/** A post named by a request (an address's or a form's kind and id), or null when none could exist. */
+export function postRefOf(kind: unknown, id: unknown): PostRef | null {
+  const postId = parseId(id);
+  return isPostKind(kind) && postId ? { kind, id: postId } : null;
+}
 
 const SECTION_NAME = { monastery: "Monastery", battlefield: "Battlefield" } as const;
 const removed = (row: { deleted_at: unknown }) => row.deleted_at !== null;
