@@ -47,3 +47,15 @@ export function flagWeight(rank: RankId, record: { agreed: number; disagreed: nu
   const accuracy = (record.agreed + 1) / (record.disagreed + 1);
   return Math.round(FLAG_RANK_WEIGHT[rank] * Math.min(1.5, Math.max(0.25, accuracy)));
 }
+
+/**
+ * Why a hidden post waits on /review (issue 31): the flags' weight hid it ("flags"), or it is a new
+ * member's first post held for approval ("approval"). A post a moderator hid has none.
+ */
+export type ReviewState = "flags" | "approval";
+
+/** What everyone but its author and the moderators sees in place of a post the flags hid. */
+export const UNDER_REVIEW_TEXT = "Hidden while the community reviews it.";
+
+/** The title everyone but its author and the moderators reads for a discussion, question or creation the flags hid. */
+export const UNDER_REVIEW_TITLE = "Under review";

@@ -8,6 +8,8 @@ const reply = (over: Partial<ReplyCardContent> = {}): ReplyCardContent => ({
   createdAt: "2026-11-23T10:00:00.000Z",
   edited: false,
   hidden: false,
+  review: null,
+  veiled: false,
   html: "<p>First words.</p>",
   ...over,
 });
@@ -42,6 +44,15 @@ describe("replyCardHtml", () => {
     expect(deleted).toContain("[deleted]");
     expect(deleted).not.toContain("First words.");
     expect(replyCardHtml(reply({ hidden: true }), true)).toContain("Hidden by a moderator");
+    // The flags hid it: the author and the moderators read why; everyone else reads that in place of its words.
+    const underReview = replyCardHtml(reply({ hidden: true, review: "flags" }), true);
+    expect(underReview).toContain("Under review");
+    expect(underReview).toContain("First words.");
+    const veiled = replyCardHtml(reply({ hidden: true, review: "flags", veiled: true, html: null }), true);
+    expect(veiled).toContain("Hidden while the community reviews it.");
+    expect(veiled).not.toContain("[deleted]");
+    expect(veiled).not.toContain("Under review");
+    expect(replyCardHtml(reply({ hidden: true, review: "approval" }), true)).toContain("Waiting for approval");
     expect(replyCardHtml(reply({ author: { name: "Tara Renamed", handle: "tara", rank: "acolyte" } }), true)).toContain("Tara Renamed");
     expect(replyCardHtml(reply({ author: { name: "Tara <Author>", handle: "tara", rank: "master" } }), true)).toContain("Master");
     // Nothing it was given changed: the first markup is still what it gives.

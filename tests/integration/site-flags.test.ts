@@ -35,7 +35,11 @@ describe(`flags and review over HTTP, on ${ENGINE}`, () => {
       expect(said).toContain("Thank you. The moderators will review this post.");
       if (i === 2) expect(said).toContain("It is hidden while the community reviews it.");
     }
-    expect(await readable(await web.http.get(path))).not.toContain(words);
+    const veiled = await readable(await web.http.get(path));
+    expect(veiled).not.toContain(words);
+    // In its place, for a visitor as for the members: what happened to it.
+    expect(veiled).toContain("Hidden while the community reviews it.");
+    expect(await readable(await web.http.get(path, { cookie: flaggers[1]!.cookie }))).toContain("Hidden while the community reviews it.");
 
     // Only moderators review.
     expect((await web.http.get("/review", { cookie: flaggers[0]!.cookie })).status).toBe(403);
@@ -51,7 +55,9 @@ describe(`flags and review over HTTP, on ${ENGINE}`, () => {
     expect(queue).toContain("Fay Flagger");
     const decided = await web.http.post("/review", { kind: "reply", id: String(replyId), decision: "disagree" }, { cookie: moderator.cookie });
     expect(decided.status).toBe(303);
-    expect(await readable(await web.http.get(path))).toContain(words);
+    const restored = await readable(await web.http.get(path));
+    expect(restored).toContain(words);
+    expect(restored).not.toContain("Hidden while the community reviews it.");
     // Decided: a second decision finds nothing pending.
     const again = await web.http.post("/review", { kind: "reply", id: String(replyId), decision: "agree" }, { cookie: moderator.cookie });
     expect(again.status).toBe(409);

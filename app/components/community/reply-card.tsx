@@ -1,21 +1,49 @@
 import { Byline, type Author } from "./byline";
 import { Badge } from "~/components/ui/badge";
 import { formatDate } from "~/lib/dates";
+import { UNDER_REVIEW_TEXT, type ReviewState } from "~/lib/flags";
+import { cn } from "~/lib/utils";
 
-/** "started Nov 23, 2026 · edited", with the moderators' "Hidden" badge. */
-export function PostMeta({ post, label }: { post: { createdAt: string; edited: boolean; hidden: boolean }; label: string }) {
+/** What a hidden post's badge says to those who see it: why it is hidden. */
+const HIDDEN_BADGE: Record<ReviewState | "moderator", string> = {
+  flags: "Under review",
+  approval: "Waiting for approval",
+  moderator: "Hidden by a moderator",
+};
+
+/**
+ * "started Nov 23, 2026 · edited", with a hidden post's badge for those who see it (its author, the
+ * moderators); a post veiled for the viewer says it is under review in place of its text instead.
+ */
+export function PostMeta({
+  post,
+  label,
+}: {
+  post: { createdAt: string; edited: boolean; hidden: boolean; review: ReviewState | null; veiled: boolean };
+  label: string;
+}) {
   return (
     <span>
       {label} {formatDate(post.createdAt)}
       {/* A no-break space keeps the "·" on the date's line when the line wraps. */}
       {post.edited ? "\u00a0· edited" : ""}
-      {post.hidden ? (
-        <Badge tone="warrior" className="ml-2">
-          Hidden by a moderator
-        </Badge>
-      ) : null}
+      <HiddenBadge post={post} />
     </span>
   );
+}
+
+/** Why a hidden post is hidden, for those who see it anyway; nothing for a post that shows or is veiled. */
+export function HiddenBadge({ post }: { post: { hidden: boolean; review: ReviewState | null; veiled: boolean } }) {
+  return post.hidden && !post.veiled ? (
+    <Badge tone="warrior" className="ml-2">
+      {HIDDEN_BADGE[post.review ?? "moderator"]}
+    </Badge>
+  ) : null;
+}
+
+/** In place of the words of a post the flags hid, for everyone but its author and the moderators. */
+export function VeiledText({ className }: { className?: string }) {
+  return <p className={cn("text-muted italic", className)}>{UNDER_REVIEW_TEXT}</p>;
 }
 
 export interface ReplyCardContent {
@@ -23,7 +51,10 @@ export interface ReplyCardContent {
   createdAt: string;
   edited: boolean;
   hidden: boolean;
-  /** The rendered prose; null for a deleted reply. */
+  review: ReviewState | null;
+  /** Hidden by the flags, for a viewer who reads "under review" in place of its words. */
+  veiled: boolean;
+  /** The rendered prose; null for a deleted or veiled reply. */
   html: string | null;
 }
 
@@ -39,11 +70,28 @@ export function ReplyCardMarkup({ reply, withText }: { reply: ReplyCardContent; 
       <Byline author={reply.author}>
         <PostMeta post={reply} label="replied" />
       </Byline>
-      {!withText ? null : reply.html !== null ? (
+      {!withText ? null : reply.veiled ? (
+        <VeiledText className="mt-3" />
+      ) : reply.html !== null ? (
         <div className="prose-member mt-3" dangerouslySetInnerHTML={{ __html: reply.html }} />
       ) : (
         <p className="mt-3 text-muted">[deleted]</p>
       )}
     </>
+  );
+}
+
+/**
+ * What the author of a post waiting on /review reads on it (issue 31): why nobody else sees it, and
+ * that they may still edit it.
+ */
+export function ReviewNote({ review, className }: { review: ReviewState | null; className?: string }) {
+  if (review === null) return null;
+  return (
+    <p className={cn("rounded-md bg-warrior-soft p-3 text-sm text-stone-800", className)} role="note">
+      {review === "flags"
+        ? "Members flagged this post and it is hidden while the community reviews it. Only you and the moderators can read it; you can still edit it."
+        : "This post waits for a moderator's approval. Only you and the moderators can read it until then; you can still edit it."}
+    </p>
   );
 }

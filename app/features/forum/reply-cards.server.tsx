@@ -17,8 +17,8 @@ const cards = new Lru<string, string>(2000, { weigh: (key, markup) => key.length
  * bounded map (least recently used first).
  */
 export function replyCardHtml(reply: ReplyCardContent, withText: boolean): string {
-  const { author, createdAt, edited, hidden, html } = reply;
-  const key = JSON.stringify([withText, author.handle, author.name, author.rank, createdAt, edited, hidden, withText ? html : null]);
+  const { author, createdAt, edited, hidden, review, veiled, html } = reply;
+  const key = JSON.stringify([withText, author.handle, author.name, author.rank, createdAt, edited, hidden, review, veiled, withText ? html : null]);
   const cached = cards.get(key);
   if (cached !== undefined) return cached;
   const markup = renderToStaticMarkup(<ReplyCardMarkup reply={reply} withText={withText} />);

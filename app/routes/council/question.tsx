@@ -40,6 +40,7 @@ import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { formatDate } from "~/lib/dates";
+import { HiddenBadge, PostMeta, ReviewNote, VeiledText } from "~/components/community/reply-card";
 import { parseId } from "~/lib/params";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { virtueById } from "~/lib/virtues";
@@ -86,8 +87,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
   const here = `/council/${id}`;
   const bars = await reactionBars(services.db, viewer, [
-    { kind: "question", id, mine: shown.question.mine, deleted: false, hidden: false, back: here },
-    ...shown.answers.map((a) => ({ kind: "answer" as const, id: a.id, mine: a.mine, deleted: a.deleted, hidden: false, back: `${here}#answer-${a.id}` })),
+    { kind: "question", id, mine: shown.question.mine, deleted: false, hidden: shown.question.hidden, back: here },
+    ...shown.answers.map((a) => ({
+      kind: "answer" as const,
+      id: a.id,
+      mine: a.mine,
+      deleted: a.deleted,
+      hidden: a.hidden || shown.question.hidden,
+      back: `${here}#answer-${a.id}`,
+    })),
   ]);
   return proseInMarkupOnly(context, {
     ...shown,
@@ -222,22 +230,22 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <Byline author={question.author}>
-          <span>
-            asked {formatDate(question.createdAt)}
-            {question.edited ? "\u00a0· edited" : ""}
-          </span>
+          <PostMeta post={question} label="asked" />
         </Byline>
         <span className="inline-flex items-center gap-1 text-sm text-muted">
           <Eye aria-hidden="true" className="size-4" /> {plural(question.views, "view")}
         </span>
       </div>
+      {question.mine ? <ReviewNote review={question.review} className="mt-4" /> : null}
       {editing === "question" && question.mine && question.body !== null ? (
         <EditQuestionForm title={question.title} body={question.body} virtues={question.virtues} errors={errorsFor("question")} cancel={here} />
+      ) : question.html === null ? (
+        <VeiledText className="mt-6" />
       ) : (
         <MemberProse className="mt-6" html={question.html} />
       )}
       <MarkupFromServer html={reactionsHtml} />
-      {signedIn && editing !== "question" ? (
+      {signedIn && editing !== "question" && !question.veiled ? (
         <div className="mt-4 flex flex-wrap items-center gap-1">
           {question.mine ? (
             <>
@@ -258,110 +266,119 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
 
       {watch ? <WatchControl what="question" level={watch} className="mt-6" /> : null}
 
-      {/* New answers are announced here while the page is open (issue 28, public/live.js). */}
-      <section aria-labelledby="answers" className="mt-10" data-live={`question:${question.id}`}>
-        <h2 id="answers" className="mb-4 text-2xl font-bold">
-          {plural(question.answers, "Answer")}
-        </h2>
-        {answers.length === 0 ? (
-          <p className="text-muted">No answers yet. Be the first to help.</p>
-        ) : (
-          <ol className="flex flex-col gap-4">
-            {answers.map((a) => (
-              <li key={a.id} id={`answer-${a.id}`}>
-                <Card className={cn("p-5", a.accepted && "border-2 border-green-700")}>
-                  {a.accepted ? (
-                    <p className="mb-2 inline-flex items-center gap-1 text-sm font-semibold text-green-800">
-                      <CheckCircle2 aria-hidden="true" className="size-4" /> Accepted answer
-                    </p>
-                  ) : null}
-                  <Byline author={a.author}>
-                    <span>
-                      {formatDate(a.createdAt)}
-                      {a.edited ? "\u00a0· edited" : ""}
-                    </span>
-                  </Byline>
-                  {a.advisor ? (
-                    <p className="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-stone-800">
-                      <ShieldCheck aria-hidden="true" className={cn("size-4", a.advisor.path === "monk" ? "text-monk" : "text-warrior")} />
-                      Verified advisor · {PATH_NAME[a.advisor.path]} · {a.advisor.specialty}
-                    </p>
-                  ) : null}
-                  {editing === `answer-${a.id}` && a.mine && a.body !== null ? (
-                    <div className="mt-3">
-                      <AnswerTextForm
-                        intent="edit-answer"
-                        answerId={a.id}
-                        body={a.body}
-                        errors={errorsFor(`answer-${a.id}`)}
-                        cancel={`${here}#answer-${a.id}`}
-                      />
-                    </div>
-                  ) : a.html !== null ? (
-                    <MemberProse className="mt-3" html={a.html} />
-                  ) : (
-                    <p className="mt-3 text-muted">[deleted]</p>
-                  )}
-                  <MarkupFromServer html={a.reactionsHtml} />
-                  <div className="mt-3 flex flex-wrap items-center gap-2">
-                    <span className="inline-flex items-center gap-1 text-sm text-muted">
-                      <ThumbsUp aria-hidden="true" className="size-4" /> {plural(a.helpful, "helpful vote")}
-                    </span>
-                    {!a.deleted && signedIn && !a.mine && canVote ? (
-                      <IntentButton
-                        intent={a.voted ? "unhelpful" : "helpful"}
-                        fields={{ answerId: a.id }}
-                        label={a.voted ? "Undo helpful" : "Mark helpful"}
-                        variant="outline"
-                      />
-                    ) : null}
-                    {!a.deleted && question.mine ? (
-                      <IntentButton
-                        intent={a.accepted ? "unaccept" : "accept"}
-                        fields={{ answerId: a.id }}
-                        label={a.accepted ? "Unaccept" : "Accept this answer"}
-                        variant="outline"
-                      />
-                    ) : null}
-                    {a.mine && !a.deleted && editing !== `answer-${a.id}` ? (
-                      <>
-                        <ButtonLink to={`${here}?edit=answer-${a.id}#answer-${a.id}`} variant="ghost" size="sm">
-                          Edit
-                        </ButtonLink>
-                        <DeleteControl intent="delete-answer" fields={{ answerId: a.id }} prompt="Delete this answer? Its text will show as [deleted]." />
-                      </>
-                    ) : null}
-                    {signedIn && !a.deleted ? (
-                      <BookmarkButton kind="answer" id={a.id} bookmarked={bookmarked.includes(`answer:${a.id}`)} back={`${here}#answer-${a.id}`} />
-                    ) : null}
-                  </div>
-                  {errorsFor(`answer-${a.id}`)?.form ? (
-                    <div className="mt-2">
-                      <FormAlert>{errorsFor(`answer-${a.id}`)?.form}</FormAlert>
-                    </div>
-                  ) : null}
-                </Card>
-              </li>
-            ))}
-          </ol>
-        )}
-        {signedIn && !canVote ? (
-          <p className="mt-4 text-sm text-muted">
-            Marking answers helpful unlocks at the {helpfulRank.label} rank ({helpfulRank.minXp} XP).
-          </p>
-        ) : null}
-      </section>
+      {/* A question the flags hid shows its readers none of its answers, nor a form for another. */}
+      {question.veiled ? null : (
+        <>
+          {/* New answers are announced here while the page is open (issue 28, public/live.js). */}
+          <section aria-labelledby="answers" className="mt-10" data-live={`question:${question.id}`}>
+            <h2 id="answers" className="mb-4 text-2xl font-bold">
+              {plural(question.answers, "Answer")}
+            </h2>
+            {answers.length === 0 ? (
+              <p className="text-muted">No answers yet. Be the first to help.</p>
+            ) : (
+              <ol className="flex flex-col gap-4">
+                {answers.map((a) => (
+                  <li key={a.id} id={`answer-${a.id}`}>
+                    <Card className={cn("p-5", a.accepted && "border-2 border-green-700")}>
+                      {a.accepted ? (
+                        <p className="mb-2 inline-flex items-center gap-1 text-sm font-semibold text-green-800">
+                          <CheckCircle2 aria-hidden="true" className="size-4" /> Accepted answer
+                        </p>
+                      ) : null}
+                      <Byline author={a.author}>
+                        <span>
+                          {formatDate(a.createdAt)}
+                          {a.edited ? "\u00a0· edited" : ""}
+                          <HiddenBadge post={a} />
+                        </span>
+                      </Byline>
+                      {a.mine ? <ReviewNote review={a.review} className="mt-3" /> : null}
+                      {a.advisor ? (
+                        <p className="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-stone-800">
+                          <ShieldCheck aria-hidden="true" className={cn("size-4", a.advisor.path === "monk" ? "text-monk" : "text-warrior")} />
+                          Verified advisor · {PATH_NAME[a.advisor.path]} · {a.advisor.specialty}
+                        </p>
+                      ) : null}
+                      {editing === `answer-${a.id}` && a.mine && a.body !== null ? (
+                        <div className="mt-3">
+                          <AnswerTextForm
+                            intent="edit-answer"
+                            answerId={a.id}
+                            body={a.body}
+                            errors={errorsFor(`answer-${a.id}`)}
+                            cancel={`${here}#answer-${a.id}`}
+                          />
+                        </div>
+                      ) : a.veiled ? (
+                        <VeiledText className="mt-3" />
+                      ) : a.html !== null ? (
+                        <MemberProse className="mt-3" html={a.html} />
+                      ) : (
+                        <p className="mt-3 text-muted">[deleted]</p>
+                      )}
+                      <MarkupFromServer html={a.reactionsHtml} />
+                      <div className="mt-3 flex flex-wrap items-center gap-2">
+                        <span className="inline-flex items-center gap-1 text-sm text-muted">
+                          <ThumbsUp aria-hidden="true" className="size-4" /> {plural(a.helpful, "helpful vote")}
+                        </span>
+                        {!a.deleted && !a.hidden && signedIn && !a.mine && canVote ? (
+                          <IntentButton
+                            intent={a.voted ? "unhelpful" : "helpful"}
+                            fields={{ answerId: a.id }}
+                            label={a.voted ? "Undo helpful" : "Mark helpful"}
+                            variant="outline"
+                          />
+                        ) : null}
+                        {!a.deleted && !a.hidden && question.mine ? (
+                          <IntentButton
+                            intent={a.accepted ? "unaccept" : "accept"}
+                            fields={{ answerId: a.id }}
+                            label={a.accepted ? "Unaccept" : "Accept this answer"}
+                            variant="outline"
+                          />
+                        ) : null}
+                        {a.mine && !a.deleted && editing !== `answer-${a.id}` ? (
+                          <>
+                            <ButtonLink to={`${here}?edit=answer-${a.id}#answer-${a.id}`} variant="ghost" size="sm">
+                              Edit
+                            </ButtonLink>
+                            <DeleteControl intent="delete-answer" fields={{ answerId: a.id }} prompt="Delete this answer? Its text will show as [deleted]." />
+                          </>
+                        ) : null}
+                        {signedIn && !a.deleted && !a.veiled ? (
+                          <BookmarkButton kind="answer" id={a.id} bookmarked={bookmarked.includes(`answer:${a.id}`)} back={`${here}#answer-${a.id}`} />
+                        ) : null}
+                      </div>
+                      {errorsFor(`answer-${a.id}`)?.form ? (
+                        <div className="mt-2">
+                          <FormAlert>{errorsFor(`answer-${a.id}`)?.form}</FormAlert>
+                        </div>
+                      ) : null}
+                    </Card>
+                  </li>
+                ))}
+              </ol>
+            )}
+            {signedIn && !canVote ? (
+              <p className="mt-4 text-sm text-muted">
+                Marking answers helpful unlocks at the {helpfulRank.label} rank ({helpfulRank.minXp} XP).
+              </p>
+            ) : null}
+          </section>
 
-      <section aria-labelledby="answer-heading" className="mt-10">
-        <h2 id="answer-heading" className="mb-4 text-xl font-bold">
-          Your Answer
-        </h2>
-        {signedIn ? (
-          <AnswerTextForm intent="answer" submissionKey={submissionKey} errors={actionData?.intent === "answer" ? actionData.errors : undefined} />
-        ) : (
-          <SignInPrompt returnTo={here} action="answer" />
-        )}
-      </section>
+          <section aria-labelledby="answer-heading" className="mt-10">
+            <h2 id="answer-heading" className="mb-4 text-xl font-bold">
+              Your Answer
+            </h2>
+            {signedIn ? (
+              <AnswerTextForm intent="answer" submissionKey={submissionKey} errors={actionData?.intent === "answer" ? actionData.errors : undefined} />
+            ) : (
+              <SignInPrompt returnTo={here} action="answer" />
+            )}
+          </section>
+        </>
+      )}
       <MarkupFromServer html={relatedHtml} />
     </article>
   );

@@ -15,6 +15,7 @@ import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
 import { Badge } from "~/components/ui/badge";
+import { HiddenBadge, ReviewNote, VeiledText } from "~/components/community/reply-card";
 import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
@@ -196,11 +197,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
         The Forge
       </ParentLink>
       <Badge className="mt-4">{CREATION_LABELS[creation.type]}</Badge>
-      {creation.hidden ? (
-        <Badge tone="warrior" className="ml-2 mt-4">
-          Hidden by a moderator
-        </Badge>
-      ) : null}
+      <HiddenBadge post={creation} />
       <h1 className="mt-3 font-serif text-4xl font-bold">{creation.title}</h1>
       {creation.description ? <p className="mt-3 text-lg text-stone-700">{creation.description}</p> : null}
       {/* The work in a card, as a discussion's opening post is: author, the piece, its reception. */}
@@ -213,6 +210,8 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
             </span>
           </Byline>
         </div>
+        {creation.mine ? <ReviewNote review={creation.review} className="mt-4" /> : null}
+        {creation.veiled ? <VeiledText className="mt-6" /> : null}
         {creation.image ? (
           <figure className="mt-6">
             <a href={creation.image.full} aria-label={`Full size image: ${creation.title}`}>
@@ -248,14 +247,16 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
             </a>
           </p>
         ) : null}
-        <div className="mt-6 flex flex-wrap items-center gap-6 border-t border-line pt-4">
-          <LikeButton liked={creation.liked} likes={creation.likes} canLike={canLike} error={errorsFor("like")?.form} />
-          <span className="inline-flex items-center gap-1 text-sm text-muted">
-            <MessageCircle aria-hidden="true" className="size-4" /> {plural(creation.comments, "comment")}
-          </span>
-        </div>
+        {creation.veiled ? null : (
+          <div className="mt-6 flex flex-wrap items-center gap-6 border-t border-line pt-4">
+            <LikeButton liked={creation.liked} likes={creation.likes} canLike={canLike} error={errorsFor("like")?.form} />
+            <span className="inline-flex items-center gap-1 text-sm text-muted">
+              <MessageCircle aria-hidden="true" className="size-4" /> {plural(creation.comments, "comment")}
+            </span>
+          </div>
+        )}
         <MarkupFromServer html={reactionsHtml} />
-        {signedIn ? (
+        {signedIn && !creation.veiled ? (
           <div className="mt-4 flex flex-wrap items-center gap-1">
             <BookmarkButton kind="creation" id={creation.id} bookmarked={bookmarked.includes(`creation:${creation.id}`)} back={here} />
             {creation.mine ? (
@@ -281,85 +282,93 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
           </div>
         ) : null}
       </Card>
-      <section aria-labelledby="comments" className="mt-10">
-        <h2 id="comments" className="mb-4 text-2xl font-bold">
-          Comments
-        </h2>
-        {comments.length === 0 ? (
-          <p className="text-muted">No comments yet.</p>
-        ) : (
-          <ul className="flex flex-col gap-4">
-            {comments.map((c) => (
-              <li key={c.id} id={`comment-${c.id}`}>
-                <Card className="p-4">
-                  <Byline author={c.author}>
-                    <span>
-                      {formatDate(c.createdAt)}
-                      {c.edited && !c.deleted ? "\u00a0· edited" : ""}
-                      {c.hidden ? (
-                        <Badge tone="warrior" className="ml-2">
-                          Hidden by a moderator
-                        </Badge>
+      {/* A creation the flags hid shows its readers none of its comments, nor a form for another. */}
+      {creation.veiled ? null : (
+        <>
+          <section aria-labelledby="comments" className="mt-10">
+            <h2 id="comments" className="mb-4 text-2xl font-bold">
+              Comments
+            </h2>
+            {comments.length === 0 ? (
+              <p className="text-muted">No comments yet.</p>
+            ) : (
+              <ul className="flex flex-col gap-4">
+                {comments.map((c) => (
+                  <li key={c.id} id={`comment-${c.id}`}>
+                    <Card className="p-4">
+                      <Byline author={c.author}>
+                        <span>
+                          {formatDate(c.createdAt)}
+                          {c.edited && !c.deleted ? "\u00a0· edited" : ""}
+                          <HiddenBadge post={c} />
+                        </span>
+                      </Byline>
+                      {c.mine ? <ReviewNote review={c.review} className="mt-2" /> : null}
+                      {editing === `comment-${c.id}` && c.mine && c.body !== null ? (
+                        <div className="mt-3">
+                          <CommentForm
+                            intent="edit-comment"
+                            commentId={c.id}
+                            body={c.body}
+                            errors={errorsFor(`comment-${c.id}`)}
+                            cancel={`${here}#comment-${c.id}`}
+                          />
+                        </div>
+                      ) : c.veiled ? (
+                        <VeiledText className="mt-2 text-sm" />
+                      ) : c.html !== null ? (
+                        <MemberProse className="mt-2 text-sm" html={c.html} />
+                      ) : (
+                        <p className="mt-2 text-sm text-muted">[deleted]</p>
+                      )}
+                      <MarkupFromServer html={c.reactionsHtml} />
+                      {!c.deleted && !c.veiled && signedIn && editing !== `comment-${c.id}` ? (
+                        <div className="mt-2 flex flex-wrap items-center gap-1">
+                          <BookmarkButton kind="comment" id={c.id} bookmarked={bookmarked.includes(`comment:${c.id}`)} back={`${here}#comment-${c.id}`} />
+                          {c.mine ? (
+                            <>
+                              <ButtonLink to={`${here}?edit=comment-${c.id}#comment-${c.id}`} variant="ghost" size="sm" preventScrollReset>
+                                Edit
+                              </ButtonLink>
+                              <DeleteControl
+                                intent="delete-comment"
+                                fields={{ commentId: c.id }}
+                                prompt="Delete this comment? Its text will show as [deleted]."
+                              />
+                            </>
+                          ) : null}
+                          {moderator ? (
+                            <IntentButton
+                              intent="moderate"
+                              fields={{ kind: "comment", commentId: c.id, action: c.hidden ? "restore" : "hide" }}
+                              label={c.hidden ? "Restore" : "Hide"}
+                            />
+                          ) : null}
+                        </div>
                       ) : null}
-                    </span>
-                  </Byline>
-                  {editing === `comment-${c.id}` && c.mine && c.body !== null ? (
-                    <div className="mt-3">
-                      <CommentForm
-                        intent="edit-comment"
-                        commentId={c.id}
-                        body={c.body}
-                        errors={errorsFor(`comment-${c.id}`)}
-                        cancel={`${here}#comment-${c.id}`}
-                      />
-                    </div>
-                  ) : c.html !== null ? (
-                    <MemberProse className="mt-2 text-sm" html={c.html} />
-                  ) : (
-                    <p className="mt-2 text-sm text-muted">[deleted]</p>
-                  )}
-                  <MarkupFromServer html={c.reactionsHtml} />
-                  {!c.deleted && signedIn && editing !== `comment-${c.id}` ? (
-                    <div className="mt-2 flex flex-wrap items-center gap-1">
-                      <BookmarkButton kind="comment" id={c.id} bookmarked={bookmarked.includes(`comment:${c.id}`)} back={`${here}#comment-${c.id}`} />
-                      {c.mine ? (
-                        <>
-                          <ButtonLink to={`${here}?edit=comment-${c.id}#comment-${c.id}`} variant="ghost" size="sm" preventScrollReset>
-                            Edit
-                          </ButtonLink>
-                          <DeleteControl intent="delete-comment" fields={{ commentId: c.id }} prompt="Delete this comment? Its text will show as [deleted]." />
-                        </>
+                      {errorsFor(`comment-${c.id}`)?.form && editing !== `comment-${c.id}` ? (
+                        <div className="mt-2">
+                          <FormAlert>{errorsFor(`comment-${c.id}`)?.form}</FormAlert>
+                        </div>
                       ) : null}
-                      {moderator ? (
-                        <IntentButton
-                          intent="moderate"
-                          fields={{ kind: "comment", commentId: c.id, action: c.hidden ? "restore" : "hide" }}
-                          label={c.hidden ? "Restore" : "Hide"}
-                        />
-                      ) : null}
-                    </div>
-                  ) : null}
-                  {errorsFor(`comment-${c.id}`)?.form && editing !== `comment-${c.id}` ? (
-                    <div className="mt-2">
-                      <FormAlert>{errorsFor(`comment-${c.id}`)?.form}</FormAlert>
-                    </div>
-                  ) : null}
-                </Card>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      <section aria-labelledby="comment-heading" className="mt-10">
-        <h2 id="comment-heading" className="mb-4 text-xl font-bold">
-          Leave a Comment
-        </h2>
-        {signedIn ? (
-          <CommentForm intent="comment" submissionKey={submissionKey} errors={failed?.intent === "comment" ? failed.errors : undefined} />
-        ) : (
-          <SignInPrompt returnTo={here} action="comment" />
-        )}
-      </section>
+                    </Card>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <section aria-labelledby="comment-heading" className="mt-10">
+            <h2 id="comment-heading" className="mb-4 text-xl font-bold">
+              Leave a Comment
+            </h2>
+            {signedIn ? (
+              <CommentForm intent="comment" submissionKey={submissionKey} errors={failed?.intent === "comment" ? failed.errors : undefined} />
+            ) : (
+              <SignInPrompt returnTo={here} action="comment" />
+            )}
+          </section>
+        </>
+      )}
       <MarkupFromServer html={relatedHtml} />
     </article>
   );

@@ -33,7 +33,7 @@ import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/fo
 import { watchSchema } from "~/schemas/notifications";
 import { WatchControl } from "~/components/community/watch-control";
 import { MarkupFromServer, MemberProse } from "~/components/community/member-prose";
-import { PostMeta } from "~/components/community/reply-card";
+import { PostMeta, ReviewNote, VeiledText } from "~/components/community/reply-card";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { replyCardHtml } from "~/features/forum/reply-cards.server";
 import { hydrateLater } from "~/components/layout/hydrate-later";
@@ -135,6 +135,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       mine: r.mine,
       deleted: r.deleted,
       hidden: r.hidden,
+      review: r.review,
+      veiled: r.veiled,
     })),
     canonical: services.env.BASE_URL + shown.path,
     structuredData:
@@ -305,8 +307,11 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
         <Byline author={discussion.author}>
           <PostMeta post={discussion} label="started" />
         </Byline>
+        {discussion.mine ? <ReviewNote review={discussion.review} className="mt-4" /> : null}
         {editing === "discussion" && discussion.mine && discussion.body !== null ? (
           <EditForm kind="discussion" id={discussion.id} title={discussion.title} body={discussion.body} cancel={path} errors={errorsFor("discussion")} />
+        ) : discussion.veiled ? (
+          <VeiledText className="mt-4" />
         ) : discussion.html !== null ? (
           <MemberProse className="mt-4" html={discussion.html} />
         ) : (
@@ -326,7 +331,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
               />
             </>
           ) : null}
-          {signedIn && !discussion.deleted ? (
+          {signedIn && !discussion.deleted && !discussion.veiled ? (
             <BookmarkButton kind="discussion" id={discussion.id} bookmarked={bookmarked.includes(`discussion:${discussion.id}`)} back={`${path}#post`} />
           ) : null}
           {moderator ? (
@@ -336,81 +341,86 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
       </Card>
       {watch ? <WatchControl what="discussion" level={watch} className="mt-4" /> : null}
 
-      {/* New replies are announced here while the page is open (issue 28, public/live.js). */}
-      <section aria-labelledby="replies" className="mt-10" data-live={`discussion:${discussion.id}`}>
-        <h2 id="replies" className="mb-4 text-2xl font-bold">
-          {plural(discussion.replies, "Reply", "Replies")}
-          {deletedHere > 0 ? <span className="text-base font-normal text-muted"> · {deletedHere} deleted</span> : null}
-        </h2>
-        <Pager
-          label="Reply pages (top)"
-          links={{ first: pages.first, previous: pages.earlier, next: pages.later, last: pages.last }}
-          names={["First", "Earlier", "Later", "Latest"]}
-        />
-        {replies.length === 0 && discussion.replies === 0 ? (
-          // A fresh discussion invites its first reply rather than showing a bare "0 Replies".
-          <p className="text-stone-700">
-            No replies yet.{" "}
-            {discussion.locked ? null : signedIn ? (
-              <a href="#reply-body" className="font-semibold text-monk-strong underline">
-                Be the first to reply.
-              </a>
-            ) : (
-              <Link to={`/signin?redirectTo=${encodeURIComponent(path)}`} className="font-semibold text-monk-strong underline">
-                Sign in to be the first to reply.
-              </Link>
-            )}
-          </p>
-        ) : null}
-        {/* The cards' profile links are plain <a>: one handler here navigates client-side. */}
-        <ol className="mt-4 flex flex-col gap-4">
-          {replies.map((r) => (
-            <li key={r.id} id={`reply-${r.id}`}>
-              <Card className={cn("p-5", r.hidden && "border-warrior")}>
-                <MarkupFromServer html={r.cardHtml} />
-                <MarkupFromServer html={r.reactionsHtml} />
-                {editsReply(editing, r) ? (
-                  <EditForm kind="reply" id={r.id} body={r.body!} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />
-                ) : null}
-                {(signedIn && !r.deleted) || moderator ? (
-                  <div className="mt-3 flex flex-wrap items-center gap-1">
-                    {r.mine && !r.deleted && editing !== `reply-${r.id}` ? (
-                      <>
-                        <ButtonLink to={`${path}?edit=reply-${r.id}#reply-${r.id}`} variant="ghost" size="sm" preventScrollReset>
-                          Edit
-                        </ButtonLink>
-                        <DeleteControl intent="delete" fields={{ kind: "reply", id: r.id }} prompt="Delete this reply? Its text will show as [deleted]." />
-                      </>
+      {discussion.veiled ? null : (
+        <>
+          {/* New replies are announced here while the page is open (issue 28, public/live.js). */}
+          <section aria-labelledby="replies" className="mt-10" data-live={`discussion:${discussion.id}`}>
+            <h2 id="replies" className="mb-4 text-2xl font-bold">
+              {plural(discussion.replies, "Reply", "Replies")}
+              {deletedHere > 0 ? <span className="text-base font-normal text-muted"> · {deletedHere} deleted</span> : null}
+            </h2>
+            <Pager
+              label="Reply pages (top)"
+              links={{ first: pages.first, previous: pages.earlier, next: pages.later, last: pages.last }}
+              names={["First", "Earlier", "Later", "Latest"]}
+            />
+            {replies.length === 0 && discussion.replies === 0 ? (
+              // A fresh discussion invites its first reply rather than showing a bare "0 Replies".
+              <p className="text-stone-700">
+                No replies yet.{" "}
+                {discussion.locked ? null : signedIn ? (
+                  <a href="#reply-body" className="font-semibold text-monk-strong underline">
+                    Be the first to reply.
+                  </a>
+                ) : (
+                  <Link to={`/signin?redirectTo=${encodeURIComponent(path)}`} className="font-semibold text-monk-strong underline">
+                    Sign in to be the first to reply.
+                  </Link>
+                )}
+              </p>
+            ) : null}
+            {/* The cards' profile links are plain <a>: one handler here navigates client-side. */}
+            <ol className="mt-4 flex flex-col gap-4">
+              {replies.map((r) => (
+                <li key={r.id} id={`reply-${r.id}`}>
+                  <Card className={cn("p-5", r.hidden && "border-warrior")}>
+                    <MarkupFromServer html={r.cardHtml} />
+                    {r.mine ? <ReviewNote review={r.review} className="mt-3" /> : null}
+                    <MarkupFromServer html={r.reactionsHtml} />
+                    {editsReply(editing, r) ? (
+                      <EditForm kind="reply" id={r.id} body={r.body!} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />
                     ) : null}
-                    {signedIn && !r.deleted ? (
-                      <BookmarkButton kind="reply" id={r.id} bookmarked={bookmarked.includes(`reply:${r.id}`)} back={`${pageHere}#reply-${r.id}`} />
+                    {(signedIn && !r.deleted && !r.veiled) || moderator ? (
+                      <div className="mt-3 flex flex-wrap items-center gap-1">
+                        {r.mine && !r.deleted && editing !== `reply-${r.id}` ? (
+                          <>
+                            <ButtonLink to={`${path}?edit=reply-${r.id}#reply-${r.id}`} variant="ghost" size="sm" preventScrollReset>
+                              Edit
+                            </ButtonLink>
+                            <DeleteControl intent="delete" fields={{ kind: "reply", id: r.id }} prompt="Delete this reply? Its text will show as [deleted]." />
+                          </>
+                        ) : null}
+                        {signedIn && !r.deleted ? (
+                          <BookmarkButton kind="reply" id={r.id} bookmarked={bookmarked.includes(`reply:${r.id}`)} back={`${pageHere}#reply-${r.id}`} />
+                        ) : null}
+                        {moderator ? <ModeratorControls kind="reply" id={r.id} hidden={r.hidden} /> : null}
+                      </div>
                     ) : null}
-                    {moderator ? <ModeratorControls kind="reply" id={r.id} hidden={r.hidden} /> : null}
-                  </div>
-                ) : null}
-              </Card>
-            </li>
-          ))}
-        </ol>
-        <Pager
-          label="Reply pages"
-          links={{ first: pages.first, previous: pages.earlier, next: pages.later, last: pages.last }}
-          names={["First", "Earlier", "Later", "Latest"]}
-        />
-      </section>
+                  </Card>
+                </li>
+              ))}
+            </ol>
+            <Pager
+              label="Reply pages"
+              links={{ first: pages.first, previous: pages.earlier, next: pages.later, last: pages.last }}
+              names={["First", "Earlier", "Later", "Latest"]}
+            />
+          </section>
 
-      <section aria-labelledby="reply-heading" className="mt-10">
-        <h2 id="reply-heading" className="mb-4 text-xl font-bold">
-          Reply
-        </h2>
-        {discussion.locked ? (
-          <p className="rounded-md bg-stone-100 p-4 text-stone-700">This discussion is locked. No new replies can be posted.</p>
-        ) : signedIn ? (
-          <ReplyForm submissionKey={submissionKey} errors={actionData?.intent === "reply" ? actionData.errors : undefined} />
-        ) : (
-          <SignInPrompt returnTo={path} action="reply" />
-        )}
-      </section>
+          <section aria-labelledby="reply-heading" className="mt-10">
+            <h2 id="reply-heading" className="mb-4 text-xl font-bold">
+              Reply
+            </h2>
+            {discussion.locked ? (
+              <p className="rounded-md bg-stone-100 p-4 text-stone-700">This discussion is locked. No new replies can be posted.</p>
+            ) : signedIn ? (
+              <ReplyForm submissionKey={submissionKey} errors={actionData?.intent === "reply" ? actionData.errors : undefined} />
+            ) : (
+              <SignInPrompt returnTo={path} action="reply" />
+            )}
+          </section>
+        </>
+      )}
       <MarkupFromServer html={relatedHtml} />
     </article>
   );

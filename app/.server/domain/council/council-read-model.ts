@@ -1,3 +1,5 @@
+import { hiddenPostsView } from "../flags/under-review";
+import { UNDER_REVIEW_TITLE } from "~/lib/flags";
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { toIso } from "~/lib/dates";
@@ -91,11 +93,17 @@ export async function featuredAdvisorSummaries(db: Db, limit = 3) {
 }
 
 export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | null = null) {
-  const row = await findQuestion(db, id);
+  // Hidden ones come too: which of them this viewer sees, and how, is hiddenPostsView's (issue 31).
+  const found = await findQuestion(db, id, { includeHidden: true });
+  const [row] = found ? await hiddenPostsView(db, viewer, "question", [found]) : [];
   if (!row) return null;
   readsFrom(tag.question(id));
   const [question] = withAuthors([row]);
-  const [virtues, answers] = await Promise.all([questionVirtues(db, [id]), listAnswers(db, id).then((a) => withAuthors(a))]);
+  // A question the flags hid shows none of its words, its answers' neither.
+  const [virtues, answers] = await Promise.all([
+    questionVirtues(db, [id]),
+    row.veiled ? [] : listAnswers(db, id, { includeHidden: true }).then(async (a) => withAuthors(await hiddenPostsView(db, viewer, "answer", a))),
+  ]);
   const voted = viewer
     ? await votedAnswerIds(
         db,
@@ -107,17 +115,20 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
   answers.sort((a, b) => Number(b.id === row.accepted_answer_id) - Number(a.id === row.accepted_answer_id));
   const mine = (authorId: string) => viewer?.id === authorId;
   // Every answer is on the page: none is new to the member any more (issue 28).
-  if (viewer) {
+  if (viewer && !row.veiled) {
     const lastAnswerId = answers.reduce<number | null>((last, a) => (last === null || a.id > last ? a.id : last), null);
     await markQuestionRead(db, viewer, { id, answers: Number(row.answer_count), lastAnswerId });
   }
   return {
     question: {
       id: question.id,
-      title: question.title,
-      html: question.body_html,
+      title: row.veiled ? UNDER_REVIEW_TITLE : question.title,
+      html: row.veiled ? null : question.body_html,
       body: mine(row.author_id) ? question.body : null,
-      excerpt: question.excerpt,
+      excerpt: row.veiled ? "" : question.excerpt,
+      hidden: row.hidden_at !== null,
+      review: row.review,
+      veiled: row.veiled,
       virtues: virtues.get(id) ?? [],
       views: Number(question.view_count),
       answers: Number(question.answer_count),
@@ -128,13 +139,16 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
     },
     answers: answers.map((a) => ({
       id: a.id,
-      html: a.deleted_at ? null : a.body_html,
+      html: a.deleted_at || a.veiled ? null : a.body_html,
       body: mine(a.author_id) && !a.deleted_at ? a.body : null,
       helpful: Number(a.helpful_count),
       accepted: a.id === row.accepted_answer_id,
       createdAt: toIso(a.created_at),
       edited: a.edited_at !== null,
       deleted: a.deleted_at !== null,
+      hidden: a.hidden_at !== null,
+      review: a.review,
+      veiled: a.veiled,
       author: a.author,
       authorId: a.author_id,
       mine: mine(a.author_id),

@@ -2,8 +2,8 @@ import { engineOf, type Db } from "../../db/connect";
 import type { PathId } from "~/lib/domain-values";
 import { activityPage, type ActivityCursor, type PageRequest } from "../../pagination";
 
-function questionRows(db: Db) {
-  return db
+function questionRows(db: Db, { includeHidden = false } = {}) {
+  const rows = db
     .selectFrom("question")
     .innerJoin("member", "member.id", "question.author_id")
     .select([
@@ -17,13 +17,14 @@ function questionRows(db: Db) {
       "question.accepted_answer_id",
       "question.created_at",
       "question.edited_at",
+      "question.hidden_at",
       "question.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
       "member.rank as author_rank",
     ])
-    .where("question.deleted_at", "is", null)
-    .where("question.hidden_at", "is", null);
+    .where("question.deleted_at", "is", null);
+  return includeHidden ? rows : rows.where("question.hidden_at", "is", null);
 }
 
 /** Virtues of many questions in one query. */
@@ -76,11 +77,13 @@ export async function questionPageRows(db: Db, filter: QuestionFilter, request: 
   return activityPage(filtered(db, filter), ["question.created_at", "question.id"], request, limit);
 }
 
-export async function findQuestion(db: Db, id: number) {
-  return questionRows(db).where("question.id", "=", id).executeTakeFirst();
+/** A question that is not deleted; a hidden one too when asked (its page decides who sees it, issue 31). */
+export async function findQuestion(db: Db, id: number, { includeHidden = false } = {}) {
+  return questionRows(db, { includeHidden }).where("question.id", "=", id).executeTakeFirst();
 }
 
-export async function listAnswers(db: Db, questionId: number) {
+/** A question's answers, deleted ones included; hidden ones too when asked. */
+export async function listAnswers(db: Db, questionId: number, { includeHidden = false } = {}) {
   return db
     .selectFrom("answer")
     .innerJoin("member", "member.id", "answer.author_id")
@@ -93,6 +96,7 @@ export async function listAnswers(db: Db, questionId: number) {
       "answer.created_at",
       "answer.edited_at",
       "answer.deleted_at",
+      "answer.hidden_at",
       "answer.author_id",
       "member.name as author_name",
       "member.handle as author_handle",
@@ -101,7 +105,7 @@ export async function listAnswers(db: Db, questionId: number) {
       "advisor.specialty as advisor_specialty",
     ])
     .where("answer.question_id", "=", questionId)
-    .where("answer.hidden_at", "is", null)
+    .$if(!includeHidden, (q) => q.where("answer.hidden_at", "is", null))
     .orderBy("answer.helpful_count", "desc")
     .orderBy("answer.id", "asc")
     .execute();

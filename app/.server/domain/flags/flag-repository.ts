@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/executor";
 import type { PostRef } from "../posts/post-places";
-import type { FlagReason } from "~/lib/flags";
+import type { FlagReason, ReviewState } from "~/lib/flags";
 
 /** Records a flag; its id, or null when this member flagged the post already (the unique key lets one in). */
 export async function insertFlag(
@@ -194,4 +194,25 @@ export async function authorsRecord(db: Executor, authorIds: readonly string[]) 
     ])
     .where("member.id", "in", [...authorIds])
     .execute();
+}
+
+/**
+ * Which of these (hidden) posts wait on /review, and why: the flags hid it, or it is a first post
+ * held for approval. A pending item whose post a moderator hid before the flags' weight was reached
+ * has neither. One query, by the review item's primary key.
+ */
+export async function reviewStatesOf(db: Executor, refs: readonly PostRef[]): Promise<Map<string, ReviewState>> {
+  const states = new Map<string, ReviewState>();
+  if (refs.length === 0) return states;
+  const rows = await db
+    .selectFrom("review_item")
+    .select(["kind", "post_id", "reason", "hidden_by_flags_at"])
+    .where("status", "=", "pending")
+    .where((eb) => eb.or(refs.map((r) => eb.and([eb("kind", "=", r.kind), eb("post_id", "=", r.id)]))))
+    .execute();
+  for (const row of rows) {
+    const state = row.reason === "approval" ? "approval" : row.hidden_by_flags_at !== null ? "flags" : null;
+    if (state) states.set(`${row.kind}:${row.post_id}`, state);
+  }
+  return states;
 }

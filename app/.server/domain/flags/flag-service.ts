@@ -190,10 +190,11 @@ export async function decideReview(
     return { ok: true, value: { hidden, parentId: current.parent_id, authorId: current.author_id } };
   });
   if (!outcome.ok) return outcome;
-  if (changed) await wrotePost(db, post.kind, { id: post.id, parentId: outcome.value.parentId, authorId: outcome.value.authorId });
+  // Every decision changes the post's pages: it shows again, or it is no longer "under review"
+  // there but hidden (issue 31).
+  await wrotePost(db, post.kind, { id: post.id, parentId: outcome.value.parentId, authorId: outcome.value.authorId });
   // A silence the spam flags set may have been lifted: the author's profile shows it to moderators.
-  else if (decision !== "agree") wrote(tag.profile(outcome.value.authorId));
-  else wroteNothingPublic();
+  if (decision !== "agree") wrote(tag.profile(outcome.value.authorId));
   await ringBells(services, [...new Set(told)]);
   if (silenceDays > 0) {
     const silenced = await silenceMember(services, viewer, outcome.value.authorId, { days: silenceDays, reason: REVIEW_SILENCE_REASON }, now);

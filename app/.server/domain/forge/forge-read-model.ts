@@ -3,7 +3,8 @@ import type { Db } from "../../db/connect";
 import type { CreationType } from "~/lib/domain-values";
 import { toIso } from "~/lib/dates";
 import { mediaUrl } from "~/lib/media";
-import { isModerator } from "../accounts/roles";
+import { hiddenPostsView } from "../flags/under-review";
+import { UNDER_REVIEW_TITLE } from "~/lib/flags";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { readsFrom, tag } from "../../cache/page-tags";
 import { withAuthors } from "../progression/authors";
@@ -57,27 +58,30 @@ export async function creationFeed(db: Db, type: CreationType | undefined, reque
  * they liked it and which comments are theirs. A moderator also sees (and may restore) a hidden one.
  */
 export async function creationWithComments(db: Db, id: number, viewer: Viewer | null = null) {
-  const moderator = viewer !== null && isModerator(viewer);
-  const row = await findCreation(db, id, { includeHidden: moderator });
+  // Hidden ones come too: which of them this viewer sees, and how, is hiddenPostsView's (issue 31).
+  const found = await findCreation(db, id, { includeHidden: true });
+  const [row] = found ? await hiddenPostsView(db, viewer, "creation", [found]) : [];
   if (!row) return null;
   readsFrom(tag.creation(id));
   const [creation] = withAuthors([row]);
+  // A creation the flags hid shows none of its words, pictures or comments.
+  const veiled = row.veiled;
   const [comments, liked] = await Promise.all([
-    listCreationComments(db, id, { includeHidden: moderator }).then((rows) => withAuthors(rows)),
+    veiled ? [] : listCreationComments(db, id, { includeHidden: true }).then(async (rows) => withAuthors(await hiddenPostsView(db, viewer, "comment", rows))),
     viewer ? hasLiked(db, id, viewer.id) : Promise.resolve(false),
   ]);
   return {
     creation: {
       id: creation.id,
-      title: creation.title,
-      description: creation.description,
+      title: veiled ? UNDER_REVIEW_TITLE : creation.title,
+      description: veiled ? "" : creation.description,
       type: creation.type,
       // null, not "", when the member wrote no words (ADR 0047): null survives the hydration data,
       // so server and browser agree there is no prose block (an empty string is left out of it).
-      html: creation.body_html === "" ? null : creation.body_html,
-      linkUrl: creation.link_url,
+      html: creation.body_html === "" || veiled ? null : creation.body_html,
+      linkUrl: veiled ? null : creation.link_url,
       image:
-        creation.image_display_name && creation.image_name
+        !veiled && creation.image_display_name && creation.image_name
           ? {
               src: mediaUrl(creation.image_display_name),
               full: mediaUrl(creation.image_name),
@@ -85,24 +89,28 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
               height: creation.display_height === null ? null : Number(creation.display_height),
             }
           : null,
-      audio: creation.audio_name ? mediaUrl(creation.audio_name) : null,
+      audio: creation.audio_name && !veiled ? mediaUrl(creation.audio_name) : null,
       likes: Number(creation.like_count),
       comments: Number(creation.comment_count),
       createdAt: toIso(creation.created_at),
       edited: creation.edited_at !== null,
       hidden: creation.hidden_at !== null,
+      review: creation.review,
+      veiled,
       author: creation.author,
       mine: viewer?.id === creation.author_id,
       liked,
     },
     comments: comments.map((c) => ({
       id: c.id,
-      html: c.deleted_at ? null : c.body_html,
+      html: c.deleted_at || c.veiled ? null : c.body_html,
       body: c.deleted_at || viewer?.id !== c.author_id ? null : c.body,
       createdAt: toIso(c.created_at),
       edited: c.edited_at !== null,
       deleted: c.deleted_at !== null,
       hidden: c.hidden_at !== null,
+      review: c.review,
+      veiled: c.veiled,
       mine: viewer?.id === c.author_id,
       author: c.author,
       authorId: c.author_id,

@@ -10,6 +10,8 @@ import { findTopic } from "./section-repository";
 import { isModerator } from "../accounts/roles";
 import { discussionPath, topicSummary } from "./section-read-model";
 import { markDiscussionRead, newSince, type ReadMarker } from "../notifications/read-markers";
+import { hiddenPostsView } from "../flags/under-review";
+import { UNDER_REVIEW_TITLE } from "~/lib/flags";
 
 /** A topic with one page of its discussions (newest activity first) and links to the pages around. */
 export async function topicWithDiscussions(db: Db, viewer: Viewer | null, section: SectionId, topicId: string, request: PageRequest<ActivityCursor>) {
@@ -68,19 +70,24 @@ export async function discussionAddress(db: Db, id: number) {
 
 export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: number, request: PageRequest<number>, marker?: ReadMarker | null) {
   const moderator = isModerator(viewer);
-  // The replies do not wait for the discussion: on PostgreSQL the two queries run at once.
-  const [row, page] = await Promise.all([findDiscussionWithTopic(db, id), replyPage(db, id, request, { includeHidden: moderator })]);
-  if (!row || (row.hidden_at !== null && !moderator)) return null;
+  // The replies do not wait for the discussion: on PostgreSQL the two queries run at once. Hidden
+  // replies come too: which of them this viewer sees, and how, is hiddenPostsView's to say (issue
+  // 31); a page holding one a moderator hid shows one reply fewer than the rest.
+  const [row, page] = await Promise.all([findDiscussionWithTopic(db, id), replyPage(db, id, request, { includeHidden: true })]);
+  if (!row) return null;
+  const [opening] = await hiddenPostsView(db, viewer, "discussion", [row]);
+  if (!opening) return null;
   // The topic's title is shown too, but a topic is never renamed: a reply elsewhere in the topic
-  // must not invalidate this page.
+  // must not invalidate this page. A review's decision on any post here names this tag.
   readsFrom(tag.discussion(id));
   const topic = { id: row.topic_id, section: row.topic_section, title: row.topic_title };
-  const [discussion] = withAuthors([row]);
-  const replies = withAuthors(page.rows);
+  const [discussion] = withAuthors([opening]);
+  // A discussion the flags hid shows none of its words, its replies' neither.
+  const replies = opening.veiled ? [] : withAuthors(await hiddenPostsView(db, viewer, "reply", page.rows));
   const path = discussionPath(topic.section, topic.id, row);
   const mine = (authorId: string) => viewer?.id === authorId;
   // What the member has now been shown is no longer new to them (issue 28).
-  if (viewer) {
+  if (viewer && !opening.veiled) {
     await markDiscussionRead(
       db,
       viewer,
@@ -95,14 +102,16 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
     discussion: {
       id: discussion.id,
       slug: discussion.slug,
-      title: discussion.title,
-      html: discussion.deleted_at ? null : discussion.body_html,
+      title: discussion.veiled ? UNDER_REVIEW_TITLE : discussion.title,
+      html: discussion.deleted_at || discussion.veiled ? null : discussion.body_html,
       body: mine(row.author_id) && !discussion.deleted_at ? discussion.body : null,
-      excerpt: discussion.deleted_at ? "" : discussion.excerpt,
+      excerpt: discussion.deleted_at || discussion.veiled ? "" : discussion.excerpt,
       createdAt: toIso(discussion.created_at),
       edited: discussion.edited_at !== null,
       deleted: discussion.deleted_at !== null,
       hidden: discussion.hidden_at !== null,
+      review: discussion.review,
+      veiled: discussion.veiled,
       locked: discussion.locked_at !== null,
       featured: discussion.featured_at !== null,
       replies: Number(discussion.reply_count),
@@ -112,22 +121,26 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
     },
     replies: replies.map((r) => ({
       id: r.id,
-      html: r.deleted_at ? null : r.body_html,
+      html: r.deleted_at || r.veiled ? null : r.body_html,
       body: mine(r.author_id) && !r.deleted_at ? r.body : null,
       createdAt: toIso(r.created_at),
       edited: r.edited_at !== null,
       deleted: r.deleted_at !== null,
       hidden: r.hidden_at !== null,
+      review: r.review,
+      veiled: r.veiled,
       author: r.author,
       authorId: r.author_id,
       mine: mine(r.author_id),
     })),
-    pages: {
-      first: page.hasEarlier ? path : null,
-      earlier: page.hasEarlier && page.rows.length > 0 ? `${path}?before=${page.rows[0].id}` : null,
-      later: page.hasLater && page.rows.length > 0 ? `${path}?after=${page.rows[page.rows.length - 1].id}` : null,
-      last: page.hasLater ? `${path}?page=last` : null,
-    },
+    pages: opening.veiled
+      ? { first: null, earlier: null, later: null, last: null }
+      : {
+          first: page.hasEarlier ? path : null,
+          earlier: page.hasEarlier && page.rows.length > 0 ? `${path}?before=${page.rows[0].id}` : null,
+          later: page.hasLater && page.rows.length > 0 ? `${path}?after=${page.rows[page.rows.length - 1].id}` : null,
+          last: page.hasLater ? `${path}?page=last` : null,
+        },
     moderator,
   };
 }

@@ -10,6 +10,7 @@ import { awardXp, progressOf, takeBackVoteXp, takeBackXpOf } from "../progressio
 import { NEW_MEMBER_IMAGES, NEW_MEMBER_LIMITS_RANK, NEW_MEMBER_LINKS, NEW_MEMBER_LINKS_MESSAGE } from "~/lib/privileges";
 import { isRankAtLeast } from "~/lib/ranks";
 import { openApprovalItem } from "../flags/flag-repository";
+import { authorMayChangeHidden } from "../flags/under-review";
 import { FIRST_POSTS, spamSignal } from "../flags/spam-signals";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 import { boundKey } from "../submission-key";
@@ -55,12 +56,15 @@ export function moderatorPolicy(viewer: Viewer): Outcome<null> {
 }
 
 /**
- * load (own post): the author's post, present and not deleted; hidden posts only for a moderator
- * (who may be the author), so nobody else learns they exist.
+ * load (own post): the author's post, present and not deleted; a hidden post for a moderator (who
+ * may be the author), or for its author while it waits on /review (the flags hid it, or it waits
+ * for approval: issue 31), so nobody else learns that a post a moderator hid exists.
  */
 export async function loadOwnPost(db: Db, viewer: Viewer, kind: PostKind, id: number): Promise<Outcome<PostRow>> {
   const post = await findPost(db, kind, id);
-  if (!post || post.deleted_at !== null || (post.hidden_at !== null && !isModerator(viewer))) return fail(404, specOf(kind).missing);
+  if (!post || post.deleted_at !== null) return fail(404, specOf(kind).missing);
+  if (post.hidden_at !== null && !isModerator(viewer) && !(post.author_id === viewer.id && (await authorMayChangeHidden(db, kind, id))))
+    return fail(404, specOf(kind).missing);
   if (post.author_id !== viewer.id) return fail(403, "You can only change your own posts.");
   return { ok: true, value: post };
 }
