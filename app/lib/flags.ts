@@ -59,3 +59,6 @@ export const UNDER_REVIEW_TEXT = "Hidden while the community reviews it.";
 
 /** The title everyone but its author and the moderators reads for a discussion, question or creation the flags hid. */
 export const UNDER_REVIEW_TITLE = "Under review";
+
+/** The longest warning a moderator sends an author from /review. */
+export const REVIEW_WARNING_MAX = 500;

@@ -49,6 +49,8 @@ export const NOTIFICATION_KINDS = {
   "moderation.restored": { setting: "moderation", says: ({ title }) => `A moderator restored your post in "${title}"` },
   "moderation.pending": { setting: "moderation", says: ({ title }) => `Your post in "${title}" waits for a moderator's approval` },
   "moderation.silenced": { setting: "moderation", says: ({ title }) => `A moderator silenced you until ${title}` },
+  // Its title is the moderator's own words to the author (issue 31), not a post's title.
+  "moderation.warned": { setting: "moderation", says: ({ title }) => `A moderator warned you about a post of yours: "${title}"` },
   "moderation.flagged": { setting: "moderation", says: ({ title }) => `Your post in "${title}" is hidden while the community reviews it` },
   bookmark: { setting: "bookmark", says: ({ title }) => `Reminder: "${title}", which you bookmarked` },
   "flag.agreed": { setting: "flag", says: ({ title }) => `A moderator agreed with your flag on a post in "${title}"` },

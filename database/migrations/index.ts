@@ -28,6 +28,7 @@ import * as reactions from "./2026-12-04-0190-reactions";
 import * as flags from "./2026-12-04-0200-flags";
 import * as silence from "./2026-12-04-0210-silence";
 import * as blocks from "./2026-12-04-0220-blocks";
+import * as reviewWarnDelete from "./2026-12-05-0230-review-warn-delete";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-04-0200-flags": flags,
   "2026-12-04-0210-silence": silence,
   "2026-12-04-0220-blocks": blocks,
+  "2026-12-05-0230-review-warn-delete": reviewWarnDelete,
 };

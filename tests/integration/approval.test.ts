@@ -43,7 +43,7 @@ describe(`a new member's first posts on ${ENGINE}`, () => {
     expect(item).toMatchObject({ approval: true, flags: [] });
 
     const approved = await decideReview(site.services, moderator, { kind: "reply", id: posted.id }, "disagree");
-    expect(approved).toEqual({ ok: true, value: { hidden: false } });
+    expect(approved).toEqual({ ok: true, value: { hidden: false, deleted: false } });
     expect((await replyRow(posted.id)).hidden_at).toBeNull();
     expect(await replyCount(d.id)).toBe(1);
     expect(await ledgerXp(db(), newcomer.id)).toBeGreaterThan(xpBefore);
@@ -55,7 +55,7 @@ describe(`a new member's first posts on ${ENGINE}`, () => {
     expect((await reply(newcomer, d1.id, "I sell mats at https://shop.example")).pending).toBe(false);
     const same = await reply(newcomer, d2.id, "More mats: https://www.shop.example/new");
     expect(same.pending).toBe(true);
-    expect(await decideReview(site.services, moderator, { kind: "reply", id: same.id }, "agree")).toEqual({ ok: true, value: { hidden: true } });
+    expect(await decideReview(site.services, moderator, { kind: "reply", id: same.id }, "agree")).toEqual({ ok: true, value: { hidden: true, deleted: false } });
     expect((await replyRow(same.id)).hidden_at).not.toBeNull();
 
     const echo = await member(db());

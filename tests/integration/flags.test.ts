@@ -3,7 +3,7 @@ import type { Viewer } from "~/.server/context";
 import { decideReview, FLAG_MESSAGES, flagPost, flagWeightOf, REVIEW_SILENCE_REASON } from "~/.server/domain/flags/flag-service";
 import { reviewQueue } from "~/.server/domain/flags/review-read-model";
 import { deleteForumPost, moderate, postReply } from "~/.server/domain/forum/forum-service";
-import { notificationsPage } from "~/.server/domain/notifications/notification-service";
+import { notificationsPage, openNotification } from "~/.server/domain/notifications/notification-service";
 import { SPAM_SILENCE_REASON } from "~/.server/domain/accounts/silence";
 import { FLAG_THRESHOLD } from "~/lib/flags";
 import { rankById } from "~/lib/ranks";
@@ -61,7 +61,7 @@ describe(`flags and review on ${ENGINE}`, () => {
 
     // Not a moderator: refused, nothing moves.
     expect(await decideReview(site.services, a, post, "disagree")).toMatchObject({ ok: false, status: 403 });
-    expect(ok(await decideReview(site.services, moderator, post, "disagree"))).toEqual({ hidden: false });
+    expect(ok(await decideReview(site.services, moderator, post, "disagree"))).toEqual({ hidden: false, deleted: false });
     expect(await hiddenAt(id)).toBeNull();
     expect((await logOf(id)).map((l) => l.action)).toEqual(["auto-hide", "restore", "disagree"]);
     expect((await reviewQueue(db())).items.some((i) => i.key === `reply:${id}`)).toBe(false);
@@ -85,7 +85,7 @@ describe(`flags and review on ${ENGINE}`, () => {
     expect(await flagWeightOf(db(), samurai)).toBe(200);
     expect(ok(await flagPost(site.services, disciple, second.post, { reason: "off_topic", note: "" }))).toEqual({ hidden: false });
     expect(ok(await flagPost(site.services, samurai, second.post, { reason: "off_topic", note: "" }))).toEqual({ hidden: true });
-    expect(ok(await decideReview(site.services, moderator, second.post, "agree"))).toEqual({ hidden: true });
+    expect(ok(await decideReview(site.services, moderator, second.post, "agree"))).toEqual({ hidden: true, deleted: false });
     expect(await hiddenAt(second.id)).not.toBeNull();
     expect((await linesOf(disciple)).some((n) => n.kind === "flag.agreed")).toBe(true);
     expect((await linesOf(second.author)).some((n) => n.kind === "moderation.hidden")).toBe(true);
@@ -96,7 +96,7 @@ describe(`flags and review on ${ENGINE}`, () => {
     const third = await flaggedReply();
     const flagger = await member(db());
     ok(await flagPost(site.services, flagger, third.post, { reason: "spam", note: "" }));
-    expect(ok(await decideReview(site.services, moderator, third.post, "ignore"))).toEqual({ hidden: false });
+    expect(ok(await decideReview(site.services, moderator, third.post, "ignore"))).toEqual({ hidden: false, deleted: false });
     expect(await flagWeightOf(db(), flagger)).toBe(100);
   });
 
@@ -181,9 +181,36 @@ describe(`flags and review on ${ENGINE}`, () => {
     ok(await flagPost(site.services, moderator, post, { reason: "abusive", note: "" }));
     expect(await decideReview(site.services, moderator, post, "agree", { silenceDays: 400 })).toMatchObject({ ok: false, status: 400 });
     expect((await reviewQueue(db())).items.some((i) => i.key === `reply:${id}`)).toBe(true);
-    expect(ok(await decideReview(site.services, moderator, post, "agree", { silenceDays: 7 }))).toEqual({ hidden: true });
+    expect(ok(await decideReview(site.services, moderator, post, "agree", { silenceDays: 7 }))).toEqual({ hidden: true, deleted: false });
     const row = await db().selectFrom("member").select(["silenced_until", "silence_reason"]).where("id", "=", author.id).executeTakeFirstOrThrow();
     expect(row.silence_reason).toBe(REVIEW_SILENCE_REASON);
     expect(new Date(row.silenced_until!).getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000);
+  });
+
+  it("agreeing may also delete the post and warn its author in the moderator's words, each in the log; the other decisions take neither", async () => {
+    const { post, author, id, d } = await flaggedReply();
+    ok(await flagPost(site.services, moderator, post, { reason: "spam", note: "" }));
+    const tooLong = await decideReview(site.services, moderator, post, "agree", { warning: "x".repeat(501), remove: true });
+    expect(tooLong).toMatchObject({ ok: false, status: 400, errors: { warning: FLAG_MESSAGES.warningLong } });
+    expect((await db().selectFrom("reply").select("deleted_at").where("id", "=", id).executeTakeFirstOrThrow()).deleted_at).toBeNull();
+
+    const words = "Selling watches here is not welcome.";
+    expect(ok(await decideReview(site.services, moderator, post, "agree", { warning: `  ${words}  `, remove: true }))).toEqual({ hidden: true, deleted: true });
+    expect((await db().selectFrom("reply").select("deleted_at").where("id", "=", id).executeTakeFirstOrThrow()).deleted_at).not.toBeNull();
+    expect((await logOf(id)).map((l) => l.action)).toEqual(["auto-hide", "agree", "delete", "warn"]);
+    const warned = (await linesOf(author)).find((n) => n.kind === "moderation.warned");
+    expect(warned).toMatchObject({ title: words, actor: null });
+    const opened = await openNotification(site.services, author, warned!.id);
+    expect(opened.ok && opened.value).toContain(`/${d.id}-`);
+
+    // Disagreeing with flags on another post deletes nothing and warns nobody, whatever the form held.
+    const other = await flaggedReply();
+    ok(await flagPost(site.services, moderator, other.post, { reason: "spam", note: "" }));
+    expect(ok(await decideReview(site.services, moderator, other.post, "disagree", { warning: "Never sent", remove: true }))).toEqual({
+      hidden: false,
+      deleted: false,
+    });
+    expect((await logOf(other.id)).map((l) => l.action)).toEqual(["auto-hide", "restore", "disagree"]);
+    expect((await linesOf(other.author)).some((n) => n.kind === "moderation.warned")).toBe(false);
   });
 });

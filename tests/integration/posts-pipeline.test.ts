@@ -234,6 +234,7 @@ const SPEC_FIELDS: Record<keyof PostKindSpec, true> = {
   daily: true,
   editsLimited: true,
   media: true,
+  alsoDeletes: true,
   notices: true,
   live: true,
 };

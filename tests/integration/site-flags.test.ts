@@ -125,4 +125,30 @@ describe(`flags and review over HTTP, on ${ENGINE}`, () => {
     const again = await web.http.post(path, { intent: "reply", body: "Quieter words", submissionKey }, { cookie: loud.cookie });
     expect(again.status).toBe(302);
   });
+
+  it("/review's Agree also deletes the post and warns its author when the form says so; a warning too long decides nothing", async () => {
+    const words = `Rude words ${Date.now()}`;
+    const { replyId, path } = await discussionWithReply(words);
+    const moderator = await joinOverHttp(web, "Max Moderator");
+    await web.site.services.db.updateTable("member").set({ role: "moderator" }).where("id", "=", moderator.id).execute();
+    expect((await web.http.post(`/flags/reply/${replyId}`, { reason: "abusive", note: "" }, { cookie: moderator.cookie })).status).toBe(200);
+    const queue = await readable(await web.http.get("/review", { cookie: moderator.cookie }));
+    expect(queue).toContain("Delete the post");
+    expect(queue).toContain('aria-keyshortcuts="A"');
+    const form = { kind: "reply", id: String(replyId), decision: "agree", remove: "on", silenceDays: "0" };
+    const tooLong = await web.http.post("/review", { ...form, warning: "w".repeat(501) }, { cookie: moderator.cookie });
+    expect(tooLong.status).toBe(400);
+    expect(await readable(tooLong)).toContain(FLAG_MESSAGES.warningLong);
+    expect((await web.http.post("/review", { ...form, warning: "Mind your words." }, { cookie: moderator.cookie })).status).toBe(303);
+    const row = await web.site.services.db.selectFrom("reply").select(["deleted_at", "author_id"]).where("id", "=", replyId).executeTakeFirstOrThrow();
+    expect(row.deleted_at).not.toBeNull();
+    const warned = await web.site.services.db
+      .selectFrom("notification")
+      .select("title")
+      .where("member_id", "=", row.author_id)
+      .where("kind", "=", "moderation.warned")
+      .executeTakeFirst();
+    expect(warned?.title).toBe("Mind your words.");
+    expect(await readable(await web.http.get(path))).not.toContain(words);
+  });
 });

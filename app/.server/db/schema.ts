@@ -300,7 +300,7 @@ export interface RateLimitHitTable {
 
 export type ModerationActionKind = "hide" | "restore" | "lock" | "unlock" | "feature" | "unfeature";
 /** What the moderators' log records: their actions, and the review queue's (issue 31) flags hiding a post and decisions. */
-export type ModerationLogAction = ModerationActionKind | "auto-hide" | "agree" | "disagree" | "ignore";
+export type ModerationLogAction = ModerationActionKind | "auto-hide" | "agree" | "disagree" | "ignore" | "warn" | "delete";
 
 /** Who did what to which post, and when (issue 3: every moderation action is recorded). */
 export interface ModerationActionTable {

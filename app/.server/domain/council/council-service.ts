@@ -18,7 +18,6 @@ import { specOf } from "../posts/post-kinds";
 import { notify, ringBells, withdrawFromGroup } from "../notifications/notification-service";
 import {
   acceptedAnswerOf,
-  clearAcceptedMark,
   countView,
   deleteAdvisor,
   deleteHelpfulVote,
@@ -242,7 +241,8 @@ export async function editAnswer(
 
 /** The answer shows as [deleted]; its XP (answering, acceptance, helpful votes) goes back, and so does the accepted mark. */
 export async function deleteAnswer(services: AppServices, viewer: Viewer, answerId: number, now = new Date()): Promise<Outcome<{ id: number }>> {
-  const deleted = await deleteOwnPost(services, viewer, "answer", answerId, now, (trx) => clearAcceptedMark(trx, answerId));
+  // The post kind's own cleanup takes off the accepted mark (post-kinds.ts).
+  const deleted = await deleteOwnPost(services, viewer, "answer", answerId, now);
   return deleted.ok ? { ok: true, value: { id: Number(deleted.value.parent_id) } } : deleted;
 }
 

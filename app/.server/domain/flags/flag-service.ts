@@ -6,12 +6,12 @@ import { isModerator } from "../accounts/roles";
 import { liftSilenceForReview, SILENCE_DAYS_MAX, SILENCE_MESSAGES, silenceForReview, silenceMember, speakAllowed } from "../accounts/silence";
 import { notify, ringBells, type Notice } from "../notifications/notification-service";
 import { fail, writeAllowed, type Outcome } from "../outcome";
-import { awardPostXp, hideInTransaction, moderatorPolicy, noticeModeration, wrotePost } from "../posts/pipeline";
+import { awardPostXp, deleteInTransaction, hideInTransaction, moderatorPolicy, noticeModeration, wrotePost } from "../posts/pipeline";
 import { specOf } from "../posts/post-kinds";
 import { postKey, postPlaces, type PostRef } from "../posts/post-places";
 import { findPost, insertModerationAction, recentBodiesBy } from "../posts/post-repository";
 import { progressOf } from "../progression/progression-service";
-import { FLAG_NOTE_MAX, FLAG_THRESHOLD, flagWeight, type FlagReason } from "~/lib/flags";
+import { FLAG_NOTE_MAX, FLAG_THRESHOLD, flagWeight, REVIEW_WARNING_MAX, type FlagReason } from "~/lib/flags";
 import { NEW_MEMBER_LIMITS_RANK } from "~/lib/privileges";
 import { isRankAtLeast } from "~/lib/ranks";
 import type { Db } from "../../db/connect";
@@ -45,6 +45,7 @@ export const FLAG_MESSAGES = {
   note: "Say what is wrong in the note",
   noteLong: `Keep the note under ${FLAG_NOTE_MAX} characters`,
   nothingToReview: "This post is not waiting for review.",
+  warningLong: `Keep the warning under ${REVIEW_WARNING_MAX} characters`,
 };
 
 /** The reason an author silenced from /review reads. */
@@ -140,6 +141,13 @@ async function sweepNewMember(trx: Db, flagged: PostRef, authorId: string, flagg
 
 export type ReviewDecision = "agree" | "disagree" | "ignore";
 
+/** What agreeing may also do: delete the post, warn its author (their words to them), silence them for some days. */
+export interface ReviewOptions {
+  silenceDays?: number;
+  warning?: string;
+  remove?: boolean;
+}
+
 /**
  * A moderator's decision on a flagged post. Agree: it stays hidden (or is hidden, if it showed);
  * disagree: it shows again; ignore: it shows again if the flags hid it, and the flaggers' record
@@ -151,19 +159,25 @@ export async function decideReview(
   viewer: Viewer,
   post: PostRef,
   decision: ReviewDecision,
-  options: { silenceDays?: number } = {},
+  options: ReviewOptions = {},
   now = new Date(),
-): Promise<Outcome<{ hidden: boolean }>> {
+): Promise<Outcome<{ hidden: boolean; deleted: boolean }>> {
   const allowed = moderatorPolicy(viewer);
   if (!allowed.ok) return allowed;
-  // Agreeing may also silence the author for a while; checked before anything is decided.
-  const silenceDays = decision === "agree" ? (options.silenceDays ?? 0) : 0;
+  // Agreeing may also delete the post, warn its author or silence them for a while; the other
+  // decisions take none of it. Checked before anything is decided.
+  const agree = decision === "agree";
+  const silenceDays = agree ? (options.silenceDays ?? 0) : 0;
   if (silenceDays !== 0 && (!Number.isInteger(silenceDays) || silenceDays < 1 || silenceDays > SILENCE_DAYS_MAX))
     return fail(400, SILENCE_MESSAGES.days, "days");
+  const warning = agree ? (options.warning ?? "").trim() : "";
+  if (warning.length > REVIEW_WARNING_MAX) return fail(400, FLAG_MESSAGES.warningLong, "warning");
+  const remove = agree && options.remove === true;
   const { db } = services;
   const at = now.toISOString();
   const told: string[] = [];
   let changed = false;
+  let deleted = false;
   const outcome = await db.transaction().execute(async (trx): Promise<Outcome<{ hidden: boolean; parentId: string | number | null; authorId: string }>> => {
     await lockKeys(trx, [reviewKey(post)]);
     const item = await findReviewItem(trx, post);
@@ -181,6 +195,18 @@ export async function decideReview(
     // An approved first post earns what a post earns, now that it shows (issue 31).
     if (item.reason === "approval" && decision === "disagree" && changed) await awardPostXp(trx, post.kind, current.author_id, post.id, now);
     await insertModerationAction(trx, { actor_id: viewer.id, action: decision, subject_type: post.kind, subject_id: post.id, created_at: at });
+    if (remove) {
+      const gone = await deleteInTransaction(services, trx, post.kind, post.id, now);
+      if (gone) {
+        deleted = true;
+        told.push(...gone.told);
+        await insertModerationAction(trx, { actor_id: viewer.id, action: "delete", subject_type: post.kind, subject_id: post.id, created_at: at });
+      }
+    }
+    if (warning !== "") {
+      told.push(...(await warnAuthor(trx, post, current, warning, now)));
+      await insertModerationAction(trx, { actor_id: viewer.id, action: "warn", subject_type: post.kind, subject_id: post.id, created_at: at });
+    }
     await decideReviewItem(trx, post, decision, viewer.id, at);
     // Cleared, the post takes away a silence its spam flags set on a new member.
     if (decision !== "agree") await liftSilenceForReview(trx, current.author_id);
@@ -201,7 +227,25 @@ export async function decideReview(
     // A moderator's post was flagged: it is hidden all the same, and a moderator is never silenced.
     if (!silenced.ok && silenced.status !== 403) return silenced;
   }
-  return { ok: true, value: { hidden: outcome.value.hidden } };
+  return { ok: true, value: { hidden: outcome.value.hidden, deleted } };
+}
+
+/**
+ * The author reads the moderator's words with a link to where the post was. From no one by name (so
+ * a member who blocked the moderator still hears it), under the author's setting for moderation.
+ */
+async function warnAuthor(trx: Executor, post: PostRef, row: { author_id: string; parent_id: string | number | null }, warning: string, now: Date) {
+  const place = await specOf(post.kind).notices(trx, { id: post.id, parentId: row.parent_id });
+  if (!place) return [];
+  const notice: Notice = {
+    memberId: row.author_id,
+    kind: "moderation.warned",
+    subject: `warning:${place.subject}`,
+    parent: null,
+    title: warning,
+    url: place.url,
+  };
+  return notify(trx, null, [notice], now);
 }
 
 /** The flaggers hear what a moderator decided about their flag. */

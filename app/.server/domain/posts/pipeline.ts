@@ -388,32 +388,34 @@ export async function editOwnPost(
  * The author deletes: the post shows as "[deleted]" while the thread stays readable; the counts
  * move (if it was showing) and its XP goes back, all in one transaction.
  */
-export async function deleteOwnPost(
-  services: AppServices,
-  viewer: Viewer,
-  kind: PostKind,
-  id: number,
-  now = new Date(),
-  alsoWrite?: (trx: Db) => Promise<void>,
-): Promise<Outcome<PostRow>> {
+export async function deleteOwnPost(services: AppServices, viewer: Viewer, kind: PostKind, id: number, now = new Date()): Promise<Outcome<PostRow>> {
   const own = await loadOwnPost(services.db, viewer, kind, id);
   if (!own.ok) return own;
-  const deleted = await services.db.transaction().execute(async (trx) => {
-    // Read again under the row's lock: a moderator's hide or a second delete may have come between
-    // the check above and this transaction, and the counts must move by what the row is now.
-    const post = await findPost(trx, kind, id, { lock: true });
-    if (!post || post.deleted_at !== null) return undefined;
-    await markDeleted(trx, kind, id, now.toISOString());
-    await indexSearch(trx, [{ kind, id }]);
-    if (post.hidden_at === null) await countPost(trx, kind, { id, parentId: post.parent_id, createdAt: post.created_at }, -1);
-    await alsoWrite?.(trx);
-    await deletePostMedia(services, trx, kind, id);
-    await takeBackPostXp(trx, kind, post.author_id, id);
-    return forgetNotificationsAbout(trx, [`${kind}:${id}`]);
-  });
+  const deleted = await services.db.transaction().execute((trx) => deleteInTransaction(services, trx, kind, id, now));
   if (deleted) await wrotePost(services.db, kind, { id, parentId: own.value.parent_id, authorId: own.value.author_id });
-  if (deleted) await ringBells(services, deleted);
+  if (deleted) await ringBells(services, deleted.told);
   return own;
+}
+
+/**
+ * Deletes a post inside the caller's transaction, for its author or for a moderator agreeing with
+ * flags on /review (issue 31): marked deleted, out of the search index, out of the counts if it was
+ * showing, what its kind also takes with it (an answer's accepted mark), its files, the XP it
+ * earned and the notifications about it. Read again under the row's lock: a moderator's hide or a
+ * second delete may have come between the caller's checks and this transaction, and the counts must
+ * move by what the row is now. Undefined when it was deleted already; the caller names the page
+ * tags after the commit (`wrotePost`) and rings the bells it returns.
+ */
+export async function deleteInTransaction(services: AppServices, trx: Db, kind: PostKind, id: number, now: Date) {
+  const post = await findPost(trx, kind, id, { lock: true });
+  if (!post || post.deleted_at !== null) return undefined;
+  await markDeleted(trx, kind, id, now.toISOString());
+  await indexSearch(trx, [{ kind, id }]);
+  if (post.hidden_at === null) await countPost(trx, kind, { id, parentId: post.parent_id, createdAt: post.created_at }, -1);
+  await specOf(kind).alsoDeletes?.(trx, id);
+  await deletePostMedia(services, trx, kind, id);
+  await takeBackPostXp(trx, kind, post.author_id, id);
+  return { post, told: await forgetNotificationsAbout(trx, [`${kind}:${id}`]) };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { XpKind } from "~/lib/xp";
 import { tag } from "../../cache/page-tags";
 import type { Db } from "../../db/connect";
 import type { Executor } from "../../db/executor";
+import { clearAcceptedMark } from "../council/council-repository";
 import { moveCreationCount } from "../forge/forge-repository";
 import { forumPlace, moveReplyHour } from "../forum/section-repository";
 import {
@@ -57,6 +58,8 @@ export interface PostKindSpec {
   editsLimited: boolean;
   /** Columns naming the post's stored files (ADR 0020); they go with the post when its author deletes it. */
   media: readonly MediaColumn[];
+  /** What else goes when a post of this kind is deleted (an answer's accepted mark), in the same transaction. */
+  alsoDeletes: ((trx: Db, id: number) => Promise<void>) | null;
   /**
    * Where a notice about a post of this kind takes its reader, who is told of a new one and what
    * its author watches from then on (issue 28); undefined when the post is gone.
@@ -115,6 +118,7 @@ export const POST_KINDS = {
     daily: true,
     editsLimited: true,
     media: [],
+    alsoDeletes: null,
     notices: discussionNotices,
     live: null,
   },
@@ -134,6 +138,7 @@ export const POST_KINDS = {
     daily: false,
     editsLimited: true,
     media: [],
+    alsoDeletes: null,
     notices: replyNotices,
     live: (post) => ({ channel: `discussion:${Number(post.parentId)}`, event: { type: "reply", id: post.id } }),
   },
@@ -150,6 +155,7 @@ export const POST_KINDS = {
     daily: true,
     editsLimited: false,
     media: [],
+    alsoDeletes: null,
     notices: questionNotices,
     live: null,
   },
@@ -166,6 +172,7 @@ export const POST_KINDS = {
     daily: false,
     editsLimited: false,
     media: [],
+    alsoDeletes: clearAcceptedMark,
     notices: answerNotices,
     live: (post) => ({ channel: `question:${Number(post.parentId)}`, event: { type: "answer", id: post.id } }),
   },
@@ -182,6 +189,7 @@ export const POST_KINDS = {
     daily: true,
     editsLimited: true,
     media: ["image_name", "image_display_name", "image_thumb_name", "audio_name"],
+    alsoDeletes: null,
     notices: creationNotices,
     live: null,
   },
@@ -198,6 +206,7 @@ export const POST_KINDS = {
     daily: false,
     editsLimited: true,
     media: [],
+    alsoDeletes: null,
     notices: commentNotices,
     live: null,
   },
