@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { postReply } from "~/.server/domain/forum/forum-service";
 import { rankById } from "~/lib/ranks";
-import { discussion } from "../factories";
+import { creation, discussion, question } from "../factories";
 import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
 import { joinOverHttp } from "./site-join";
@@ -60,5 +60,31 @@ describe(`blocking over HTTP, on ${ENGINE}`, () => {
     expect(page).not.toContain("Block Ana Quiet");
     expect((await web.http.post(`/members/${benViewer.handle}`, { intent: "unblock" }, { cookie: ana.cookie })).status).toBe(302);
     expect(await readable(await web.http.get(path, { cookie: ana.cookie }))).not.toContain("blocked-post");
+  });
+
+  it("a blocked member's question and creation come collapsed themselves, with their words inside; a visitor sees them open", async () => {
+    const cai = await joinOverHttp(web, "Cai Blocker");
+    const dee = await joinOverHttp(web, "Dee Blocked");
+    const deeViewer = await web.site.services.db
+      .selectFrom("member")
+      .select(["id", "name", "email", "handle", "role"])
+      .where("id", "=", dee.id)
+      .executeTakeFirstOrThrow();
+    const asked = await question(web.site.services, { asker: deeViewer, title: "How long to hold a plank?", body: `Dee's question words ${Date.now()}` });
+    const made = await creation(web.site.services.db, { author: deeViewer, title: "A clay cup", body: `Dee creation words ${Date.now()}` });
+    expect((await web.http.post(`/members/${deeViewer.handle}`, { intent: "block" }, { cookie: cai.cookie })).status).toBe(302);
+    for (const [path, words] of [
+      [`/council/${asked.id}`, "Dee's question words"],
+      [`/forge/${made.id}`, "Dee creation words"],
+    ] as const) {
+      const seen = await readable(await web.http.get(path, { cookie: cai.cookie }));
+      const collapsed = seen.indexOf('<details class="blocked-post');
+      expect(collapsed, path).toBeGreaterThan(-1);
+      expect(seen.slice(collapsed)).toContain("Hidden: you blocked this member.");
+      expect(seen.slice(collapsed)).toContain(words);
+      const visitor = await readable(await web.http.get(path));
+      expect(visitor).toContain(words);
+      expect(visitor).not.toContain("blocked-post");
+    }
   });
 });

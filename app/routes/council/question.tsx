@@ -79,11 +79,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const progress = viewer ? await progressOf(services.db, viewer.id) : null;
   const edit = new URL(request.url).searchParams.get("edit");
   const helpfulRank = rankById(HELPFUL_RANK);
-  const blocks = await blocksFor(
-    services.db,
-    viewer,
-    shown.answers.map((a) => a.authorId),
-  );
+  // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
+  const blocks = await blocksFor(services.db, viewer, [shown.question.authorId, ...shown.answers.map((a) => a.authorId)]);
+  const questionBlock = blocks.get(shown.question.authorId);
   // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
   const here = `/council/${id}`;
   const bars = await reactionBars(services.db, viewer, [
@@ -97,9 +95,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       back: `${here}#answer-${a.id}`,
     })),
   ]);
+  const { authorId: _, ...question } = shown.question;
   return proseInMarkupOnly(context, {
     ...shown,
-    reactionsHtml: reactionBarHtml(bars.get(`question:${id}`)),
+    question: { ...question, html: questionBlock && question.html !== null ? collapsedPostHtml(question.html, questionBlock) : question.html },
+    reactionsHtml: questionBlock ? "" : reactionBarHtml(bars.get(`question:${id}`)),
     // Answers of members the viewer blocked, or who blocked them, come collapsed (issue 31).
     answers: shown.answers.map(({ authorId, ...a }) => {
       const block = blocks.get(authorId);

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { ExternalLink } from "~/components/ui/icons/external-link";
 import { pendingPostRedirect } from "~/.server/flash";
 import { MessageCircle } from "~/components/ui/icons/message-circle";
@@ -15,6 +16,7 @@ import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
 import { Badge } from "~/components/ui/badge";
+import { BLOCKED_LINE, SHOW_BLOCKED_POST, type MemberBlock } from "~/lib/blocks";
 import { HiddenBadge, ReviewNote, VeiledText } from "~/components/community/reply-card";
 import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -58,11 +60,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shown = id ? await creationWithComments(services.db, id, viewer) : null;
   if (!shown) throw data("Not found", { status: 404 });
   const edit = new URL(request.url).searchParams.get("edit");
-  const blocks = await blocksFor(
-    services.db,
-    viewer,
-    shown.comments.map((c) => c.authorId),
-  );
+  // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
+  const blocks = await blocksFor(services.db, viewer, [shown.creation.authorId, ...shown.comments.map((c) => c.authorId)]);
+  const { authorId: creationAuthorId, ...creation } = shown.creation;
   // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
   const here = `/forge/${shown.creation.id}`;
   const bars = await reactionBars(services.db, viewer, [
@@ -76,9 +76,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       back: `${here}#comment-${c.id}`,
     })),
   ]);
+  const creationBlock = blocks.get(creationAuthorId) ?? null;
   return proseInMarkupOnly(context, {
     ...shown,
-    reactionsHtml: reactionBarHtml(bars.get(`creation:${shown.creation.id}`)),
+    creation,
+    // The work itself comes collapsed behind the same line (its picture and sound too).
+    creationBlock,
+    reactionsHtml: creationBlock ? "" : reactionBarHtml(bars.get(`creation:${shown.creation.id}`)),
     // Comments of members the viewer blocked, or who blocked them, come collapsed (issue 31).
     comments: shown.comments.map(({ authorId, ...c }) => {
       const block = blocks.get(authorId);
@@ -88,17 +92,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         reactionsHtml: block ? "" : reactionBarHtml(bars.get(`comment:${c.id}`)),
       };
     }),
-    structuredData: postingStructuredData(
-      services.env.BASE_URL,
-      {
-        ...shown.creation,
-        path: `/forge/${shown.creation.id}`,
-        html: shown.creation.html ?? "",
-        commentCount: shown.creation.comments,
-        likeCount: shown.creation.likes,
-      },
-      shown.comments.map((c) => ({ ...c, id: `comment-${c.id}` })),
-    ),
+    structuredData: shown.creation.veiled
+      ? null
+      : postingStructuredData(
+          services.env.BASE_URL,
+          {
+            ...shown.creation,
+            path: `/forge/${shown.creation.id}`,
+            html: shown.creation.html ?? "",
+            commentCount: shown.creation.comments,
+            likeCount: shown.creation.likes,
+          },
+          shown.comments.map((c) => ({ ...c, id: `comment-${c.id}` })),
+        ),
     signedIn: viewer !== null,
     moderator: isModerator(viewer),
     // From the first day (issue 31), never one's own.
@@ -185,8 +191,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
+/** The work of a member the viewer blocked (or who blocked them): collapsed behind a line that opens it (issue 31). */
+function BlockedWork({ block, children }: { block: MemberBlock | null; children: ReactNode }) {
+  if (!block) return <>{children}</>;
+  return (
+    <details className="blocked-post mt-6">
+      <summary className="cursor-pointer text-sm text-muted">
+        {BLOCKED_LINE[block]} <span className="underline">{SHOW_BLOCKED_POST}</span>
+      </summary>
+      {children}
+    </details>
+  );
+}
+
 export default function Creation({ loaderData, actionData }: Route.ComponentProps) {
-  const { creation, comments, signedIn, moderator, canLike, editing, submissionKey, structuredData, bookmarked, relatedHtml, reactionsHtml } = loaderData;
+  const { creation, creationBlock, comments, signedIn, moderator, canLike, editing, submissionKey, structuredData, bookmarked, relatedHtml, reactionsHtml } =
+    loaderData;
   const here = `/forge/${creation.id}`;
   const failed = actionData && "errors" in actionData ? actionData : null;
   const errorsFor = (target: string) => (failed?.target === target ? failed.errors : undefined);
@@ -212,41 +232,43 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
         </div>
         {creation.mine ? <ReviewNote review={creation.review} className="mt-4" /> : null}
         {creation.veiled ? <VeiledText className="mt-6" /> : null}
-        {creation.image ? (
-          <figure className="mt-6">
-            <a href={creation.image.full} aria-label={`Full size image: ${creation.title}`}>
-              <img
-                src={creation.image.src}
-                width={creation.image.width ?? undefined}
-                height={creation.image.height ?? undefined}
-                alt={creation.description || creation.title}
-                className="h-auto max-w-full rounded-md"
-              />
-            </a>
-            <figcaption className="mt-2 text-sm">
-              <a href={creation.image.full} className="font-semibold text-monk-strong underline">
-                View full size
+        <BlockedWork block={creationBlock}>
+          {creation.image ? (
+            <figure className="mt-6">
+              <a href={creation.image.full} aria-label={`Full size image: ${creation.title}`}>
+                <img
+                  src={creation.image.src}
+                  width={creation.image.width ?? undefined}
+                  height={creation.image.height ?? undefined}
+                  alt={creation.description || creation.title}
+                  className="h-auto max-w-full rounded-md"
+                />
               </a>
-            </figcaption>
-          </figure>
-        ) : null}
-        {creation.audio ? (
-          <audio controls preload="metadata" src={creation.audio} className="mt-6 w-full" aria-label={`Listen: ${creation.title}`}>
-            <a href={creation.audio}>Download the audio</a>
-          </audio>
-        ) : null}
-        {creation.html !== null ? <MemberProse className="mt-6" html={creation.html} /> : null}
-        {creation.linkUrl ? (
-          <p className="mt-6">
-            <a
-              href={creation.linkUrl}
-              rel="nofollow ugc noopener noreferrer"
-              className="inline-flex items-center gap-1 font-semibold text-monk-strong underline"
-            >
-              Visit the project <ExternalLink aria-hidden="true" className="size-4" />
-            </a>
-          </p>
-        ) : null}
+              <figcaption className="mt-2 text-sm">
+                <a href={creation.image.full} className="font-semibold text-monk-strong underline">
+                  View full size
+                </a>
+              </figcaption>
+            </figure>
+          ) : null}
+          {creation.audio ? (
+            <audio controls preload="metadata" src={creation.audio} className="mt-6 w-full" aria-label={`Listen: ${creation.title}`}>
+              <a href={creation.audio}>Download the audio</a>
+            </audio>
+          ) : null}
+          {creation.html !== null ? <MemberProse className="mt-6" html={creation.html} /> : null}
+          {creation.linkUrl ? (
+            <p className="mt-6">
+              <a
+                href={creation.linkUrl}
+                rel="nofollow ugc noopener noreferrer"
+                className="inline-flex items-center gap-1 font-semibold text-monk-strong underline"
+              >
+                Visit the project <ExternalLink aria-hidden="true" className="size-4" />
+              </a>
+            </p>
+          ) : null}
+        </BlockedWork>
         {creation.veiled ? null : (
           <div className="mt-6 flex flex-wrap items-center gap-6 border-t border-line pt-4">
             <LikeButton liked={creation.liked} likes={creation.likes} canLike={canLike} error={errorsFor("like")?.form} />

@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/executor";
+import type { MemberBlock } from "~/lib/blocks";
 
 export async function setBlock(db: Executor, memberId: string, blockedId: string, blocked: boolean, at: string) {
   if (blocked)
@@ -19,8 +20,8 @@ export async function isBlocking(db: Executor, memberId: string, blockedId: stri
  * Of these members, those the member blocked ("blocked") and those who blocked the member
  * ("blocked-by"); a block the member made wins where both exist. One statement, both directions.
  */
-export async function blocksAmong(db: Executor, memberId: string, others: readonly string[]): Promise<Map<string, "blocked" | "blocked-by">> {
-  const found = new Map<string, "blocked" | "blocked-by">();
+export async function blocksAmong(db: Executor, memberId: string, others: readonly string[]): Promise<Map<string, MemberBlock>> {
+  const found = new Map<string, MemberBlock>();
   const ids = [...new Set(others)].filter((id) => id !== memberId);
   if (ids.length === 0) return found;
   const rows = await db

@@ -1,3 +1,4 @@
+import { BLOCKED_LINE, SHOW_BLOCKED_POST, type MemberBlock } from "~/lib/blocks";
 import { tag, wrote } from "../../cache/page-tags";
 import type { AppServices, Viewer } from "../../context";
 import type { Executor } from "../../db/executor";
@@ -42,14 +43,13 @@ export async function blockedEitherWay(db: Executor, a: string, b: string) {
 
 /** For a page of posts: which of their authors the viewer blocked, or was blocked by. */
 export function blocksFor(db: Executor, viewer: Viewer | null, authorIds: readonly string[]) {
-  return viewer ? blocksAmong(db, viewer.id, authorIds) : Promise.resolve(new Map<string, "blocked" | "blocked-by">());
+  return viewer ? blocksAmong(db, viewer.id, authorIds) : Promise.resolve(new Map<string, MemberBlock>());
 }
 
 /**
  * A post's markup as the viewer sees it when one of them blocked the other: collapsed behind a line
  * that says why and opens it (a disclosure: no script). Static words around markup the server made.
  */
-export function collapsedPostHtml(html: string, block: "blocked" | "blocked-by"): string {
-  const why = block === "blocked" ? "Hidden: you blocked this member." : "Hidden: this member blocked you.";
-  return `<details class="blocked-post"><summary class="cursor-pointer text-sm text-muted">${why} <span class="underline">Show the post</span></summary>${html}</details>`;
+export function collapsedPostHtml(html: string, block: MemberBlock): string {
+  return `<details class="blocked-post"><summary class="cursor-pointer text-sm text-muted">${BLOCKED_LINE[block]} <span class="underline">${SHOW_BLOCKED_POST}</span></summary>${html}</details>`;
 }

@@ -135,6 +135,7 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
       createdAt: toIso(question.created_at),
       edited: question.edited_at !== null,
       author: question.author,
+      authorId: row.author_id,
       mine: mine(row.author_id),
     },
     answers: answers.map((a) => ({

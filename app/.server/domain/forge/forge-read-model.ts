@@ -98,6 +98,7 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
       review: creation.review,
       veiled,
       author: creation.author,
+      authorId: creation.author_id,
       mine: viewer?.id === creation.author_id,
       liked,
     },
