@@ -33,6 +33,7 @@ export default [
   route("members/:handle", "routes/members/profile.tsx"),
   route("search", "routes/search/search.tsx"),
   route("reactions/:kind/:postId", "routes/posts/reactions.tsx"),
+  route("history/:kind/:postId", "routes/posts/history.tsx"),
   route("flags/:kind/:postId", "routes/posts/flag.tsx"),
   route("review", "routes/admin/review.tsx"),
   route("admin/advisors", "routes/admin/advisors.tsx"),

@@ -18,6 +18,13 @@ export function formatDate(value: string | Date): string {
   return `${MONTHS[at.getUTCMonth()]} ${at.getUTCDate()}, ${at.getUTCFullYear()}`;
 }
 
+/** "Nov 23, 2026, 14:05 UTC": a moment to the minute, where the day alone is not enough (an edit's time). */
+export function formatDateTimeUtc(value: string | Date): string {
+  const at = toDate(value);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${formatDate(at)}, ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())} UTC`;
+}
+
 /** Midnight UTC of the given moment's day, as an ISO string (daily limits and caps count from it). */
 export function startOfUtcDay(at: Date): string {
   return `${at.toISOString().slice(0, 10)}T00:00:00.000Z`;

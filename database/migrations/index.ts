@@ -29,6 +29,7 @@ import * as flags from "./2026-12-04-0200-flags";
 import * as silence from "./2026-12-04-0210-silence";
 import * as blocks from "./2026-12-04-0220-blocks";
 import * as reviewWarnDelete from "./2026-12-05-0230-review-warn-delete";
+import * as postRevisions from "./2026-12-05-0240-post-revisions";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-04-0210-silence": silence,
   "2026-12-04-0220-blocks": blocks,
   "2026-12-05-0230-review-warn-delete": reviewWarnDelete,
+  "2026-12-05-0240-post-revisions": postRevisions,
 };

@@ -235,6 +235,7 @@ const SPEC_FIELDS: Record<keyof PostKindSpec, true> = {
   editsLimited: true,
   media: true,
   alsoDeletes: true,
+  titled: true,
   notices: true,
   live: true,
 };

@@ -4,6 +4,7 @@ import type { ReplyCardContent } from "~/components/community/reply-card";
 import { DELETED_HANDLE_PREFIX } from "~/lib/members";
 
 const reply = (over: Partial<ReplyCardContent> = {}): ReplyCardContent => ({
+  id: 7,
   author: { name: "Tara <Author>", handle: "tara", rank: "acolyte" },
   createdAt: "2026-11-23T10:00:00.000Z",
   edited: false,
@@ -39,7 +40,9 @@ describe("replyCardHtml", () => {
     const edited = replyCardHtml(reply({ edited: true, html: "<p>Second thoughts.</p>" }), true);
     expect(edited).toContain("Second thoughts.");
     expect(edited).not.toContain("First words.");
-    expect(edited).toContain("\u00a0· edited");
+    // "edited" links to the reply's history.
+    expect(edited).toContain('\u00a0· <a href="/history/reply/7"');
+    expect(edited).toMatch(/<a href="\/history\/reply\/7"[^>]*>edited<\/a>/);
     const deleted = replyCardHtml(reply({ html: null }), true);
     expect(deleted).toContain("[deleted]");
     expect(deleted).not.toContain("First words.");

@@ -52,6 +52,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/search/search": "never",
   // Who reacted: read on demand, rarely, and its refusals answer a member's own form (issue 31).
   "routes/posts/reactions": "never",
+  // A post's edit history (issue 32): read rarely, on demand.
+  "routes/posts/history": "never",
   // The flag form, one member's, and the moderators' queue (issue 31).
   "routes/posts/flag": "never",
   "routes/admin/review": "never",

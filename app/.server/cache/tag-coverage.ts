@@ -64,6 +64,7 @@ export const TABLES = {
   flag: true,
   review_item: true,
   member_block: true,
+  post_revision: true,
 } as const satisfies Record<Table, true>;
 
 // Every post, event and challenge moves its search index row with it (issue 30), under its own tags.
@@ -134,7 +135,9 @@ export const HIDDEN_TABLES: Readonly<Partial<Record<Table, string>>> = {
   newsletter_subscription: "addresses: shown only on the settings page, which is never kept",
   moderation_action: "the moderators' log: no page shows it (the post it hid names its page tags)",
   flag: "members' flags: shown only on /review and the flag form, which are never kept (a post the flags hide names its page tags)",
-  review_item: "the review queue: shown only on /review, which is never kept",
+  review_item:
+    "the review queue, shown on /review, which is never kept; a post page reads only whether its hidden posts wait on it (issue 31), and each change of that (the flags hiding a post, a decision) names the post's page tags",
+  post_revision: "a post's earlier versions (issue 32): shown only on its history page, which is never kept",
   notification:
     "a member's notifications: the bell's count is part of the session fingerprint every kept page is checked against on each hit (ADR 0040, issue 28), and the list of them is never kept",
   notification_setting: "shown only on the settings page, which is never kept",

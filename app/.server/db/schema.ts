@@ -515,6 +515,24 @@ export interface ReactionTable {
   created_at: Timestamp;
 }
 
+/** A version of a post that an edit replaced (issue 32), with the words that edit changed. */
+export interface PostRevisionTable {
+  id: Generated<number>;
+  /** The kind of post (domain/posts/post-kinds.ts). */
+  kind: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
+  post_id: number;
+  /** The title it had, for the kinds with one. */
+  title: string | null;
+  /** Its Markdown, as its author wrote it. */
+  body: string;
+  /** When this version was written: posted, or edited last. */
+  written_at: Timestamp;
+  /** When the edit that replaced it came. */
+  replaced_at: Timestamp;
+  /** The words that edit removed and added (`<del>`, `<ins>`), as escaped markup made when it was written. */
+  diff_html: string;
+}
+
 /** How many of one reaction a post has, kept on write (issue 31). */
 export interface ReactionCountTable {
   kind: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
@@ -612,6 +630,7 @@ export interface Database {
   search_document: SearchDocumentTable;
   bookmark: BookmarkTable;
   reaction: ReactionTable;
+  post_revision: PostRevisionTable;
   reaction_count: ReactionCountTable;
   flag: FlagTable;
   review_item: ReviewItemTable;

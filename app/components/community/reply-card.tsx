@@ -3,6 +3,8 @@ import { Badge } from "~/components/ui/badge";
 import { formatDate } from "~/lib/dates";
 import { UNDER_REVIEW_TEXT, type ReviewState } from "~/lib/flags";
 import { cn } from "~/lib/utils";
+import { historyPath } from "~/lib/history";
+import { Link } from "~/components/ui/link";
 
 /** What a hidden post's badge says to those who see it: why it is hidden. */
 const HIDDEN_BADGE: Record<ReviewState | "moderator", string> = {
@@ -18,17 +20,33 @@ const HIDDEN_BADGE: Record<ReviewState | "moderator", string> = {
 export function PostMeta({
   post,
   label,
+  history,
 }: {
   post: { createdAt: string; edited: boolean; hidden: boolean; review: ReviewState | null; veiled: boolean };
   label: string;
+  /** The post's edit history (lib/history.ts), which "edited" links to. */
+  history: string;
 }) {
   return (
     <span>
       {label} {formatDate(post.createdAt)}
-      {/* A no-break space keeps the "·" on the date's line when the line wraps. */}
-      {post.edited ? "\u00a0· edited" : ""}
+      <EditedMark edited={post.edited} history={history} />
       <HiddenBadge post={post} />
     </span>
+  );
+}
+
+/** "· edited" as a link to the post's edit history (issue 32); nothing for a post never edited. */
+export function EditedMark({ edited, history }: { edited: boolean; history: string }) {
+  if (!edited) return null;
+  return (
+    <>
+      {/* A no-break space keeps the "·" on the date's line when the line wraps. */}
+      {"\u00a0· "}
+      <Link to={history} rel="nofollow" className="underline-offset-2 hover:underline">
+        edited
+      </Link>
+    </>
   );
 }
 
@@ -47,6 +65,7 @@ export function VeiledText({ className }: { className?: string }) {
 }
 
 export interface ReplyCardContent {
+  id: number;
   author: Author;
   createdAt: string;
   edited: boolean;
@@ -68,7 +87,7 @@ export function ReplyCardMarkup({ reply, withText }: { reply: ReplyCardContent; 
   return (
     <>
       <Byline author={reply.author}>
-        <PostMeta post={reply} label="replied" />
+        <PostMeta post={reply} label="replied" history={historyPath("reply", reply.id)} />
       </Byline>
       {!withText ? null : reply.veiled ? (
         <VeiledText className="mt-3" />

@@ -40,7 +40,8 @@ import { previewUrlOf } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { formatDate } from "~/lib/dates";
-import { HiddenBadge, PostMeta, ReviewNote, VeiledText } from "~/components/community/reply-card";
+import { EditedMark, HiddenBadge, PostMeta, ReviewNote, VeiledText } from "~/components/community/reply-card";
+import { historyPath } from "~/lib/history";
 import { parseId } from "~/lib/params";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { virtueById } from "~/lib/virtues";
@@ -230,7 +231,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <Byline author={question.author}>
-          <PostMeta post={question} label="asked" />
+          <PostMeta post={question} label="asked" history={historyPath("question", question.id)} />
         </Byline>
         <span className="inline-flex items-center gap-1 text-sm text-muted">
           <Eye aria-hidden="true" className="size-4" /> {plural(question.views, "view")}
@@ -289,7 +290,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                       <Byline author={a.author}>
                         <span>
                           {formatDate(a.createdAt)}
-                          {a.edited ? "\u00a0· edited" : ""}
+                          <EditedMark edited={a.edited} history={historyPath("answer", a.id)} />
                           <HiddenBadge post={a} />
                         </span>
                       </Byline>

@@ -17,7 +17,8 @@ import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
 import { Badge } from "~/components/ui/badge";
 import { BLOCKED_LINE, SHOW_BLOCKED_POST, type MemberBlock } from "~/lib/blocks";
-import { HiddenBadge, ReviewNote, VeiledText } from "~/components/community/reply-card";
+import { EditedMark, HiddenBadge, ReviewNote, VeiledText } from "~/components/community/reply-card";
+import { historyPath } from "~/lib/history";
 import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
@@ -226,7 +227,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
           <Byline author={creation.author}>
             <span>
               {formatDate(creation.createdAt)}
-              {creation.edited ? "\u00a0· edited" : ""}
+              <EditedMark edited={creation.edited} history={historyPath("creation", creation.id)} />
             </span>
           </Byline>
         </div>
@@ -321,7 +322,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                       <Byline author={c.author}>
                         <span>
                           {formatDate(c.createdAt)}
-                          {c.edited && !c.deleted ? "\u00a0· edited" : ""}
+                          <EditedMark edited={c.edited && !c.deleted} history={historyPath("comment", c.id)} />
                           <HiddenBadge post={c} />
                         </span>
                       </Byline>

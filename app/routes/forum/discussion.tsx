@@ -28,6 +28,7 @@ import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { parseId } from "~/lib/params";
+import { historyPath } from "~/lib/history";
 import { cn, plural } from "~/lib/utils";
 import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/forum";
 import { watchSchema } from "~/schemas/notifications";
@@ -305,7 +306,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
 
       <Card className={cn("mt-6 p-6", discussion.hidden && "border-warrior")} id="post">
         <Byline author={discussion.author}>
-          <PostMeta post={discussion} label="started" />
+          <PostMeta post={discussion} label="started" history={historyPath("discussion", discussion.id)} />
         </Byline>
         {discussion.mine ? <ReviewNote review={discussion.review} className="mt-4" /> : null}
         {editing === "discussion" && discussion.mine && discussion.body !== null ? (

@@ -6,6 +6,10 @@ import type { ModerationLogAction } from "../../db/schema";
 import { isModerator } from "../accounts/roles";
 import { speakAllowed } from "../accounts/silence";
 import { excerptOf } from "~/lib/text";
+import { toIso } from "~/lib/dates";
+import { EDIT_GRACE_MS } from "~/lib/history";
+import { insertRevision } from "./revision-repository";
+import { wordDiffHtml } from "./word-diff";
 import { awardXp, progressOf, takeBackVoteXp, takeBackXpOf } from "../progression/progression-service";
 import { NEW_MEMBER_IMAGES, NEW_MEMBER_LIMITS_RANK, NEW_MEMBER_LINKS, NEW_MEMBER_LINKS_MESSAGE } from "~/lib/privileges";
 import { isRankAtLeast } from "~/lib/ranks";
@@ -22,6 +26,7 @@ import { specOf, type CountedPost, type PostKind, type PostKindSpec } from "./po
 import { postLimitsAhead, postWithinLimits, writeLimitAhead } from "./post-limits";
 import {
   countTargets,
+  currentVersion,
   findPost,
   findPostBody,
   insertModerationAction,
@@ -372,6 +377,7 @@ export async function editOwnPost(
   const newlyMentioned = mentioned.filter((m) => !named.has(m.handle));
   const post = { id, parentId: own.value.parent_id };
   const told = await services.db.transaction().execute(async (trx) => {
+    await keepRevision(trx, kind, id, values, now);
     await updateEdited(trx, kind, id, values, now.toISOString());
     await change.alsoWrite?.(trx);
     // Found by its new words, and no longer by the old, from the commit on (issue 30).
@@ -382,6 +388,30 @@ export async function editOwnPost(
   await wrotePost(services.db, kind, { id, parentId: own.value.parent_id, authorId: own.value.author_id });
   await ringBells(services, told);
   return own;
+}
+
+/**
+ * history: the version an edit replaces is kept, with the words the edit removed and added (issue
+ * 32), unless the edit comes within the grace period after posting or changes neither title nor
+ * body. Read under the row's lock, so two edits at once keep each version once.
+ */
+async function keepRevision(trx: Db, kind: PostKind, id: number, values: Record<string, unknown>, now: Date) {
+  await findPost(trx, kind, id, { lock: true });
+  const before = await currentVersion(trx, kind, id);
+  if (!before || now.getTime() - new Date(before.createdAt).getTime() < EDIT_GRACE_MS) return;
+  const title = typeof values.title === "string" ? values.title : before.title;
+  const body = typeof values.body === "string" ? values.body : before.body;
+  if (title === before.title && body === before.body) return;
+  const titleDiff = before.title !== null && title !== null && title !== before.title ? `<p class="diff-title">${wordDiffHtml(before.title, title)}</p>` : "";
+  await insertRevision(trx, {
+    kind,
+    postId: id,
+    title: before.title,
+    body: before.body,
+    writtenAt: toIso(before.editedAt ?? before.createdAt),
+    replacedAt: now.toISOString(),
+    diffHtml: `${titleDiff}<div class="diff-body">${wordDiffHtml(before.body, body)}</div>`,
+  });
 }
 
 /**

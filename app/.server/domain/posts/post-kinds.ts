@@ -26,6 +26,8 @@ export interface PostKindSpec {
   table: PostTable;
   /** The column naming the post's parent row, if it has one. */
   parent: "topic_id" | "discussion_id" | "question_id" | "creation_id" | null;
+  /** Whether its posts have a title of their own (kept in its edit history with the body). */
+  titled: boolean;
   /** What "not found" says for this kind. */
   missing: string;
   /** Whether the post keeps a plain-text excerpt of its body (`excerpt`), written with the body (ADR 0012). */
@@ -103,6 +105,7 @@ export const POST_KINDS = {
   discussion: {
     table: "discussion",
     parent: "topic_id",
+    titled: true,
     missing: "Post not found",
     excerpt: true,
     countedIn: [{ table: "topic", column: "discussion_count", activity: true }],
@@ -125,6 +128,7 @@ export const POST_KINDS = {
   reply: {
     table: "reply",
     parent: "discussion_id",
+    titled: false,
     missing: "Post not found",
     excerpt: false,
     countedIn: [
@@ -145,6 +149,7 @@ export const POST_KINDS = {
   question: {
     table: "question",
     parent: null,
+    titled: true,
     missing: "Question not found",
     excerpt: true,
     countedIn: [],
@@ -162,6 +167,7 @@ export const POST_KINDS = {
   answer: {
     table: "answer",
     parent: "question_id",
+    titled: false,
     missing: "Answer not found",
     excerpt: false,
     countedIn: [{ table: "question", column: "answer_count", activity: true }],
@@ -179,6 +185,7 @@ export const POST_KINDS = {
   creation: {
     table: "creation",
     parent: null,
+    titled: true,
     missing: "Creation not found",
     excerpt: false,
     countedIn: [],
@@ -196,6 +203,7 @@ export const POST_KINDS = {
   comment: {
     table: "creation_comment",
     parent: "creation_id",
+    titled: false,
     missing: "Comment not found",
     excerpt: false,
     countedIn: [{ table: "creation", column: "comment_count", activity: false }],

@@ -41,6 +41,17 @@ export async function findPostBody(db: Executor, kind: PostKind, id: number): Pr
   return row?.body;
 }
 
+/** A post's text as it stands, for its edit history: its title (the kinds with one), Markdown, and when it was written. */
+export async function currentVersion(db: Executor, kind: PostKind, id: number) {
+  const { table, titled } = POST_KINDS[kind];
+  const row = (await any(db)
+    .selectFrom(table)
+    .select(["body", "created_at", "edited_at", ...(titled ? ["title"] : [])])
+    .where("id", "=", id)
+    .executeTakeFirst()) as { body: string; title?: string; created_at: string | Date; edited_at: string | Date | null } | undefined;
+  return row ? { title: row.title ?? null, body: row.body, createdAt: row.created_at, editedAt: row.edited_at } : undefined;
+}
+
 /** A member's latest posts of every kind that has a body, newest first (a new member's few: the spam signals read them). */
 export async function recentBodiesBy(db: Executor, authorId: string, perKind: number) {
   const found: Array<{ kind: PostKind; id: number; body: string; html: string; createdAt: string }> = [];

@@ -1,0 +1,35 @@
+import { backdateReply } from "./support/backdate";
+import { actAs, expect, expectNoSeriousViolations, gotoHydrated, joinAs, test } from "./support/fixtures";
+import { startDiscussion } from "./support/forum";
+
+// Issue 32's edit history: a member edits a reply some minutes after posting it, and a visitor opens
+// "edited" on it and reads the words the edit removed and added.
+test("a member edits a reply after the grace period and a visitor reads the diff from its 'edited' link", async ({ page }) => {
+  await joinAs(page, "Hal Historian");
+  const url = await startDiscussion(page, "Counting breaths", "How far do you count before you lose track?");
+  const run = Date.now().toString(36);
+  await page.getByLabel("Your reply").fill(`I reach seven on a calm morning (${run}).`);
+  await page.getByRole("button", { name: "Post Reply" }).click();
+  const card = page.locator("li", { hasText: run });
+  await expect(card).toBeVisible();
+  const replyId = Number((await card.getAttribute("id"))?.replace("reply-", ""));
+  expect(replyId).toBeGreaterThan(0);
+  // Posted ten minutes ago, as far as the grace period is concerned.
+  await backdateReply(replyId, 10);
+
+  await gotoHydrated(page, url);
+  await card.getByRole("link", { name: "Edit" }).click();
+  await card.getByLabel("Your reply").fill(`I reach ten on a calm morning (${run}).`);
+  await card.getByRole("button", { name: "Save Changes" }).click();
+  await expect(page.locator("li", { hasText: "I reach ten" }).getByRole("link", { name: "edited" })).toBeVisible();
+
+  await actAs(page, null);
+  await gotoHydrated(page, url);
+  await page.locator("li", { hasText: "I reach ten" }).getByRole("link", { name: "edited" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Edit History" })).toBeVisible();
+  await expect(page.locator(".diff del")).toHaveText("seven");
+  await expect(page.locator(".diff ins")).toHaveText("ten");
+  await expectNoSeriousViolations(page);
+  await page.getByRole("link", { name: "Back to the post" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Counting breaths" })).toBeVisible();
+});
