@@ -54,8 +54,25 @@ export function flagWeight(rank: RankId, record: { agreed: number; disagreed: nu
  */
 export type ReviewState = "flags" | "approval";
 
-/** What everyone but its author and the moderators sees in place of a post the flags hid. */
-export const UNDER_REVIEW_TEXT = "Hidden while the community reviews it.";
+/**
+ * Why a hidden post is hidden, for those who still see it (its author, the moderators): the badge
+ * beside its date; null for a post that shows, or one veiled for the viewer. Made on the server.
+ */
+export function hiddenBadgeText(post: { hidden: boolean; review: ReviewState | null; veiled: boolean }): string | null {
+  if (!post.hidden || post.veiled) return null;
+  return post.review === "flags" ? "Under review" : post.review === "approval" ? "Waiting for approval" : "Hidden by a moderator";
+}
+
+/**
+ * What the author of a post waiting on /review reads on it (issue 31): why nobody else sees it, and
+ * that they may still edit it. Made on the server, so the pages' code does not carry the sentences.
+ */
+export function reviewNoteText(review: ReviewState | null): string | null {
+  if (review === "flags")
+    return "Members flagged this post and it is hidden while the community reviews it. Only you and the moderators can read it; you can still edit it.";
+  if (review === "approval") return "This post waits for a moderator's approval. Only you and the moderators can read it until then; you can still edit it.";
+  return null;
+}
 
 /** The title everyone but its author and the moderators reads for a discussion, question or creation the flags hid. */
 export const UNDER_REVIEW_TITLE = "Under review";

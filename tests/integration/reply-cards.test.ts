@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { replyCardCharsHeld, replyCardHtml, replyCardsHeld } from "~/features/forum/reply-cards.server";
 import type { ReplyCardContent } from "~/components/community/reply-card";
 import { DELETED_HANDLE_PREFIX } from "~/lib/members";
+import { hiddenBadgeText } from "~/lib/flags";
 
 const reply = (over: Partial<ReplyCardContent> = {}): ReplyCardContent => ({
   id: 7,
   author: { name: "Tara <Author>", handle: "tara", rank: "acolyte" },
   createdAt: "2026-11-23T10:00:00.000Z",
   edited: false,
-  hidden: false,
-  review: null,
+  badge: null,
   veiled: false,
   html: "<p>First words.</p>",
   ...over,
@@ -46,16 +46,18 @@ describe("replyCardHtml", () => {
     const deleted = replyCardHtml(reply({ html: null }), true);
     expect(deleted).toContain("[deleted]");
     expect(deleted).not.toContain("First words.");
-    expect(replyCardHtml(reply({ hidden: true }), true)).toContain("Hidden by a moderator");
+    expect(replyCardHtml(reply({ badge: "Hidden by a moderator" }), true)).toContain("Hidden by a moderator");
     // The flags hid it: the author and the moderators read why; everyone else reads that in place of its words.
-    const underReview = replyCardHtml(reply({ hidden: true, review: "flags" }), true);
+    const underReview = replyCardHtml(reply({ badge: hiddenBadgeText({ hidden: true, review: "flags", veiled: false }) }), true);
     expect(underReview).toContain("Under review");
     expect(underReview).toContain("First words.");
-    const veiled = replyCardHtml(reply({ hidden: true, review: "flags", veiled: true, html: null }), true);
+    const veiled = replyCardHtml(reply({ badge: hiddenBadgeText({ hidden: true, review: "flags", veiled: true }), veiled: true, html: null }), true);
     expect(veiled).toContain("Hidden while the community reviews it.");
     expect(veiled).not.toContain("[deleted]");
     expect(veiled).not.toContain("Under review");
-    expect(replyCardHtml(reply({ hidden: true, review: "approval" }), true)).toContain("Waiting for approval");
+    expect(replyCardHtml(reply({ badge: hiddenBadgeText({ hidden: true, review: "approval", veiled: false }) }), true)).toContain("Waiting for approval");
+    expect(hiddenBadgeText({ hidden: true, review: null, veiled: false })).toBe("Hidden by a moderator");
+    expect(hiddenBadgeText({ hidden: false, review: null, veiled: false })).toBeNull();
     expect(replyCardHtml(reply({ author: { name: "Tara Renamed", handle: "tara", rank: "acolyte" } }), true)).toContain("Tara Renamed");
     expect(replyCardHtml(reply({ author: { name: "Tara <Author>", handle: "tara", rank: "master" } }), true)).toContain("Master");
     // Nothing it was given changed: the first markup is still what it gives.

@@ -1,17 +1,9 @@
 import { Byline, type Author } from "./byline";
 import { Badge } from "~/components/ui/badge";
 import { formatDate } from "~/lib/dates";
-import { UNDER_REVIEW_TEXT, type ReviewState } from "~/lib/flags";
 import { cn } from "~/lib/utils";
 import { historyPath } from "~/lib/history";
 import { Link } from "~/components/ui/link";
-
-/** What a hidden post's badge says to those who see it: why it is hidden. */
-const HIDDEN_BADGE: Record<ReviewState | "moderator", string> = {
-  flags: "Under review",
-  approval: "Waiting for approval",
-  moderator: "Hidden by a moderator",
-};
 
 /**
  * "started Nov 23, 2026 · edited", with a hidden post's badge for those who see it (its author, the
@@ -22,7 +14,7 @@ export function PostMeta({
   label,
   history,
 }: {
-  post: { createdAt: string; edited: boolean; hidden: boolean; review: ReviewState | null; veiled: boolean };
+  post: { createdAt: string; edited: boolean; badge: string | null };
   label: string;
   /** The post's edit history (lib/history.ts), which "edited" links to. */
   history: string;
@@ -31,7 +23,7 @@ export function PostMeta({
     <span>
       {label} {formatDate(post.createdAt)}
       <EditedMark edited={post.edited} history={history} />
-      <HiddenBadge post={post} />
+      <HiddenBadge badge={post.badge} />
     </span>
   );
 }
@@ -50,18 +42,18 @@ export function EditedMark({ edited, history }: { edited: boolean; history: stri
   );
 }
 
-/** Why a hidden post is hidden, for those who see it anyway; nothing for a post that shows or is veiled. */
-export function HiddenBadge({ post }: { post: { hidden: boolean; review: ReviewState | null; veiled: boolean } }) {
-  return post.hidden && !post.veiled ? (
+/** Why a hidden post is hidden (`hiddenBadgeText`, made by the server), for those who see it anyway. */
+export function HiddenBadge({ badge }: { badge: string | null }) {
+  return badge === null ? null : (
     <Badge tone="warrior" className="ml-2">
-      {HIDDEN_BADGE[post.review ?? "moderator"]}
+      {badge}
     </Badge>
-  ) : null;
+  );
 }
 
-/** In place of the words of a post the flags hid, for everyone but its author and the moderators. */
+/** In place of the words of a post the flags hid, for everyone but its author and the moderators (issue 31). */
 export function VeiledText({ className }: { className?: string }) {
-  return <p className={cn("text-muted italic", className)}>{UNDER_REVIEW_TEXT}</p>;
+  return <p className={cn("text-muted italic", className)}>Hidden while the community reviews it.</p>;
 }
 
 export interface ReplyCardContent {
@@ -69,8 +61,8 @@ export interface ReplyCardContent {
   author: Author;
   createdAt: string;
   edited: boolean;
-  hidden: boolean;
-  review: ReviewState | null;
+  /** Why it is hidden, for a viewer who sees it anyway (`hiddenBadgeText`). */
+  badge: string | null;
   /** Hidden by the flags, for a viewer who reads "under review" in place of its words. */
   veiled: boolean;
   /** The rendered prose; null for a deleted or veiled reply. */
@@ -100,17 +92,12 @@ export function ReplyCardMarkup({ reply, withText }: { reply: ReplyCardContent; 
   );
 }
 
-/**
- * What the author of a post waiting on /review reads on it (issue 31): why nobody else sees it, and
- * that they may still edit it.
- */
-export function ReviewNote({ review, className }: { review: ReviewState | null; className?: string }) {
-  if (review === null) return null;
+/** What the author of a post waiting on /review reads on it (`reviewNoteText`, made by the server); nothing otherwise. */
+export function ReviewNote({ note, className }: { note: string | null; className?: string }) {
+  if (note === null) return null;
   return (
     <p className={cn("rounded-md bg-warrior-soft p-3 text-sm text-stone-800", className)} role="note">
-      {review === "flags"
-        ? "Members flagged this post and it is hidden while the community reviews it. Only you and the moderators can read it; you can still edit it."
-        : "This post waits for a moderator's approval. Only you and the moderators can read it until then; you can still edit it."}
+      {note}
     </p>
   );
 }

@@ -48,7 +48,6 @@ import { virtueById } from "~/lib/virtues";
 import { cn, plural } from "~/lib/utils";
 import { answerSchema, editAnswerSchema, editQuestionSchema } from "~/schemas/council";
 import { watchSchema } from "~/schemas/notifications";
-import { WatchControl } from "~/components/community/watch-control";
 import { QUESTION_LISTS } from "~/schemas/fields";
 import { MarkupFromServer, MemberProse } from "~/components/community/member-prose";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
@@ -56,6 +55,9 @@ import { hydrateLater } from "~/components/layout/hydrate-later";
 import { PATH_NAME } from "~/lib/paths";
 import { StructuredData } from "~/components/community/structured-data";
 import { questionStructuredData } from "~/.server/domain/discovery/structured-data";
+
+// A member's watching level: a form that posts without JavaScript, hydrated after the page (ADR 0031).
+const WatchControl = hydrateLater(() => import("~/components/community/watch-control").then((m) => m.WatchControl));
 
 // Only a signed-in member's page has these forms, and nothing else on it waits for them (ADR 0031).
 const EditQuestionForm = hydrateLater(() => import("~/features/council/question-forms").then((m) => m.EditQuestionForm));
@@ -237,7 +239,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
           <Eye aria-hidden="true" className="size-4" /> {plural(question.views, "view")}
         </span>
       </div>
-      {question.mine ? <ReviewNote review={question.review} className="mt-4" /> : null}
+      <ReviewNote note={question.note} className="mt-4" />
       {editing === "question" && question.mine && question.body !== null ? (
         <EditQuestionForm title={question.title} body={question.body} virtues={question.virtues} errors={errorsFor("question")} cancel={here} />
       ) : question.html === null ? (
@@ -291,10 +293,10 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                         <span>
                           {formatDate(a.createdAt)}
                           <EditedMark edited={a.edited} history={historyPath("answer", a.id)} />
-                          <HiddenBadge post={a} />
+                          <HiddenBadge badge={a.badge} />
                         </span>
                       </Byline>
-                      {a.mine ? <ReviewNote review={a.review} className="mt-3" /> : null}
+                      <ReviewNote note={a.note} className="mt-3" />
                       {a.advisor ? (
                         <p className="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-stone-800">
                           <ShieldCheck aria-hidden="true" className={cn("size-4", a.advisor.path === "monk" ? "text-monk" : "text-warrior")} />

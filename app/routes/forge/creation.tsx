@@ -218,7 +218,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
         The Forge
       </ParentLink>
       <Badge className="mt-4">{CREATION_LABELS[creation.type]}</Badge>
-      <HiddenBadge post={creation} />
+      <HiddenBadge badge={creation.badge} />
       <h1 className="mt-3 font-serif text-4xl font-bold">{creation.title}</h1>
       {creation.description ? <p className="mt-3 text-lg text-stone-700">{creation.description}</p> : null}
       {/* The work in a card, as a discussion's opening post is: author, the piece, its reception. */}
@@ -231,7 +231,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
             </span>
           </Byline>
         </div>
-        {creation.mine ? <ReviewNote review={creation.review} className="mt-4" /> : null}
+        <ReviewNote note={creation.note} className="mt-4" />
         {creation.veiled ? <VeiledText className="mt-6" /> : null}
         <BlockedWork block={creationBlock}>
           {creation.image ? (
@@ -323,10 +323,10 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                         <span>
                           {formatDate(c.createdAt)}
                           <EditedMark edited={c.edited && !c.deleted} history={historyPath("comment", c.id)} />
-                          <HiddenBadge post={c} />
+                          <HiddenBadge badge={c.badge} />
                         </span>
                       </Byline>
-                      {c.mine ? <ReviewNote review={c.review} className="mt-2" /> : null}
+                      <ReviewNote note={c.note} className="mt-2" />
                       {editing === `comment-${c.id}` && c.mine && c.body !== null ? (
                         <div className="mt-3">
                           <CommentForm

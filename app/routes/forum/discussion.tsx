@@ -32,7 +32,6 @@ import { historyPath } from "~/lib/history";
 import { cn, plural } from "~/lib/utils";
 import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/forum";
 import { watchSchema } from "~/schemas/notifications";
-import { WatchControl } from "~/components/community/watch-control";
 import { MarkupFromServer, MemberProse } from "~/components/community/member-prose";
 import { PostMeta, ReviewNote, VeiledText } from "~/components/community/reply-card";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
@@ -40,6 +39,9 @@ import { replyCardHtml } from "~/features/forum/reply-cards.server";
 import { hydrateLater } from "~/components/layout/hydrate-later";
 import { StructuredData } from "~/components/community/structured-data";
 import { postingStructuredData } from "~/.server/domain/discovery/structured-data";
+
+// A member's watching level: a form that posts without JavaScript, hydrated after the page (ADR 0031).
+const WatchControl = hydrateLater(() => import("~/components/community/watch-control").then((m) => m.WatchControl));
 
 // Only a signed-in member's page has these forms, and nothing else on it waits for them (ADR 0031).
 const EditForm = hydrateLater(() => import("~/features/forum/discussion-forms").then((m) => m.EditForm));
@@ -138,6 +140,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       hidden: r.hidden,
       review: r.review,
       veiled: r.veiled,
+      note: r.note,
     })),
     canonical: services.env.BASE_URL + shown.path,
     structuredData:
@@ -308,7 +311,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
         <Byline author={discussion.author}>
           <PostMeta post={discussion} label="started" history={historyPath("discussion", discussion.id)} />
         </Byline>
-        {discussion.mine ? <ReviewNote review={discussion.review} className="mt-4" /> : null}
+        <ReviewNote note={discussion.note} className="mt-4" />
         {editing === "discussion" && discussion.mine && discussion.body !== null ? (
           <EditForm kind="discussion" id={discussion.id} title={discussion.title} body={discussion.body} cancel={path} errors={errorsFor("discussion")} />
         ) : discussion.veiled ? (
@@ -376,7 +379,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
                 <li key={r.id} id={`reply-${r.id}`}>
                   <Card className={cn("p-5", r.hidden && "border-warrior")}>
                     <MarkupFromServer html={r.cardHtml} />
-                    {r.mine ? <ReviewNote review={r.review} className="mt-3" /> : null}
+                    <ReviewNote note={r.note} className="mt-3" />
                     <MarkupFromServer html={r.reactionsHtml} />
                     {editsReply(editing, r) ? (
                       <EditForm kind="reply" id={r.id} body={r.body!} cancel={`${path}#reply-${r.id}`} errors={errorsFor(`reply-${r.id}`)} />

@@ -4,6 +4,7 @@ import { PenSquare } from "~/components/ui/icons/pen-square";
 import { Pin } from "~/components/ui/icons/pin";
 import { data, Form, redirect } from "react-router";
 import { Link } from "~/components/ui/link";
+import { hydrateLater } from "~/components/layout/hydrate-later";
 import type { Route } from "./+types/topic";
 import { Byline } from "~/components/community/byline";
 import { PageHeader, SectionHeading } from "~/components/community/page-header";
@@ -19,12 +20,14 @@ import { setWatching, watchLevelFor } from "~/.server/domain/notifications/notif
 import { topicHeading } from "~/.server/domain/forum/section-read-model";
 import { requireViewer } from "~/.server/session";
 import { parseForm, readForm } from "~/.server/forms";
-import { WatchControl } from "~/components/community/watch-control";
 import { watchSchema } from "~/schemas/notifications";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { formatDate } from "~/lib/dates";
 import { plural } from "~/lib/utils";
 import { postsBreakdown } from "~/features/forum/topic-card";
+
+// A member's watching level: a form that posts without JavaScript, hydrated after the page (ADR 0031).
+const WatchControl = hydrateLater(() => import("~/components/community/watch-control").then((m) => m.WatchControl));
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData

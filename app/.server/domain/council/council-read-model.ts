@@ -1,5 +1,5 @@
 import { hiddenPostsView } from "../flags/under-review";
-import { UNDER_REVIEW_TITLE } from "~/lib/flags";
+import { hiddenBadgeText, reviewNoteText, UNDER_REVIEW_TITLE } from "~/lib/flags";
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { toIso } from "~/lib/dates";
@@ -129,6 +129,8 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
       hidden: row.hidden_at !== null,
       review: row.review,
       veiled: row.veiled,
+      note: mine(row.author_id) ? reviewNoteText(row.review) : null,
+      badge: hiddenBadgeText({ hidden: row.hidden_at !== null, review: row.review, veiled: row.veiled }),
       virtues: virtues.get(id) ?? [],
       views: Number(question.view_count),
       answers: Number(question.answer_count),
@@ -150,6 +152,8 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
       hidden: a.hidden_at !== null,
       review: a.review,
       veiled: a.veiled,
+      note: mine(a.author_id) ? reviewNoteText(a.review) : null,
+      badge: hiddenBadgeText({ hidden: a.hidden_at !== null, review: a.review, veiled: a.veiled }),
       author: a.author,
       authorId: a.author_id,
       mine: mine(a.author_id),

@@ -4,7 +4,7 @@ import type { CreationType } from "~/lib/domain-values";
 import { toIso } from "~/lib/dates";
 import { mediaUrl } from "~/lib/media";
 import { hiddenPostsView } from "../flags/under-review";
-import { UNDER_REVIEW_TITLE } from "~/lib/flags";
+import { hiddenBadgeText, reviewNoteText, UNDER_REVIEW_TITLE } from "~/lib/flags";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { readsFrom, tag } from "../../cache/page-tags";
 import { withAuthors } from "../progression/authors";
@@ -97,6 +97,8 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
       hidden: creation.hidden_at !== null,
       review: creation.review,
       veiled,
+      note: viewer?.id === creation.author_id ? reviewNoteText(creation.review) : null,
+      badge: hiddenBadgeText({ hidden: creation.hidden_at !== null, review: creation.review, veiled }),
       author: creation.author,
       authorId: creation.author_id,
       mine: viewer?.id === creation.author_id,
@@ -112,6 +114,8 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
       hidden: c.hidden_at !== null,
       review: c.review,
       veiled: c.veiled,
+      note: viewer?.id === c.author_id ? reviewNoteText(c.review) : null,
+      badge: hiddenBadgeText({ hidden: c.hidden_at !== null, review: c.review, veiled: c.veiled }),
       mine: viewer?.id === c.author_id,
       author: c.author,
       authorId: c.author_id,

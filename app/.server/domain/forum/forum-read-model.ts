@@ -11,7 +11,7 @@ import { isModerator } from "../accounts/roles";
 import { discussionPath, topicSummary } from "./section-read-model";
 import { markDiscussionRead, newSince, type ReadMarker } from "../notifications/read-markers";
 import { hiddenPostsView } from "../flags/under-review";
-import { UNDER_REVIEW_TITLE } from "~/lib/flags";
+import { hiddenBadgeText, reviewNoteText, UNDER_REVIEW_TITLE } from "~/lib/flags";
 
 /** A topic with one page of its discussions (newest activity first) and links to the pages around. */
 export async function topicWithDiscussions(db: Db, viewer: Viewer | null, section: SectionId, topicId: string, request: PageRequest<ActivityCursor>) {
@@ -112,6 +112,8 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
       hidden: discussion.hidden_at !== null,
       review: discussion.review,
       veiled: discussion.veiled,
+      note: mine(row.author_id) ? reviewNoteText(discussion.review) : null,
+      badge: hiddenBadgeText({ hidden: discussion.hidden_at !== null, review: discussion.review, veiled: discussion.veiled }),
       locked: discussion.locked_at !== null,
       featured: discussion.featured_at !== null,
       replies: Number(discussion.reply_count),
@@ -129,6 +131,8 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
       hidden: r.hidden_at !== null,
       review: r.review,
       veiled: r.veiled,
+      note: mine(r.author_id) ? reviewNoteText(r.review) : null,
+      badge: hiddenBadgeText({ hidden: r.hidden_at !== null, review: r.review, veiled: r.veiled }),
       author: r.author,
       authorId: r.author_id,
       mine: mine(r.author_id),
