@@ -67,7 +67,7 @@ export default defineConfig({
         "search.spec.ts",
         "reactions.spec.ts",
         "safety.spec.ts",
-        "history.spec.ts",
+        "writing.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },

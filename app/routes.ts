@@ -34,6 +34,7 @@ export default [
   route("search", "routes/search/search.tsx"),
   route("reactions/:kind/:postId", "routes/posts/reactions.tsx"),
   route("history/:kind/:postId", "routes/posts/history.tsx"),
+  route("markdown/preview", "routes/resources/markdown-preview.tsx"),
   route("flags/:kind/:postId", "routes/posts/flag.tsx"),
   route("review", "routes/admin/review.tsx"),
   route("admin/advisors", "routes/admin/advisors.tsx"),
@@ -52,7 +53,7 @@ export default [
   route("events/:eventId/edit", "routes/events/edit-event.tsx"),
   route("events/:eventId/calendar.ics", "routes/events/event-calendar.tsx"),
   // Pages written in content/<path>.md, all shown by one module (ADR 0019).
-  ...["manifesto", "faq", "terms", "privacy", "code-of-conduct"].map((path) => route(path, "routes/pages/content-page.tsx", { id: `content/${path}` })),
+  ...["manifesto", "faq", "terms", "privacy", "code-of-conduct", "markdown"].map((path) => route(path, "routes/pages/content-page.tsx", { id: `content/${path}` })),
   // The Monastery and the Battlefield share these modules; any other :section is a 404. Static
   // routes above always win over these dynamic ones.
   route(":section", "routes/forum/section.tsx"),

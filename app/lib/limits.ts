@@ -49,6 +49,9 @@ export const REACTION_LIMIT = { max: 30, windowMs: MINUTE };
 /** Searches: 60 a minute per IP (issue 30), a person's pace many times over, not a scraper's. */
 export const SEARCH_LIMIT = { max: 60, windowMs: MINUTE };
 
+/** Markdown previews (issue 32): 60 a minute per member, a writer's pace while switching tabs, not a renderer for hire. */
+export const PREVIEW_LIMIT = { max: 60, windowMs: MINUTE };
+
 /** Bookmarks one member keeps (issue 30): far more than anyone reads again, few enough to list. */
 export const BOOKMARKS_MAX = 5_000;
 

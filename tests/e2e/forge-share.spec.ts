@@ -110,8 +110,8 @@ test.describe("sharing a creation", () => {
       const button = main.locator("label", { hasText: "Choose an image" });
       await expect(button).toBeVisible();
       await expect(main.getByText("No file chosen", { exact: true })).toBeVisible();
-      // Reached by the keyboard after "Your work"; its focus is drawn around the button.
-      await main.getByLabel("Your work", { exact: true }).focus();
+      // Reached by the keyboard after "Your work" and its help's "Markdown guide" link; its focus is drawn around the button.
+      await main.getByRole("link", { name: "Markdown guide" }).focus();
       await page.keyboard.press("Tab");
       await expect(image).toBeFocused();
       expect(await button.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe("none");

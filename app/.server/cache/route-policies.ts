@@ -54,6 +54,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/posts/reactions": "never",
   // A post's edit history (issue 32): read rarely, on demand.
   "routes/posts/history": "never",
+  // A member's own text rendered back to them (issue 32): a POST, never a page.
+  "routes/resources/markdown-preview": "never",
   // The flag form, one member's, and the moderators' queue (issue 31).
   "routes/posts/flag": "never",
   "routes/admin/review": "never",
@@ -81,6 +83,7 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "content/terms": "static",
   "content/privacy": "static",
   "content/code-of-conduct": "static",
+  "content/markdown": "static",
   "routes/forum/section": "tags",
   "routes/forum/new-topic": "never",
   "routes/forum/topic": "tags",

@@ -11,7 +11,7 @@ const textOf = (slug: string) => JSON.stringify(contentPage(slug));
 
 describe("content pages", () => {
   it("loads every page routes.ts mounts, each with a title, a description and anchored sections", () => {
-    expect([...CONTENT_PAGES.keys()].sort()).toEqual(["code-of-conduct", "faq", "manifesto", "privacy", "terms"]);
+    expect([...CONTENT_PAGES.keys()].sort()).toEqual(["code-of-conduct", "faq", "manifesto", "markdown", "privacy", "terms"]);
     for (const page of CONTENT_PAGES.values()) {
       expect(page.title).not.toBe("");
       expect(page.description).not.toBe("");

@@ -79,22 +79,25 @@ export function FormAlert({ children }: { children?: ReactNode }) {
   );
 }
 
-interface TextAreaFieldProps extends Omit<ComponentProps<"textarea">, "name"> {
+export interface TextAreaFieldProps extends Omit<ComponentProps<"textarea">, "name"> {
   name: string;
   label: ReactNode;
   error?: string;
   /** A hint under the box (e.g. that Markdown works), tied to it for screen readers. */
   help?: ReactNode;
+  /** Controls between the label and the box (a Markdown box's Write / Preview tabs). */
+  toolbar?: ReactNode;
 }
 
 /** A labelled multi-line box with its hint and message, like TextField. */
-export function TextAreaField({ name, label, error, help, className, id = name, ...props }: TextAreaFieldProps) {
+export function TextAreaField({ name, label, error, help, toolbar, className, id = name, ...props }: TextAreaFieldProps) {
   const errorId = `${id}-error`;
   const helpId = `${id}-help`;
   const describedBy = [error ? errorId : null, help ? helpId : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={cn("flex flex-col gap-2", className)}>
       <Label htmlFor={id}>{label}</Label>
+      {toolbar}
       <Textarea id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...props} />
       {help ? (
         <p id={helpId} className="text-xs text-muted">

@@ -1,7 +1,8 @@
+import { MarkdownField } from "~/components/community/markdown-field";
 import { Form, useNavigation } from "react-router";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
-import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
+import { FormAlert, TextField } from "~/components/ui/form-controls";
 import { VirtuePicker } from "~/features/council/virtue-picker";
 import { BODY_MAX, MARKDOWN_HELP, QUESTION_LISTS, TITLE_MAX } from "~/schemas/fields";
 
@@ -31,7 +32,7 @@ export function EditQuestionForm({
       <input type="hidden" name="intent" value="edit-question" />
       <FormAlert>{errors.form}</FormAlert>
       <TextField name="title" id="edit-question-title" label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
-      <TextAreaField name="body" id="edit-question-body" label="Your question" rows={8} maxLength={BODY_MAX} defaultValue={body} error={errors.body} />
+      <MarkdownField name="body" id="edit-question-body" label="Your question" rows={8} maxLength={BODY_MAX} defaultValue={body} error={errors.body} />
       <VirtuePicker idPrefix="edit" chosen={virtues} error={errors.virtues} />
       <div className="flex gap-2">
         <Button type="submit" variant="monk">
@@ -74,7 +75,7 @@ export function AnswerTextForm({
       {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
       {answerId ? <input type="hidden" name="answerId" value={answerId} /> : null}
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
-      <TextAreaField
+      <MarkdownField
         name="body"
         id={fieldId}
         label="Your answer"

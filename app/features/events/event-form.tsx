@@ -1,8 +1,9 @@
+import { MarkdownField } from "~/components/community/markdown-field";
 import { Form, useNavigation } from "react-router";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
-import { FieldError, FormAlert, Label, TextAreaField, TextField } from "~/components/ui/form-controls";
+import { FieldError, FormAlert, Label, TextField } from "~/components/ui/form-controls";
 import { EVENT_CAPACITY_MAX, EVENT_DESCRIPTION_MAX, EVENT_PLACE_MAX, EVENT_TITLE_MAX, EVENT_URL_MAX, MARKDOWN_HELP } from "~/schemas/fields";
 
 export interface EventFormDefaults {
@@ -67,7 +68,7 @@ export function EventForm({
         <CardContent className="flex flex-col gap-5 pt-6">
           <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
           <TextField name="title" id="event-title" label="Title" defaultValue={defaults.title} error={errors.title} maxLength={EVENT_TITLE_MAX} />
-          <TextAreaField
+          <MarkdownField
             name="description"
             id="event-description"
             label="Description"

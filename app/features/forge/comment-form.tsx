@@ -1,7 +1,8 @@
+import { MarkdownField } from "~/components/community/markdown-field";
 import { Form, useNavigation } from "react-router";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
-import { FormAlert, TextAreaField } from "~/components/ui/form-controls";
+import { FormAlert } from "~/components/ui/form-controls";
 import { COMMENT_MAX, MARKDOWN_HELP } from "~/schemas/fields";
 
 /** A creation's comment form, and the form that edits a comment. The page loads it after hydration (ADR 0031). */
@@ -33,7 +34,7 @@ export function CommentForm({
       {submissionKey ? <input type="hidden" name="submissionKey" value={submissionKey} /> : null}
       {commentId ? <input type="hidden" name="commentId" value={commentId} /> : null}
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
-      <TextAreaField
+      <MarkdownField
         name="body"
         id={intent === "comment" ? "comment-body" : `edit-comment-${commentId}`}
         label="Your comment"

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent } from "react";
+import { MarkdownField } from "~/components/community/markdown-field";
 import type { ZodMiniType } from "zod/mini";
 import { Button } from "~/components/ui/button";
 import { CardContent, CardFooter } from "~/components/ui/card";
@@ -179,7 +180,7 @@ export function CreationForm({
           </select>
           <FieldError id="type-error">{errors.type}</FieldError>
         </div>
-        <TextAreaField
+        <MarkdownField
           name="body"
           label="Your work"
           rows={10}

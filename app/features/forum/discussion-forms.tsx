@@ -1,7 +1,8 @@
+import { MarkdownField } from "~/components/community/markdown-field";
 import { Form, useNavigation } from "react-router";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
-import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
+import { FormAlert, TextField } from "~/components/ui/form-controls";
 import { BODY_MAX, MARKDOWN_HELP, TITLE_MAX } from "~/schemas/fields";
 
 // A discussion's reply form and the form that edits a post. The page loads them after hydration (ADR 0031).
@@ -36,7 +37,7 @@ export function EditForm({
       {kind === "discussion" ? (
         <TextField name="title" id={`${fieldId}-title`} label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
       ) : null}
-      <TextAreaField
+      <MarkdownField
         name="body"
         id={`${fieldId}-body`}
         label={kind === "reply" ? "Your reply" : "Your post"}
@@ -69,7 +70,7 @@ export function ReplyForm({ submissionKey, errors: serverErrors }: { submissionK
       <input type="hidden" name="intent" value="reply" />
       <input type="hidden" name="submissionKey" value={submissionKey} />
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
-      <TextAreaField name="body" id="reply-body" label="Your reply" rows={5} maxLength={BODY_MAX} error={errors.body} help={MARKDOWN_HELP} />
+      <MarkdownField name="body" id="reply-body" label="Your reply" rows={5} maxLength={BODY_MAX} error={errors.body} help={MARKDOWN_HELP} />
       <div>
         <Button type="submit" variant="monk" disabled={busy}>
           {busy ? "Posting..." : "Post Reply"}

@@ -1,10 +1,11 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { MarkdownField } from "~/components/community/markdown-field";
 import { ParentLink } from "~/components/ui/link";
 import type { Route } from "./+types/new-challenge";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
-import { Checkbox, FieldError, FormAlert, Label, TextAreaField, TextField } from "~/components/ui/form-controls";
+import { Checkbox, FieldError, FormAlert, Label, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { createChallenge, mayPublish, proposeRankMessage } from "~/.server/domain/challenges/challenge-service";
 import { memberRank } from "~/.server/domain/progression/progression-service";
@@ -79,7 +80,7 @@ export default function NewChallenge({ loaderData, actionData }: Route.Component
             <CardContent className="flex flex-col gap-5">
               <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
               <TextField name="title" label="Title" error={errors.title} maxLength={CHALLENGE_TITLE_MAX} />
-              <TextAreaField name="description" label="Description" rows={4} maxLength={CHALLENGE_DESCRIPTION_MAX} error={errors.description} />
+              <MarkdownField name="description" label="Description" rows={4} maxLength={CHALLENGE_DESCRIPTION_MAX} error={errors.description} />
               <fieldset className="flex flex-col gap-2" aria-describedby={errors.path ? "path-error" : undefined}>
                 <legend className="mb-1 text-sm font-medium">Path</legend>
                 <div className="flex gap-6">

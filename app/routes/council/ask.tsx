@@ -5,7 +5,8 @@ import type { Route } from "./+types/ask";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
-import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
+import { MarkdownField } from "~/components/community/markdown-field";
+import { FormAlert, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { askQuestion } from "~/.server/domain/council/council-service";
 import { formKey, parseForm } from "~/.server/forms";
@@ -69,7 +70,7 @@ export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
             <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
             <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} defaultValue={text(values?.title)} />
             <SimilarQuestions titleId="title" initial={actionData && "similar" in actionData ? actionData.similar : []} />
-            <TextAreaField
+            <MarkdownField
               name="body"
               label="Your question"
               rows={10}

@@ -16,7 +16,7 @@ import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SignInPrompt } from "~/components/community/sign-in-prompt";
 import { Badge } from "~/components/ui/badge";
-import { BLOCKED_LINE, SHOW_BLOCKED_POST, type MemberBlock } from "~/lib/blocks";
+import { BLOCKED_LINE, SHOW_BLOCKED_POST } from "~/lib/blocks";
 import { EditedMark, HiddenBadge, ReviewNote, VeiledText } from "~/components/community/reply-card";
 import { historyPath } from "~/lib/history";
 import { ButtonLink } from "~/components/ui/button";
@@ -81,8 +81,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return proseInMarkupOnly(context, {
     ...shown,
     creation,
-    // The work itself comes collapsed behind the same line (its picture and sound too).
-    creationBlock,
+    // The work itself comes collapsed behind the same line (its picture and sound too), worded here.
+    blockedLine: creationBlock ? { why: BLOCKED_LINE[creationBlock], show: SHOW_BLOCKED_POST } : null,
     reactionsHtml: creationBlock ? "" : reactionBarHtml(bars.get(`creation:${shown.creation.id}`)),
     // Comments of members the viewer blocked, or who blocked them, come collapsed (issue 31).
     comments: shown.comments.map(({ authorId, ...c }) => {
@@ -193,12 +193,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 /** The work of a member the viewer blocked (or who blocked them): collapsed behind a line that opens it (issue 31). */
-function BlockedWork({ block, children }: { block: MemberBlock | null; children: ReactNode }) {
-  if (!block) return <>{children}</>;
+function BlockedWork({ line, children }: { line: { why: string; show: string } | null; children: ReactNode }) {
+  if (!line) return <>{children}</>;
   return (
     <details className="blocked-post mt-6">
       <summary className="cursor-pointer text-sm text-muted">
-        {BLOCKED_LINE[block]} <span className="underline">{SHOW_BLOCKED_POST}</span>
+        {line.why} <span className="underline">{line.show}</span>
       </summary>
       {children}
     </details>
@@ -206,7 +206,7 @@ function BlockedWork({ block, children }: { block: MemberBlock | null; children:
 }
 
 export default function Creation({ loaderData, actionData }: Route.ComponentProps) {
-  const { creation, creationBlock, comments, signedIn, moderator, canLike, editing, submissionKey, structuredData, bookmarked, relatedHtml, reactionsHtml } =
+  const { creation, blockedLine, comments, signedIn, moderator, canLike, editing, submissionKey, structuredData, bookmarked, relatedHtml, reactionsHtml } =
     loaderData;
   const here = `/forge/${creation.id}`;
   const failed = actionData && "errors" in actionData ? actionData : null;
@@ -233,7 +233,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
         </div>
         <ReviewNote note={creation.note} className="mt-4" />
         {creation.veiled ? <VeiledText className="mt-6" /> : null}
-        <BlockedWork block={creationBlock}>
+        <BlockedWork line={blockedLine}>
           {creation.image ? (
             <figure className="mt-6">
               <a href={creation.image.full} aria-label={`Full size image: ${creation.title}`}>

@@ -26,7 +26,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context, request);
   // Said before the form, not after an upload (issue 26). The page reads no cache tag, so it is
   // never kept (ADR 0040): the figure is the database's at each render.
-  return { submissionKey: formKey(), left: await creationsLeftToday(context.get(servicesContext), viewer) };
+  const left = await creationsLeftToday(context.get(servicesContext), viewer);
+  // Worded here, so the page's script does not carry the sentences of the limit (the form is heavy).
+  const note =
+    left === null
+      ? null
+      : left === 0
+        ? `You have shared all you can today. ${INITIATE_DAILY_POSTS_MESSAGE}`
+        : `You can share ${plural(left, "more creation", "more creations")} today. Initiates may start ${INITIATE_DAILY_POSTS} new discussions, questions or creations a day, counted together.`;
+  return { submissionKey: formKey(), left, note };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -54,7 +62,7 @@ export default function Share({ loaderData, actionData }: Route.ComponentProps) 
         // Nothing to upload today: the form would only be refused, so it is not shown.
         <Card className="p-6">
           <p data-slot="posts-left" className="text-stone-700">
-            You have shared all you can today. {INITIATE_DAILY_POSTS_MESSAGE}
+            {loaderData.note}
           </p>
           <p className="mt-4">
             <Link to="/forge" className="font-semibold text-monk-strong underline">
@@ -64,10 +72,9 @@ export default function Share({ loaderData, actionData }: Route.ComponentProps) 
         </Card>
       ) : (
         <>
-          {loaderData.left !== null ? (
+          {loaderData.note !== null ? (
             <p data-slot="posts-left" className="mb-6 rounded-md bg-monk-soft p-3 text-sm text-ink">
-              You can share {plural(loaderData.left, "more creation", "more creations")} today. Initiates may start {INITIATE_DAILY_POSTS} new discussions,
-              questions or creations a day, counted together.
+              {loaderData.note}
             </p>
           ) : null}
           <Card>

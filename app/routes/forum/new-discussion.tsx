@@ -5,7 +5,8 @@ import type { Route } from "./+types/new-discussion";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
-import { FormAlert, TextAreaField, TextField } from "~/components/ui/form-controls";
+import { MarkdownField } from "~/components/community/markdown-field";
+import { FormAlert, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { discussionPath, topicHeading } from "~/.server/domain/forum/section-read-model";
 import { startDiscussion } from "~/.server/domain/forum/forum-service";
@@ -67,7 +68,7 @@ export default function NewDiscussion({ loaderData, actionData }: Route.Componen
           <CardContent className="flex flex-col gap-5 pt-6">
             <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
             <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} />
-            <TextAreaField name="body" label="Your post" rows={10} maxLength={BODY_MAX} error={errors.body} help={MARKDOWN_HELP} />
+            <MarkdownField name="body" label="Your post" rows={10} maxLength={BODY_MAX} error={errors.body} help={MARKDOWN_HELP} />
           </CardContent>
           <CardFooter>
             <Button type="submit" variant={info.tone} disabled={busy}>

@@ -33,3 +33,31 @@ test("a member edits a reply after the grace period and a visitor reads the diff
   await page.getByRole("link", { name: "Back to the post" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Counting breaths" })).toBeVisible();
 });
+
+// Issue 32's preview: a member writes Markdown, makes a word bold with the shortcut, opens Preview and
+// reads it as it will be posted, goes back to Write and posts it.
+test("a member previews a reply rendered by the server, with the bold shortcut, then posts it", async ({ page }) => {
+  await joinAs(page, "Pim Previewer");
+  const url = await startDiscussion(page, "Morning pages", "Three pages, first thing.");
+  await gotoHydrated(page, url);
+  const box = page.getByLabel("Your reply");
+  const run = Date.now().toString(36);
+  await box.fill(`Write without stopping (${run}). `);
+  await box.press("End");
+  await box.press("ControlOrMeta+b");
+  await expect(box).toHaveValue(`Write without stopping (${run}). **bold**`);
+  await box.press("ControlOrMeta+a");
+  await box.fill(`Write **without** stopping (${run}).`);
+
+  await page.getByRole("tab", { name: "Preview" }).click();
+  const preview = page.getByRole("tabpanel");
+  await expect(preview.locator("strong")).toHaveText("without");
+  await expect(box).toBeHidden();
+  await expectNoSeriousViolations(page);
+  await page.getByRole("tab", { name: "Write" }).click();
+  await expect(box).toBeVisible();
+  await expect(box).toBeFocused();
+  await page.getByRole("button", { name: "Post Reply" }).click();
+  await expect(page.locator("li", { hasText: run }).locator("strong")).toHaveText("without");
+  await expect(page.getByRole("link", { name: "Markdown guide" }).first()).toHaveAttribute("href", "/markdown");
+});
