@@ -53,7 +53,9 @@ export default [
   route("events/:eventId/edit", "routes/events/edit-event.tsx"),
   route("events/:eventId/calendar.ics", "routes/events/event-calendar.tsx"),
   // Pages written in content/<path>.md, all shown by one module (ADR 0019).
-  ...["manifesto", "faq", "terms", "privacy", "code-of-conduct", "markdown"].map((path) => route(path, "routes/pages/content-page.tsx", { id: `content/${path}` })),
+  ...["manifesto", "faq", "terms", "privacy", "code-of-conduct", "markdown"].map((path) =>
+    route(path, "routes/pages/content-page.tsx", { id: `content/${path}` }),
+  ),
   // The Monastery and the Battlefield share these modules; any other :section is a 404. Static
   // routes above always win over these dynamic ones.
   route(":section", "routes/forum/section.tsx"),

@@ -55,7 +55,10 @@ describe(`a new member's first posts on ${ENGINE}`, () => {
     expect((await reply(newcomer, d1.id, "I sell mats at https://shop.example")).pending).toBe(false);
     const same = await reply(newcomer, d2.id, "More mats: https://www.shop.example/new");
     expect(same.pending).toBe(true);
-    expect(await decideReview(site.services, moderator, { kind: "reply", id: same.id }, "agree")).toEqual({ ok: true, value: { hidden: true, deleted: false } });
+    expect(await decideReview(site.services, moderator, { kind: "reply", id: same.id }, "agree")).toEqual({
+      ok: true,
+      value: { hidden: true, deleted: false },
+    });
     expect((await replyRow(same.id)).hidden_at).not.toBeNull();
 
     const echo = await member(db());

@@ -63,7 +63,10 @@ describe(`posts the flags hid, on ${ENGINE}`, () => {
     expect(mended).toMatchObject({ veiled: true, html: null });
 
     // Agreed: hidden by a moderator's decision now, out of sight but for the moderators; the author can no longer change it.
-    expect(await decideReview(site.services, moderator, { kind: "reply", id: replyId }, "agree")).toEqual({ ok: true, value: { hidden: true, deleted: false } });
+    expect(await decideReview(site.services, moderator, { kind: "reply", id: replyId }, "agree")).toEqual({
+      ok: true,
+      value: { hidden: true, deleted: false },
+    });
     expect((await discussionWithReplies(site.services.db, null, d.id, FIRST))!.replies.some((r) => r.id === replyId)).toBe(false);
     expect((await discussionWithReplies(site.services.db, author, d.id, FIRST))!.replies.some((r) => r.id === replyId)).toBe(false);
     expect((await discussionWithReplies(site.services.db, moderator, d.id, FIRST))!.replies.find((r) => r.id === replyId)).toMatchObject({
