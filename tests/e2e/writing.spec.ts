@@ -61,3 +61,39 @@ test("a member previews a reply rendered by the server, with the bold shortcut, 
   await expect(page.locator("li", { hasText: run }).locator("strong")).toHaveText("without");
   await expect(page.getByRole("link", { name: "Markdown guide" }).first()).toHaveAttribute("href", "/markdown");
 });
+
+// Issue 32's quotes: a member selects a few words of another's reply and quotes just them, and their
+// reply then says whom it answers, with a link that jumps to it.
+test("a member quotes the words they selected in a reply, and their reply says 'in reply to' with a link back", async ({ page }) => {
+  const omar = await joinAs(page, "Omar Quoted");
+  const url = await startDiscussion(page, "Cold mornings", "How do you get up when it is dark?");
+  const run = Date.now().toString(36);
+  await page.getByLabel("Your reply").fill(`Lay out your clothes the night before. Then the alarm goes across the room (${run}).`);
+  await page.getByRole("button", { name: "Post Reply" }).click();
+  const card = page.locator("li[id^=reply-]", { hasText: run });
+  await expect(card).toBeVisible();
+
+  await joinAs(page, "Quinn Quoting");
+  await gotoHydrated(page, url);
+  // Select "Lay out your clothes the night before." in Omar's reply, then Quote.
+  await card.locator(".prose-member p").evaluate((p) => {
+    const text = p.firstChild!;
+    const range = document.createRange();
+    range.setStart(text, 0);
+    range.setEnd(text, "Lay out your clothes the night before.".length);
+    const selection = window.getSelection()!;
+    selection.removeAllRanges();
+    selection.addRange(range);
+  });
+  await card.getByRole("link", { name: "Quote", exact: true }).click();
+  const box = page.getByLabel("Your reply");
+  await expect(box).toHaveValue(/^> Lay out your clothes the night before\.\n>\n> — \[Omar Quoted\]\(.+#reply-\d+\)\n\n$/);
+  await expect(page.getByText("Replying to Omar Quoted")).toBeVisible();
+  await box.press("End");
+  await box.pressSequentially(`I do that too (${run}-answer).`);
+  await page.getByRole("button", { name: "Post Reply" }).click();
+  const answer = page.locator("li[id^=reply-]", { hasText: `${run}-answer` });
+  await expect(answer.locator("blockquote")).toContainText("Lay out your clothes the night before.");
+  await answer.getByRole("link", { name: omar.name }).first().click();
+  await expect(page).toHaveURL(new RegExp(`#reply-\\d+$`));
+});

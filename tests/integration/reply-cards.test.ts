@@ -11,6 +11,7 @@ const reply = (over: Partial<ReplyCardContent> = {}): ReplyCardContent => ({
   edited: false,
   badge: null,
   veiled: false,
+  replyTo: null,
   html: "<p>First words.</p>",
   ...over,
 });
@@ -59,6 +60,9 @@ describe("replyCardHtml", () => {
     expect(hiddenBadgeText({ hidden: true, review: null, veiled: false })).toBe("Hidden by a moderator");
     expect(hiddenBadgeText({ hidden: false, review: null, veiled: false })).toBeNull();
     expect(replyCardHtml(reply({ author: { name: "Tara Renamed", handle: "tara", rank: "acolyte" } }), true)).toContain("Tara Renamed");
+    expect(replyCardHtml(reply({ replyTo: { name: "Omar <O>", url: "/monastery/t/1-x?after=3#reply-4" } }), true)).toMatch(
+      /in reply to <a href="\/monastery\/t\/1-x\?after=3#reply-4"[^>]*>Omar &lt;O&gt;<\/a>/,
+    );
     expect(replyCardHtml(reply({ author: { name: "Tara <Author>", handle: "tara", rank: "master" } }), true)).toContain("Master");
     // Nothing it was given changed: the first markup is still what it gives.
     expect(replyCardHtml(reply(), true)).toBe(base);

@@ -128,6 +128,8 @@ export interface ReplyTable {
   deleted_at: Timestamp | null;
   hidden_at: Timestamp | null;
   submission_key: string | null;
+  /** The reply of the same discussion it answers, if its author named one (issue 32). */
+  reply_to_id: number | null;
 }
 
 export interface CreationTable {

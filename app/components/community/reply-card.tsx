@@ -65,6 +65,8 @@ export interface ReplyCardContent {
   badge: string | null;
   /** Hidden by the flags, for a viewer who reads "under review" in place of its words. */
   veiled: boolean;
+  /** The reply it answers, if its author named one (issue 32): whose, and where. */
+  replyTo: { name: string; url: string } | null;
   /** The rendered prose; null for a deleted or veiled reply. */
   html: string | null;
 }
@@ -81,6 +83,14 @@ export function ReplyCardMarkup({ reply, withText }: { reply: ReplyCardContent; 
       <Byline author={reply.author}>
         <PostMeta post={reply} label="replied" history={historyPath("reply", reply.id)} />
       </Byline>
+      {reply.replyTo ? (
+        <p className="mt-1 text-sm text-muted">
+          in reply to{" "}
+          <Link to={reply.replyTo.url} className="font-semibold underline-offset-2 hover:underline">
+            {reply.replyTo.name}
+          </Link>
+        </p>
+      ) : null}
       {!withText ? null : reply.veiled ? (
         <VeiledText className="mt-3" />
       ) : reply.html !== null ? (

@@ -1,5 +1,8 @@
 import { MarkdownField } from "~/components/community/markdown-field";
+import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
+import { Link } from "~/components/ui/link";
+import { quoteMarkdown } from "~/lib/quotes";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert, TextField } from "~/components/ui/form-controls";
@@ -61,7 +64,48 @@ export function EditForm({
   );
 }
 
-export function ReplyForm({ submissionKey, errors: serverErrors }: { submissionKey: string; errors?: Record<string, string> }) {
+/**
+ * Quoting selected words (issue 32): a reply's Quote link, clicked while some of that reply's text is
+ * selected, puts just the selection in the box as a quote (the link itself quotes the whole reply,
+ * by the server, without JavaScript). The link carries who wrote it and where it is.
+ */
+function useSelectionQuotes(setReplyTo: (answering: { id: number; name: string }) => void) {
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      const link = (event.target as Element | null)?.closest<HTMLAnchorElement>("a[data-quote]");
+      const selection = window.getSelection();
+      const words = selection?.toString().trim() ?? "";
+      const card = link && document.getElementById(`reply-${link.dataset.quote}`);
+      if (!link || !card || words === "" || !selection?.anchorNode || !card.contains(selection.anchorNode)) return;
+      const box = document.getElementById("reply-body") as HTMLTextAreaElement | null;
+      if (!box) return;
+      event.preventDefault();
+      box.value = `${box.value}${box.value === "" || box.value.endsWith("\n\n") ? "" : "\n\n"}${quoteMarkdown(words, link.dataset.quoteName ?? "", link.dataset.quoteUrl ?? "")}`;
+      setReplyTo({ id: Number(link.dataset.quote), name: link.dataset.quoteName ?? "" });
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+      box.focus();
+      box.setSelectionRange(box.value.length, box.value.length);
+    };
+    document.addEventListener("click", onClick, true);
+    return () => document.removeEventListener("click", onClick, true);
+  }, [setReplyTo]);
+}
+
+export function ReplyForm({
+  submissionKey,
+  errors: serverErrors,
+  draft,
+  cancel,
+}: {
+  submissionKey: string;
+  errors?: Record<string, string>;
+  /** What the form starts with when the member came to answer a reply (Quote, Reply). */
+  draft: { body: string; replyTo: { id: number; name: string } | null };
+  /** Back to a reply that answers nobody in particular. */
+  cancel: string;
+}) {
+  const [replyTo, setReplyTo] = useState(draft.replyTo);
+  useSelectionQuotes(setReplyTo);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "reply";
   const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/forum").then((m) => m.replySchema), [], serverErrors);
@@ -69,8 +113,28 @@ export function ReplyForm({ submissionKey, errors: serverErrors }: { submissionK
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey}>
       <input type="hidden" name="intent" value="reply" />
       <input type="hidden" name="submissionKey" value={submissionKey} />
+      {replyTo ? (
+        <p className="text-sm text-stone-700">
+          <input type="hidden" name="replyTo" value={replyTo.id} />
+          Replying to <span className="font-semibold">{replyTo.name}</span> ·{" "}
+          <Link to={cancel} className="underline" preventScrollReset onClick={() => setReplyTo(null)}>
+            Reply to the discussion instead
+          </Link>
+        </p>
+      ) : null}
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
-      <MarkdownField name="body" id="reply-body" label="Your reply" rows={5} maxLength={BODY_MAX} error={errors.body} help={MARKDOWN_HELP} />
+      <MarkdownField
+        name="body"
+        id="reply-body"
+        label="Your reply"
+        rows={5}
+        maxLength={BODY_MAX}
+        error={errors.body}
+        help={MARKDOWN_HELP}
+        defaultValue={draft.body}
+        // Came to quote or answer a reply: the box is where they write next.
+        autoFocus={draft.replyTo !== null}
+      />
       <div>
         <Button type="submit" variant="monk" disabled={busy}>
           {busy ? "Posting..." : "Post Reply"}

@@ -17,9 +17,21 @@ const cards = new Lru<string, string>(2000, { weigh: (key, markup) => key.length
  * bounded map (least recently used first).
  */
 export function replyCardHtml(reply: ReplyCardContent, withText: boolean): string {
-  const { id, author, createdAt, edited, badge, veiled, html } = reply;
+  const { id, author, createdAt, edited, badge, veiled, replyTo, html } = reply;
   // An edited reply links to its own history: its id is then part of what the markup is made of.
-  const key = JSON.stringify([withText, author.handle, author.name, author.rank, createdAt, edited ? id : null, badge, veiled, withText ? html : null]);
+  const key = JSON.stringify([
+    withText,
+    author.handle,
+    author.name,
+    author.rank,
+    createdAt,
+    edited ? id : null,
+    badge,
+    veiled,
+    replyTo?.name ?? null,
+    replyTo?.url ?? null,
+    withText ? html : null,
+  ]);
   const cached = cards.get(key);
   if (cached !== undefined) return cached;
   const markup = renderToStaticMarkup(<ReplyCardMarkup reply={reply} withText={withText} />);

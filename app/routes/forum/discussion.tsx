@@ -12,7 +12,8 @@ import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { servicesContext, viewerContext } from "~/.server/context";
 import { decodeIdCursor, pageRequest } from "~/.server/pagination";
-import { discussionAddress, discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
+import { discussionAddress, discussionWithReplies, replyDraft } from "~/.server/domain/forum/forum-read-model";
+import { replyPath } from "~/.server/domain/forum/section-read-model";
 import { discussionReader } from "~/.server/domain/notifications/read-markers";
 import { setWatching } from "~/.server/domain/notifications/notification-service";
 import { deleteForumPost, editForumPost, moderate, postReply, type Outcome } from "~/.server/domain/forum/forum-service";
@@ -79,7 +80,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!pageAsked.ok) throw data(pageAsked.errors.form, { status: pageAsked.status });
   // A returning member opens the discussion at the first reply they have not read (issue 28).
   const reader = await discussionReader(services.db, viewer, id);
-  if (reader?.resume && pageAsked.value.kind === "first" && !url.searchParams.has("edit")) {
+  // Not when the member came to answer a reply (Quote, Reply): the form at the end is where they go.
+  const answering = url.searchParams.has("quote") || url.searchParams.has("replyTo");
+  if (reader?.resume && pageAsked.value.kind === "first" && !url.searchParams.has("edit") && !answering) {
     const address = await discussionAddress(services.db, id);
     if (address) throw redirect(`${address}?after=${reader.resume.after}#reply-${reader.resume.replyId}`);
   }
@@ -99,6 +102,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // This page of replies, for a Bookmark button to come back to.
   const kept = new URLSearchParams(url.search);
   kept.delete("edit");
+  kept.delete("quote");
+  kept.delete("replyTo");
   const related = await relatedPosts(services.db, { kind: "discussion", section: shown.topic.section }, id, shown.discussion.title);
   const pageHere = `${shown.path}${kept.size > 0 ? `?${kept}` : ""}`;
   // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
@@ -141,7 +146,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       review: r.review,
       veiled: r.veiled,
       note: r.note,
+      // Who a quote of it names, and where it links back to.
+      quoted: { name: r.author.name, url: replyPath(shown.path, r.id) },
     })),
+    // A reply's Quote and Reply links open the reply form answering it (issue 32).
+    draft: await replyDraft(services.db, viewer, id, shown.path, url.searchParams),
     canonical: services.env.BASE_URL + shown.path,
     structuredData:
       shown.discussion.html === null
@@ -191,7 +200,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "reply": {
       const parsed = await parseForm(request, replySchema);
       if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, intent }, { status: 400 });
-      const result = await postReply(services, viewer, id, parsed.values);
+      // The reply it answers, if the form names one (issue 32): an id, or nothing.
+      const named = form.get("replyTo");
+      const replyTo = named === null || named === "" ? null : parseId(named);
+      if (named !== null && named !== "" && !replyTo) throw data("Unknown reply", { status: 400 });
+      const result = await postReply(services, viewer, id, { ...parsed.values, replyTo });
       if (!result.ok) return fail(result);
       if (result.value.pending) return pendingPostRedirect(here, services.env.BASE_URL.startsWith("https://"));
       return redirect(`${here}?page=last#reply-${result.value.id}`);
@@ -275,7 +288,14 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
     pageHere,
     relatedHtml,
     reactionsHtml,
+    draft,
   } = loaderData as Page;
+  // Quote and Reply open this page's reply form answering a reply, the page's own query kept.
+  const answerLink = (param: "quote" | "replyTo", replyId: number) => {
+    const query = new URLSearchParams(pageHere.includes("?") ? pageHere.slice(pageHere.indexOf("?")) : "");
+    query.set(param, String(replyId));
+    return `${path}?${query}#reply-body`;
+  };
   // The count is of live replies; deleted ones keep their place as "[deleted]", so the heading
   // names them too and never reads "0 Replies" above a card.
   const deletedHere = replies.filter((r) => r.deleted).length;
@@ -394,6 +414,24 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
                             <DeleteControl intent="delete" fields={{ kind: "reply", id: r.id }} prompt="Delete this reply? Its text will show as [deleted]." />
                           </>
                         ) : null}
+                        {signedIn && !r.deleted && !r.hidden && !discussion.locked ? (
+                          <>
+                            <ButtonLink to={answerLink("replyTo", r.id)} variant="ghost" size="sm" preventScrollReset>
+                              Reply
+                            </ButtonLink>
+                            <ButtonLink
+                              to={answerLink("quote", r.id)}
+                              variant="ghost"
+                              size="sm"
+                              preventScrollReset
+                              data-quote={r.id}
+                              data-quote-name={r.quoted.name}
+                              data-quote-url={r.quoted.url}
+                            >
+                              Quote
+                            </ButtonLink>
+                          </>
+                        ) : null}
                         {signedIn && !r.deleted ? (
                           <BookmarkButton kind="reply" id={r.id} bookmarked={bookmarked.includes(`reply:${r.id}`)} back={`${pageHere}#reply-${r.id}`} />
                         ) : null}
@@ -418,7 +456,12 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
             {discussion.locked ? (
               <p className="rounded-md bg-stone-100 p-4 text-stone-700">This discussion is locked. No new replies can be posted.</p>
             ) : signedIn ? (
-              <ReplyForm submissionKey={submissionKey} errors={actionData?.intent === "reply" ? actionData.errors : undefined} />
+              <ReplyForm
+                submissionKey={submissionKey}
+                errors={actionData?.intent === "reply" ? actionData.errors : undefined}
+                draft={draft}
+                cancel={`${path}#reply-body`}
+              />
             ) : (
               <SignInPrompt returnTo={path} action="reply" />
             )}

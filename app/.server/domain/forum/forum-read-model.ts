@@ -5,10 +5,12 @@ import { toIso } from "~/lib/dates";
 import { readsFrom, tag } from "../../cache/page-tags";
 import { withAuthors } from "../progression/authors";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
-import { discussionPage, findDiscussionWithTopic, isTopicMember, replyPage } from "./forum-repository";
+import { discussionPage, findDiscussionWithTopic, findReply, isTopicMember, replyAuthorsOf, replyPage } from "./forum-repository";
+import { parseId } from "~/lib/params";
+import { QUOTE_REMOVED, quoteMarkdown } from "~/lib/quotes";
 import { findTopic } from "./section-repository";
 import { isModerator } from "../accounts/roles";
-import { discussionPath, topicSummary } from "./section-read-model";
+import { discussionPath, replyPath, topicSummary } from "./section-read-model";
 import { markDiscussionRead, newSince, type ReadMarker } from "../notifications/read-markers";
 import { hiddenPostsView } from "../flags/under-review";
 import { hiddenBadgeText, reviewNoteText, UNDER_REVIEW_TITLE } from "~/lib/flags";
@@ -86,6 +88,7 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
   const replies = opening.veiled ? [] : withAuthors(await hiddenPostsView(db, viewer, "reply", page.rows));
   const path = discussionPath(topic.section, topic.id, row);
   const mine = (authorId: string) => viewer?.id === authorId;
+  const answered = await answeredReplies(db, moderator, path, replies);
   // What the member has now been shown is no longer new to them (issue 28).
   if (viewer && !opening.veiled) {
     await markDiscussionRead(
@@ -132,6 +135,7 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
       review: r.review,
       veiled: r.veiled,
       note: mine(r.author_id) ? reviewNoteText(r.review) : null,
+      replyTo: r.reply_to_id === null ? null : (answered.get(Number(r.reply_to_id)) ?? null),
       badge: hiddenBadgeText({ hidden: r.hidden_at !== null, review: r.review, veiled: r.veiled }),
       author: r.author,
       authorId: r.author_id,
@@ -146,5 +150,43 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
           last: page.hasLater ? `${path}?page=last` : null,
         },
     moderator,
+  };
+}
+
+/**
+ * The replies these replies answer (issue 32), by id: the author's name and the answered reply's
+ * place, for "in reply to Omar". One query, none when no reply here names one; a reply hidden from
+ * this viewer is not named. The names are read from members, so the page reads their tags.
+ */
+async function answeredReplies(db: Db, moderator: boolean, path: string, replies: ReadonlyArray<{ reply_to_id: number | null }>) {
+  const ids = [...new Set(replies.flatMap((r) => (r.reply_to_id === null ? [] : [Number(r.reply_to_id)])))];
+  const answered = new Map<number, { name: string; url: string }>();
+  for (const row of await replyAuthorsOf(db, ids)) {
+    if (row.hidden_at !== null && !moderator) continue;
+    readsFrom(tag.member(row.author_id));
+    answered.set(Number(row.id), { name: row.name, url: replyPath(path, Number(row.id)) });
+  }
+  return answered;
+}
+
+/**
+ * What the reply form starts with when a member follows a reply's Quote or Reply link (issue 32):
+ * the reply it will answer, and for Quote its text quoted with a link back. A reply of another
+ * discussion, or none, gives an empty form; one hidden from the viewer or deleted is quoted as
+ * "[quoted post removed]" and not answered. A GET's parameters: a bad one changes nothing.
+ */
+export async function replyDraft(db: Db, viewer: Viewer | null, discussionId: number, path: string, params: URLSearchParams) {
+  const quote = parseId(params.get("quote"));
+  const answering = quote ?? parseId(params.get("replyTo"));
+  const empty = { body: "", replyTo: null };
+  if (!viewer || !answering) return empty;
+  const row = await findReply(db, answering);
+  if (!row || row.discussion_id !== discussionId) return empty;
+  const readable = row.deleted_at === null && (row.hidden_at === null || isModerator(viewer));
+  if (!readable) return { body: quote ? QUOTE_REMOVED : "", replyTo: null };
+  readsFrom(tag.member(row.author_id));
+  return {
+    body: quote ? quoteMarkdown(row.body, row.author_name, replyPath(path, row.id)) : "",
+    replyTo: { id: row.id, name: row.author_name },
   };
 }

@@ -72,6 +72,7 @@ const REPLY_COLUMNS = [
   "reply.edited_at",
   "reply.deleted_at",
   "reply.hidden_at",
+  "reply.reply_to_id",
   "reply.author_id",
   "member.name as author_name",
   "member.handle as author_handle",
@@ -135,6 +136,17 @@ export async function replyPage(db: Executor, discussionId: number, request: Pag
   }
   const page = slicePage(rows, limit, request);
   return { rows: page.rows, hasEarlier: page.hasPrevious, hasLater: page.hasNext };
+}
+
+/** Who wrote these replies, for the "in reply to" lines of the replies that answer them (issue 32); one query. */
+export async function replyAuthorsOf(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("reply")
+    .innerJoin("member", "member.id", "reply.author_id")
+    .select(["reply.id", "reply.hidden_at", "reply.author_id", "member.name"])
+    .where("reply.id", "in", [...ids])
+    .execute();
 }
 
 export async function isTopicMember(db: Executor, topicId: string, memberId: string) {

@@ -11,7 +11,7 @@ import { progressOf } from "../progression/progression-service";
 import { tag, wrote } from "../../cache/page-tags";
 import { isModerator } from "../accounts/roles";
 import { createPost, deleteOwnPost, editOwnPost, logModeration, moderatorPolicy, postPageTags, setPostHidden } from "../posts/pipeline";
-import { discussionRef, findDiscussion, isLocked, setDiscussionMark } from "./forum-repository";
+import { discussionRef, findDiscussion, findReply, isLocked, setDiscussionMark } from "./forum-repository";
 import { addTopicMember, findTopic, insertTopicIfFree, moveTopicMembers, removeTopicMember, topicOfDiscussion } from "./section-repository";
 import { fail, writeAllowed, type Outcome } from "../outcome";
 
@@ -107,24 +107,32 @@ export async function startDiscussion(
   return { ok: true, value: { ...ref, pending: posted.value.pending } };
 }
 
+/** A reply names a reply it answers (issue 32) that is not one of its discussion's, or not one the member can see. */
+export const REPLY_TO_MISSING = "The reply you answer is not in this discussion.";
+
 export async function postReply(
   services: AppServices,
   viewer: Viewer,
   discussionId: number,
-  input: { body: string; submissionKey: string },
+  input: { body: string; submissionKey: string; replyTo?: number | null },
   now = new Date(),
 ): Promise<Outcome<{ id: number; pending: boolean }>> {
   const discussion = await findDiscussion(services.db, discussionId);
   if (!discussion || (discussion.hidden_at !== null && !isModerator(viewer))) return fail(404, "Discussion not found");
   if (discussion.locked_at !== null) return fail(403, LOCKED);
   if (await blockedEitherWay(services.db, viewer.id, discussion.author_id)) return fail(403, BLOCK_MESSAGES.reply);
+  const replyTo = input.replyTo ?? null;
+  if (replyTo !== null) {
+    const answered = await findReply(services.db, replyTo);
+    if (!answered || answered.discussion_id !== discussionId || (answered.hidden_at !== null && !isModerator(viewer))) return fail(400, REPLY_TO_MISSING);
+  }
   const posted = await createPost(
     services,
     viewer,
     {
       kind: "reply",
       parentId: discussionId,
-      values: { body: input.body },
+      values: { body: input.body, reply_to_id: replyTo },
       submissionKey: input.submissionKey,
       // Read again inside the transaction: a moderator may have locked it a moment ago.
       recheck: async (trx) => ((await isLocked(trx, discussionId)) ? fail(403, LOCKED) : { ok: true, value: null }),
