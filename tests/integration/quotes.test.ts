@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { deleteForumPost, moderate, postReply, REPLY_TO_MISSING } from "~/.server/domain/forum/forum-service";
 import { quoteMarkdown } from "~/lib/quotes";
 import { rankById } from "~/lib/ranks";
-import { discussion, member } from "../factories";
+import { answer, discussion, member, question } from "../factories";
 import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
 import { joinOverHttp } from "./site-join";
@@ -77,6 +77,19 @@ describe(`quotes and replies to replies on ${ENGINE}`, () => {
     }
     expect((await web.http.post(path, { intent: "reply", body: "Answering.", submissionKey: key, replyTo: "abc" }, { cookie: m.cookie })).status).toBe(400);
     expect(await web.site.services.db.selectFrom("reply").select("id").where("author_id", "=", m.id).execute()).toEqual([]);
+  });
+
+  it("Quote on an answer opens the answer form with it quoted and linked; a hidden one is quoted as removed", async () => {
+    const q = await question(web.site.services, { title: "How long to hold a plank?" });
+    const a = await answer(web.site.services, q.id, { body: "Start with thirty seconds." });
+    const hiddenAnswer = await answer(web.site.services, q.id, { body: "Hidden advice." });
+    await web.site.services.db.updateTable("answer").set({ hidden_at: new Date().toISOString() }).where("id", "=", hiddenAnswer.id).execute();
+    const m = await joinOverHttp(web, "Ann Answerer");
+    const page = await readable(await web.http.get(`/council/${q.id}`, { cookie: m.cookie }));
+    expect(page).toContain(`href="/council/${q.id}?quote=${a.id}#answer-body"`);
+    const quoting = await readable(await web.http.get(`/council/${q.id}?quote=${a.id}`, { cookie: m.cookie }));
+    expect(quoting).toMatch(new RegExp(`&gt; Start with thirty seconds\\.\n&gt;\n&gt; — \\[[^\\]]+\\]\\(/council/${q.id}#answer-${a.id}\\)`));
+    expect(await readable(await web.http.get(`/council/${q.id}?quote=${hiddenAnswer.id}`, { cookie: m.cookie }))).toContain("&gt; [quoted post removed]");
   });
 
   it("writes a quote's author as text, whatever their name holds", () => {

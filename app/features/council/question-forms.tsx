@@ -1,4 +1,5 @@
 import { MarkdownField } from "~/components/community/markdown-field";
+import { useSelectionQuotes } from "~/components/community/selection-quotes";
 import { Form, useNavigation } from "react-router";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
@@ -69,6 +70,8 @@ export function AnswerTextForm({
     serverErrors,
   );
   const fieldId = intent === "answer" ? "answer-body" : `edit-answer-${answerId}`;
+  // An answer's Quote link, clicked with some of its words selected, quotes just those (issue 32).
+  useSelectionQuotes({ card: "answer", box: "answer-body" });
   return (
     <Form method="post" noValidate onSubmit={onSubmit} onChange={onChange} className="flex flex-col gap-3" key={submissionKey ?? answerId}>
       <input type="hidden" name="intent" value={intent} />

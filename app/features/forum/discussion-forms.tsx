@@ -1,8 +1,8 @@
 import { MarkdownField } from "~/components/community/markdown-field";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Link } from "~/components/ui/link";
-import { quoteMarkdown } from "~/lib/quotes";
+import { useSelectionQuotes } from "~/components/community/selection-quotes";
 import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert, TextField } from "~/components/ui/form-controls";
@@ -64,33 +64,6 @@ export function EditForm({
   );
 }
 
-/**
- * Quoting selected words (issue 32): a reply's Quote link, clicked while some of that reply's text is
- * selected, puts just the selection in the box as a quote (the link itself quotes the whole reply,
- * by the server, without JavaScript). The link carries who wrote it and where it is.
- */
-function useSelectionQuotes(setReplyTo: (answering: { id: number; name: string }) => void) {
-  useEffect(() => {
-    const onClick = (event: MouseEvent) => {
-      const link = (event.target as Element | null)?.closest<HTMLAnchorElement>("a[data-quote]");
-      const selection = window.getSelection();
-      const words = selection?.toString().trim() ?? "";
-      const card = link && document.getElementById(`reply-${link.dataset.quote}`);
-      if (!link || !card || words === "" || !selection?.anchorNode || !card.contains(selection.anchorNode)) return;
-      const box = document.getElementById("reply-body") as HTMLTextAreaElement | null;
-      if (!box) return;
-      event.preventDefault();
-      box.value = `${box.value}${box.value === "" || box.value.endsWith("\n\n") ? "" : "\n\n"}${quoteMarkdown(words, link.dataset.quoteName ?? "", link.dataset.quoteUrl ?? "")}`;
-      setReplyTo({ id: Number(link.dataset.quote), name: link.dataset.quoteName ?? "" });
-      box.dispatchEvent(new Event("input", { bubbles: true }));
-      box.focus();
-      box.setSelectionRange(box.value.length, box.value.length);
-    };
-    document.addEventListener("click", onClick, true);
-    return () => document.removeEventListener("click", onClick, true);
-  }, [setReplyTo]);
-}
-
 export function ReplyForm({
   submissionKey,
   errors: serverErrors,
@@ -105,7 +78,7 @@ export function ReplyForm({
   cancel: string;
 }) {
   const [replyTo, setReplyTo] = useState(draft.replyTo);
-  useSelectionQuotes(setReplyTo);
+  useSelectionQuotes({ card: "reply", box: "reply-body", onQuote: setReplyTo });
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "reply";
   const { errors, onSubmit, onChange } = useValidatedForm(() => import("~/schemas/forum").then((m) => m.replySchema), [], serverErrors);

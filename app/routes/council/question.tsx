@@ -13,7 +13,7 @@ import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
 import { requestContext, servicesContext, viewerContext } from "~/.server/context";
-import { questionWithAnswers } from "~/.server/domain/council/council-read-model";
+import { questionWithAnswers, answerDraft } from "~/.server/domain/council/council-read-model";
 import {
   acceptAnswer,
   answerQuestion,
@@ -122,6 +122,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     helpfulRank: { label: helpfulRank.label, minXp: helpfulRank.minXp },
     editing: edit === "question" || edit?.startsWith("answer-") ? edit : null,
     submissionKey: formKey(),
+    // An answer's Quote link opens the answer form with it quoted (issue 32).
+    draft: await answerDraft(services.db, viewer, id, new URL(request.url).searchParams),
     // Which of these posts the member keeps (issue 30): their Bookmark buttons.
     bookmarked: await viewerBookmarks(services.db, viewer, [{ kind: "question", id }, ...shown.answers.map((a) => ({ kind: "answer" as const, id: a.id }))]),
     // The picture a shared link to it shows (issue 30); none while it is not public.
@@ -211,7 +213,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Question({ loaderData, actionData }: Route.ComponentProps) {
-  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey, structuredData, bookmarked, relatedHtml, reactionsHtml } =
+  const { question, answers, signedIn, watch, canVote, helpfulRank, editing, submissionKey, structuredData, bookmarked, relatedHtml, reactionsHtml, draft } =
     loaderData;
   const here = `/council/${question.id}`;
   const errorsFor = (target: string) => (actionData?.target === target ? actionData.errors : undefined);
@@ -349,6 +351,19 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                             <DeleteControl intent="delete-answer" fields={{ answerId: a.id }} prompt="Delete this answer? Its text will show as [deleted]." />
                           </>
                         ) : null}
+                        {signedIn && !a.deleted && !a.hidden ? (
+                          <ButtonLink
+                            to={`${here}?quote=${a.id}#answer-body`}
+                            variant="ghost"
+                            size="sm"
+                            preventScrollReset
+                            data-quote={a.id}
+                            data-quote-name={a.author.name}
+                            data-quote-url={`${here}#answer-${a.id}`}
+                          >
+                            Quote
+                          </ButtonLink>
+                        ) : null}
                         {signedIn && !a.deleted && !a.veiled ? (
                           <BookmarkButton kind="answer" id={a.id} bookmarked={bookmarked.includes(`answer:${a.id}`)} back={`${here}#answer-${a.id}`} />
                         ) : null}
@@ -375,7 +390,12 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
               Your Answer
             </h2>
             {signedIn ? (
-              <AnswerTextForm intent="answer" submissionKey={submissionKey} errors={actionData?.intent === "answer" ? actionData.errors : undefined} />
+              <AnswerTextForm
+                intent="answer"
+                submissionKey={submissionKey}
+                body={draft}
+                errors={actionData?.intent === "answer" ? actionData.errors : undefined}
+              />
             ) : (
               <SignInPrompt returnTo={here} action="answer" />
             )}

@@ -1,4 +1,7 @@
 import { hiddenPostsView } from "../flags/under-review";
+import { isModerator } from "../accounts/roles";
+import { parseId } from "~/lib/params";
+import { QUOTE_REMOVED, quoteMarkdown } from "~/lib/quotes";
 import { hiddenBadgeText, reviewNoteText, UNDER_REVIEW_TITLE } from "~/lib/flags";
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
@@ -8,6 +11,7 @@ import { readsFrom, tag } from "../../cache/page-tags";
 import {
   advisorVirtues,
   featuredAdvisors,
+  findAnswerToQuote,
   findQuestion,
   listAdvisors,
   listAnswers,
@@ -167,4 +171,20 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
 export async function advisorList(db: Db) {
   const advisors = await listAdvisors(db);
   return advisors.map((a) => ({ ...a, granted_at: String(a.granted_at) }));
+}
+
+/**
+ * What the answer form starts with when a member follows an answer's Quote link (issue 32): its
+ * text quoted, with its author linked back to it; "[quoted post removed]" for one hidden from the
+ * viewer or deleted; nothing for an answer to another question or none. A GET's parameter: a bad one
+ * changes nothing.
+ */
+export async function answerDraft(db: Db, viewer: Viewer | null, questionId: number, params: URLSearchParams) {
+  const quote = parseId(params.get("quote"));
+  if (!viewer || !quote) return "";
+  const row = await findAnswerToQuote(db, quote);
+  if (!row || Number(row.question_id) !== questionId) return "";
+  if (row.deleted_at !== null || (row.hidden_at !== null && !isModerator(viewer))) return QUOTE_REMOVED;
+  readsFrom(tag.member(row.author_id));
+  return quoteMarkdown(row.body, row.author_name, `/council/${questionId}#answer-${row.id}`);
 }

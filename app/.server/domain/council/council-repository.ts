@@ -111,6 +111,16 @@ export async function listAnswers(db: Db, questionId: number, { includeHidden = 
     .execute();
 }
 
+/** An answer to quote (issue 32): its question, text, state and author's name. */
+export async function findAnswerToQuote(db: Db, answerId: number) {
+  return db
+    .selectFrom("answer")
+    .innerJoin("member", "member.id", "answer.author_id")
+    .select(["answer.id", "answer.question_id", "answer.body", "answer.hidden_at", "answer.deleted_at", "answer.author_id", "member.name as author_name"])
+    .where("answer.id", "=", answerId)
+    .executeTakeFirst();
+}
+
 /** The advisors with the most accepted answers, with how many questions each has answered. */
 export async function featuredAdvisors(db: Db, limit = 3) {
   return db
