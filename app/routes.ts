@@ -35,6 +35,7 @@ export default [
   route("reactions/:kind/:postId", "routes/posts/reactions.tsx"),
   route("history/:kind/:postId", "routes/posts/history.tsx"),
   route("markdown/preview", "routes/resources/markdown-preview.tsx"),
+  route("drafts", "routes/resources/drafts.tsx"),
   route("flags/:kind/:postId", "routes/posts/flag.tsx"),
   route("review", "routes/admin/review.tsx"),
   route("admin/advisors", "routes/admin/advisors.tsx"),

@@ -52,6 +52,9 @@ export const SEARCH_LIMIT = { max: 60, windowMs: MINUTE };
 /** Markdown previews (issue 32): 60 a minute per member, a writer's pace while switching tabs, not a renderer for hire. */
 export const PREVIEW_LIMIT = { max: 60, windowMs: MINUTE };
 
+/** Drafts sent by a member's editor (issue 32): one every 5 s while typing, with room for several tabs. */
+export const DRAFT_LIMIT = { max: 30, windowMs: MINUTE };
+
 /** Bookmarks one member keeps (issue 30): far more than anyone reads again, few enough to list. */
 export const BOOKMARKS_MAX = 5_000;
 

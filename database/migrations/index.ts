@@ -31,6 +31,7 @@ import * as blocks from "./2026-12-04-0220-blocks";
 import * as reviewWarnDelete from "./2026-12-05-0230-review-warn-delete";
 import * as postRevisions from "./2026-12-05-0240-post-revisions";
 import * as replyTo from "./2026-12-05-0260-reply-to";
+import * as drafts from "./2026-12-05-0270-drafts";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-05-0230-review-warn-delete": reviewWarnDelete,
   "2026-12-05-0240-post-revisions": postRevisions,
   "2026-12-05-0260-reply-to": replyTo,
+  "2026-12-05-0270-drafts": drafts,
 };

@@ -97,3 +97,38 @@ test("a member quotes the words they selected in a reply, and their reply says '
   await answer.getByRole("link", { name: omar.name }).first().click();
   await expect(page).toHaveURL(new RegExp(`#reply-\\d+$`));
 });
+
+// Issue 32's drafts: a half-written reply comes back after the tab is closed, in this browser and on
+// another one, and is on the dashboard until it is posted.
+test("a half-written reply survives a closed tab, comes back on another browser, and leaves the dashboard once posted", async ({ page, browser }) => {
+  const writer = await joinAs(page, "Dara Drafting");
+  const url = await startDiscussion(page, "Sleep and strength", "Does sleep count as training?");
+  await gotoHydrated(page, url);
+  const run = Date.now().toString(36);
+  const words = `Eight hours is part of the plan (${run})`;
+  const saved = page.waitForResponse((r) => r.url().endsWith("/drafts") && r.request().method() === "POST" && r.ok());
+  await page.getByLabel("Your reply").fill(words);
+  await saved;
+
+  // The tab closes; a new one opens the discussion again.
+  await page.close();
+  const again = await page.context().newPage();
+  // (A page of its own, without the fixture's hydration hook: the restored text is what is awaited.)
+  await again.goto(url);
+  await expect(again.getByLabel("Your reply")).toHaveValue(words);
+  await expect(again.getByRole("status").filter({ hasText: "is back in the box" })).toBeVisible();
+
+  // Another browser (no local copy): the server's draft.
+  const elsewhere = await browser.newContext();
+  await elsewhere.addCookies(writer.cookies);
+  const other = await elsewhere.newPage();
+  await other.goto("/dashboard");
+  await other.getByRole("link", { name: "Reply in Sleep and strength" }).click();
+  await expect(other.getByLabel("Your reply")).toHaveValue(words);
+  await other.getByRole("button", { name: "Post Reply" }).click();
+  await expect(other.locator("li[id^=reply-]", { hasText: run })).toBeVisible();
+  await other.goto("/dashboard");
+  await expect(other.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(other.getByRole("link", { name: "Reply in Sleep and strength" })).toHaveCount(0);
+  await elsewhere.close();
+});

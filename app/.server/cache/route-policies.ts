@@ -56,6 +56,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/posts/history": "never",
   // A member's own text rendered back to them (issue 32): a POST, never a page.
   "routes/resources/markdown-preview": "never",
+  // A member's own drafts (issue 32), asked for and kept by their editor.
+  "routes/resources/drafts": "never",
   // The flag form, one member's, and the moderators' queue (issue 31).
   "routes/posts/flag": "never",
   "routes/admin/review": "never",

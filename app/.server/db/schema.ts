@@ -535,6 +535,19 @@ export interface PostRevisionTable {
   diff_html: string;
 }
 
+/** A member's half-written post in one place (issue 32); the primary key is (member_id, place). */
+export interface DraftTable {
+  member_id: string;
+  /** Where it will be posted: `reply:<discussion>`, `answer:<question>`, `question:new`… (lib/drafts.ts). */
+  place: string;
+  body: string;
+  /** What the dashboard calls it ("Reply in Evening walks"), as the page that kept it said. */
+  label: string;
+  /** The page to write it on, a path of this site. */
+  url: string;
+  updated_at: Timestamp;
+}
+
 /** How many of one reaction a post has, kept on write (issue 31). */
 export interface ReactionCountTable {
   kind: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
@@ -633,6 +646,7 @@ export interface Database {
   bookmark: BookmarkTable;
   reaction: ReactionTable;
   post_revision: PostRevisionTable;
+  draft: DraftTable;
   reaction_count: ReactionCountTable;
   flag: FlagTable;
   review_item: ReviewItemTable;

@@ -1,5 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { cn } from "~/lib/utils";
+import { DRAFT_SAVE_MS } from "~/lib/drafts";
 
 const noSubscription = () => () => {};
 
@@ -33,7 +34,7 @@ function wrapSelection(area: HTMLTextAreaElement, key: string) {
  * JavaScript has no tab that does nothing). The box stays the form's own field: Preview hides it and
  * shows what the server's renderer makes of its text (POST /markdown/preview); Write shows it again.
  */
-export function MarkdownTools({ fieldId }: { fieldId: string }) {
+export function MarkdownTools({ fieldId, draft }: { fieldId: string; draft?: { place: string; label: string } }) {
   // True once scripts run (false on the server and while hydrating), with no effect setting state.
   const ready = useSyncExternalStore(
     noSubscription,
@@ -62,6 +63,8 @@ export function MarkdownTools({ fieldId }: { fieldId: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- as above
   }, [tab, fieldId]);
 
+  const restored = useDraft(fieldId, draft);
+
   if (!ready) return null;
 
   async function showPreview() {
@@ -83,12 +86,17 @@ export function MarkdownTools({ fieldId }: { fieldId: string }) {
   }
 
   const tabClass = (active: boolean) =>
-    cn(
-      "rounded-t-md border-b-2 px-3 py-1 text-sm font-semibold",
-      active ? "border-monk text-monk-strong" : "border-transparent text-muted hover:text-stone-900",
-    );
+    cn("border-b-2 px-3 py-1 text-sm font-semibold", active ? "border-monk text-monk-strong" : "border-transparent text-muted hover:text-stone-900");
   return (
     <>
+      {restored ? (
+        <p role="status" className="flex flex-wrap items-center gap-2 text-sm text-stone-700">
+          Your draft from <time dateTime={restored.at}>{new Date(restored.at).toLocaleString()}</time> is back in the box.
+          <button type="button" className="font-semibold text-warrior-strong underline" onClick={restored.discard}>
+            Discard draft
+          </button>
+        </p>
+      ) : null}
       <div role="tablist" aria-label="Write or preview" className="flex gap-1 border-b border-line">
         <button
           type="button"
@@ -140,4 +148,86 @@ export function MarkdownTools({ fieldId }: { fieldId: string }) {
       </div>
     </>
   );
+}
+
+/**
+ * A new post's draft (issue 32): the box's text is kept in this browser at each change and sent to
+ * the server every DRAFT_SAVE_MS while it changes (and when the page is left), so that a closed tab,
+ * a crash or a lost connection loses nothing; an empty box on the next visit gets it back, from this
+ * browser or else from the server. Posting removes it (the server, with the post; the browser, on
+ * submit); Discard removes it at once.
+ */
+function useDraft(fieldId: string, draft: { place: string; label: string } | undefined) {
+  const [restored, setRestored] = useState<{ at: string; discard: () => void } | null>(null);
+  const place = draft?.place;
+  const label = draft?.label ?? "";
+  useEffect(() => {
+    const area = document.getElementById(fieldId) as HTMLTextAreaElement | null;
+    if (!area || !place) return;
+    const local = `draft:${place}`;
+    let dirty = false;
+    let alive = true;
+    const send = (body: string, keepalive = false) =>
+      fetch("/drafts", {
+        method: "POST",
+        keepalive,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ place, body, label, url: `${location.pathname}${location.search}#${fieldId}` }),
+      }).catch(() => undefined);
+    const discard = () => {
+      area.value = "";
+      localStorage.removeItem(local);
+      dirty = false;
+      void send("");
+      setRestored(null);
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+      area.focus();
+    };
+    const restore = (body: string, at: string) => {
+      if (!alive || area.value !== "") return;
+      area.value = body;
+      setRestored({ at, discard });
+    };
+    if (area.value === "") {
+      const kept = localStorage.getItem(local);
+      if (kept) {
+        const { body, at } = JSON.parse(kept) as { body: string; at: string };
+        restore(body, at);
+      } else {
+        void fetch(`/drafts?place=${encodeURIComponent(place)}`)
+          .then((r) => (r.ok ? (r.json() as Promise<{ draft: { body: string; updatedAt: string } | null }>) : { draft: null }))
+          .then(({ draft: found }) => found && restore(found.body, found.updatedAt))
+          .catch(() => undefined);
+      }
+    }
+    const onInput = () => {
+      dirty = true;
+      if (area.value.trim() === "") localStorage.removeItem(local);
+      else localStorage.setItem(local, JSON.stringify({ body: area.value, at: new Date().toISOString() }));
+    };
+    const flush = (keepalive = false) => {
+      if (!dirty) return;
+      dirty = false;
+      void send(area.value, keepalive);
+    };
+    const timer = setInterval(flush, DRAFT_SAVE_MS);
+    const onHide = () => document.visibilityState === "hidden" && flush(true);
+    // Posting: this browser's copy goes now; the server's goes with the post.
+    const onSubmit = () => {
+      dirty = false;
+      localStorage.removeItem(local);
+    };
+    area.addEventListener("input", onInput);
+    area.form?.addEventListener("submit", onSubmit);
+    document.addEventListener("visibilitychange", onHide);
+    return () => {
+      alive = false;
+      clearInterval(timer);
+      flush(true);
+      area.removeEventListener("input", onInput);
+      area.form?.removeEventListener("submit", onSubmit);
+      document.removeEventListener("visibilitychange", onHide);
+    };
+  }, [fieldId, place, label]);
+  return restored;
 }

@@ -54,6 +54,7 @@ export function AnswerTextForm({
   submissionKey,
   errors: serverErrors,
   cancel,
+  keep,
 }: {
   intent: "answer" | "edit-answer";
   answerId?: number;
@@ -61,6 +62,8 @@ export function AnswerTextForm({
   submissionKey?: string;
   errors?: Record<string, string>;
   cancel?: string;
+  /** Where a half-written answer is kept (issue 32). */
+  keep?: { place: string; label: string };
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -81,6 +84,7 @@ export function AnswerTextForm({
       <MarkdownField
         name="body"
         id={fieldId}
+        draft={keep}
         label="Your answer"
         rows={intent === "answer" ? 6 : 8}
         maxLength={BODY_MAX}

@@ -69,6 +69,7 @@ export function ReplyForm({
   errors: serverErrors,
   draft,
   cancel,
+  keep,
 }: {
   submissionKey: string;
   errors?: Record<string, string>;
@@ -76,6 +77,8 @@ export function ReplyForm({
   draft: { body: string; replyTo: { id: number; name: string } | null };
   /** Back to a reply that answers nobody in particular. */
   cancel: string;
+  /** Where a half-written reply is kept (issue 32). */
+  keep: { place: string; label: string };
 }) {
   const [replyTo, setReplyTo] = useState(draft.replyTo);
   useSelectionQuotes({ card: "reply", box: "reply-body", onQuote: setReplyTo });
@@ -105,6 +108,7 @@ export function ReplyForm({
         error={errors.body}
         help={MARKDOWN_HELP}
         defaultValue={draft.body}
+        draft={keep}
         // Came to quote or answer a reply: the box is where they write next.
         autoFocus={draft.replyTo !== null}
       />

@@ -13,6 +13,7 @@ import { dashboardLists, recentActivity } from "~/.server/domain/accounts/dashbo
 import { checkIn } from "~/.server/domain/challenges/challenge-service";
 import { standingsOf } from "~/.server/domain/progression/progression-service";
 import { requireViewer } from "~/.server/session";
+import { dashboardDrafts } from "~/.server/domain/writing/draft-service";
 import { readForm } from "~/.server/forms";
 import { ProgressBar } from "~/features/challenges/progress-bar";
 import { RecentPosts, UpcomingEvents, WatchedDiscussions, YoursMark } from "~/features/account/dashboard-lists";
@@ -55,6 +56,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     firstSteps: lists.firstSteps,
     events: lists.events,
     posts: lists.posts,
+    // Half-written posts kept by the editor (issue 32), to go back to or discard.
+    drafts: await dashboardDrafts(db, viewer),
     recent: recent.map((e) => ({
       id: e.id,
       what: activityOf(e.kind),
@@ -170,6 +173,32 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
       <div className="mt-10">
         <WatchedDiscussions discussions={d.watched} />
       </div>
+
+      {d.drafts.length > 0 ? (
+        <section aria-labelledby="drafts" className="mt-10">
+          <h2 id="drafts" className="mb-4 font-serif text-2xl font-bold">
+            Drafts
+          </h2>
+          <ul className="flex flex-col gap-2">
+            {d.drafts.map((draft) => (
+              <li key={draft.place} className="flex flex-wrap items-center gap-3">
+                <Link to={draft.url} className="font-semibold text-monk-strong underline">
+                  {draft.label}
+                </Link>
+                <span className="text-sm text-muted">saved {formatDate(draft.updatedAt)}</span>
+                <Form method="post" action="/drafts">
+                  <input type="hidden" name="intent" value="discard" />
+                  <input type="hidden" name="place" value={draft.place} />
+                  <input type="hidden" name="redirectTo" value="/dashboard#drafts" />
+                  <Button type="submit" variant="ghost" size="sm" aria-label={`Discard the draft: ${draft.label}`}>
+                    Discard
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section aria-labelledby="active-challenges" className="mt-10">
         <h2 id="active-challenges" className="mb-4 font-serif text-2xl font-bold">

@@ -73,6 +73,7 @@ export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
             <MarkdownField
               name="body"
               label="Your question"
+              draft={{ place: "question:new", label: "Question for the Council" }}
               rows={10}
               maxLength={BODY_MAX}
               error={errors.body}

@@ -42,6 +42,7 @@ import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { formatDate } from "~/lib/dates";
 import { EditedMark, HiddenBadge, PostMeta, ReviewNote, VeiledText } from "~/components/community/reply-card";
 import { historyPath } from "~/lib/history";
+import { draftPlace } from "~/lib/drafts";
 import { parseId } from "~/lib/params";
 import { isRankAtLeast, rankById } from "~/lib/ranks";
 import { virtueById } from "~/lib/virtues";
@@ -394,6 +395,7 @@ export default function Question({ loaderData, actionData }: Route.ComponentProp
                 intent="answer"
                 submissionKey={submissionKey}
                 body={draft}
+                keep={{ place: draftPlace("answer", question.id), label: `Answer to ${question.title}` }}
                 errors={actionData?.intent === "answer" ? actionData.errors : undefined}
               />
             ) : (

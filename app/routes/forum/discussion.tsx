@@ -30,6 +30,7 @@ import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
 import { parseId } from "~/lib/params";
 import { historyPath } from "~/lib/history";
+import { draftPlace } from "~/lib/drafts";
 import { cn, plural } from "~/lib/utils";
 import { editDiscussionSchema, editReplySchema, replySchema } from "~/schemas/forum";
 import { watchSchema } from "~/schemas/notifications";
@@ -461,6 +462,7 @@ export default function Discussion({ loaderData, actionData }: Route.ComponentPr
                 errors={actionData?.intent === "reply" ? actionData.errors : undefined}
                 draft={draft}
                 cancel={`${path}#reply-body`}
+                keep={{ place: draftPlace("reply", discussion.id), label: `Reply in ${discussion.title}` }}
               />
             ) : (
               <SignInPrompt returnTo={path} action="reply" />

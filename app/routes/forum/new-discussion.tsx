@@ -6,6 +6,7 @@ import { useValidatedForm } from "~/components/community/use-validated-form";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardFooter } from "~/components/ui/card";
 import { MarkdownField } from "~/components/community/markdown-field";
+import { draftPlace } from "~/lib/drafts";
 import { FormAlert, TextField } from "~/components/ui/form-controls";
 import { servicesContext } from "~/.server/context";
 import { discussionPath, topicHeading } from "~/.server/domain/forum/section-read-model";
@@ -68,7 +69,15 @@ export default function NewDiscussion({ loaderData, actionData }: Route.Componen
           <CardContent className="flex flex-col gap-5 pt-6">
             <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
             <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} />
-            <MarkdownField name="body" label="Your post" rows={10} maxLength={BODY_MAX} error={errors.body} help={MARKDOWN_HELP} />
+            <MarkdownField
+              name="body"
+              label="Your post"
+              rows={10}
+              maxLength={BODY_MAX}
+              error={errors.body}
+              help={MARKDOWN_HELP}
+              draft={{ place: draftPlace("discussion", topic.id), label: `Discussion in ${topic.title}` }}
+            />
           </CardContent>
           <CardFooter>
             <Button type="submit" variant={info.tone} disabled={busy}>

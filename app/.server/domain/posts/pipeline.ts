@@ -9,6 +9,8 @@ import { excerptOf } from "~/lib/text";
 import { toIso } from "~/lib/dates";
 import { EDIT_GRACE_MS } from "~/lib/history";
 import { insertRevision } from "./revision-repository";
+import { deleteDraft } from "../writing/draft-repository";
+import { draftPlace } from "~/lib/drafts";
 import { wordDiffHtml } from "./word-diff";
 import { awardXp, progressOf, takeBackVoteXp, takeBackXpOf } from "../progression/progression-service";
 import { NEW_MEMBER_IMAGES, NEW_MEMBER_LIMITS_RANK, NEW_MEMBER_LINKS, NEW_MEMBER_LINKS_MESSAGE } from "~/lib/privileges";
@@ -287,6 +289,8 @@ export async function createPost(
     });
     // The same form, submitted twice at the same moment: the first one won.
     if (!inserted.created) return { ok: true as const, value: { ...inserted, pending: false } };
+    // Posted: the member's draft for this place has done its work (issue 32).
+    await deleteDraft(trx, viewer.id, draftPlace(post.kind, post.parentId));
     await post.alsoWrite?.(trx, inserted.id);
     // A new member's first post caught by spam signals waits, hidden, for a moderator (issue 31):
     // not counted, no XP and nobody told until it is approved; its author hears that it waits.
