@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startBuiltSite, timePage } from "./bench-support";
+import { postUrlencoded, startBuiltSite, tallyStatuses, timePage } from "./bench-support";
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const PARALLEL = 50;
@@ -41,14 +41,7 @@ let ipCounter = 0;
 /** A fresh client address for one scenario (RFC 5737 documentation range, header only). */
 const freshIp = () => `198.51.100.${(ipCounter++ % 250) + 1}`;
 
-function post(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(site + url, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: site, "content-type": "application/x-www-form-urlencoded", ...headers },
-    body: new URLSearchParams(form).toString(),
-  });
-}
+const post = (url: string, form: Record<string, string>, headers: Record<string, string> = {}) => postUrlencoded(site, url, form, headers);
 const get = (url: string, headers: Record<string, string> = {}) => fetch(site + url, { redirect: "manual", headers });
 const cookieOf = (res: Response) =>
   res.headers
@@ -76,15 +69,6 @@ async function formKey(url: string, cookie: string) {
   const key = html.match(/name="submissionKey" value="([^"]+)"/)?.[1];
   if (!key) throw new Error(`no submission key on ${url}`);
   return key;
-}
-
-function tally(statuses: number[]) {
-  const counts = new Map<number, number>();
-  for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
-  return [...counts]
-    .sort(([a], [b]) => a - b)
-    .map(([s, n]) => `${n} × ${s}`)
-    .join(", ");
 }
 
 function row(label: string, value: string) {
@@ -169,7 +153,7 @@ console.log(`\nRaces: ${PARALLEL} requests at once`);
     ),
   );
   const checked = statuses.filter((s) => s === 400).length;
-  row("wrong passwords for one account", `${tally(statuses)}  → ${checked} checked (limit 10)`);
+  row("wrong passwords for one account", `${tallyStatuses(statuses)}  → ${checked} checked (limit 10)`);
 }
 
 {
@@ -182,7 +166,7 @@ console.log(`\nRaces: ${PARALLEL} requests at once`);
       ),
     ),
   );
-  row("new discussions from one initiate", `${tally(statuses)}  → ${statuses.filter((s) => s === 302).length} created (limit 3 a day)`);
+  row("new discussions from one initiate", `${tallyStatuses(statuses)}  → ${statuses.filter((s) => s === 302).length} created (limit 3 a day)`);
 }
 
 {
@@ -195,7 +179,7 @@ console.log(`\nRaces: ${PARALLEL} requests at once`);
       ),
     ),
   );
-  row("replies from one member", `${tally(statuses)}  → ${statuses.filter((s) => s === 302).length} created (limit 30 per 10 minutes)`);
+  row("replies from one member", `${tallyStatuses(statuses)}  → ${statuses.filter((s) => s === 302).length} created (limit 30 per 10 minutes)`);
 }
 
 {
@@ -209,7 +193,7 @@ console.log(`\nRaces: ${PARALLEL} requests at once`);
       ).then(async (r) => (await r.arrayBuffer(), r.status)),
     ),
   );
-  row("30 joins from one address", `${tally(statuses)}  → ${statuses.filter((s) => s === 200).length} joined (limit 5 an hour)`);
+  row("30 joins from one address", `${tallyStatuses(statuses)}  → ${statuses.filter((s) => s === 200).length} joined (limit 5 an hour)`);
 }
 
 await stop();

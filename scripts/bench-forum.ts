@@ -1,41 +1,30 @@
 // Issue 3's benchmark: a topic with 10,000 discussions and a discussion with 5,000 replies on
 // SQLite; prints the server time of their first and last pages, measured over loopback HTTP against
 // the production build (`npm run build` first). Run: npm run bench:forum
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { createDatabase } from "../app/.server/db/connect";
 import { renderMarkdown } from "../app/.server/markdown";
 import { migrateToLatest } from "../database/migrate";
-import { member } from "../tests/factories/member";
+import { benchDatabase, benchTopic } from "./bench-database";
 import { startBuiltSite, timePage } from "./bench-support";
 
 const DISCUSSIONS = 10_000;
 const REPLIES = 5_000;
 const RUNS = Number(process.env.RUNS ?? 30);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-bench-"));
-const db = createDatabase({ engine: "sqlite", sqlitePath: path.join(dataDir, "site.db") });
+const { db, dataDir, cleanUp } = await benchDatabase("sqlite", "bench");
 await migrateToLatest(db);
 
 console.log(`seeding ${DISCUSSIONS} discussions and ${REPLIES} replies…`);
 const t0 = Date.now() - DISCUSSIONS * 60_000;
 await db.transaction().execute(async (trx) => {
-  await member(trx, { id: "bench", name: "Bench Member", email: "bench@example.org", handle: "bench", createdAt: new Date(t0) });
-  await trx
-    .insertInto("topic")
-    .values({
-      id: "bench-topic",
-      section: "monastery",
-      title: "Bench Topic",
-      description: "Ten thousand discussions.",
-      created_by: "bench",
-      created_at: new Date(t0).toISOString(),
-      last_activity_at: new Date().toISOString(),
-      discussion_count: DISCUSSIONS,
-      reply_count: REPLIES,
-    })
-    .execute();
+  await benchTopic(trx, {
+    id: "bench-topic",
+    title: "Bench Topic",
+    description: "Ten thousand discussions.",
+    createdAt: new Date(t0),
+    lastActivityAt: new Date(),
+    discussions: DISCUSSIONS,
+    replies: REPLIES,
+  });
   for (let start = 0; start < DISCUSSIONS; start += 500) {
     await trx
       .insertInto("discussion")
@@ -94,5 +83,5 @@ for (const [label, url] of pages) {
   console.log(`  ${label.padEnd(44)} median ${median.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms`);
 }
 await stop();
-fs.rmSync(dataDir, { recursive: true, force: true });
+await cleanUp();
 process.exit(0);

@@ -3,13 +3,10 @@
 // production build (`npm run build` first; without a build only the first part runs).
 // Run: npm run bench:markdown
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { createDatabase } from "../app/.server/db/connect";
 import { renderMarkdown } from "../app/.server/markdown";
 import { excerptOf } from "../app/lib/text";
 import { migrateToLatest } from "../database/migrate";
-import { member } from "../tests/factories/member";
+import { benchDatabase, benchTopic } from "./bench-database";
 import { startBuiltSite, timePage } from "./bench-support";
 
 const LENGTH = 20_000;
@@ -67,24 +64,17 @@ if (!fs.existsSync("build/server/index.js")) {
   process.exit(0);
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-bench-md-"));
-const db = createDatabase({ engine: "sqlite", sqlitePath: path.join(dataDir, "site.db") });
+const { db, dataDir, cleanUp } = await benchDatabase("sqlite", "bench-md");
 await migrateToLatest(db);
 const at = new Date().toISOString();
-await member(db, { id: "bench", name: "Bench Member", email: "bench@example.org", handle: "bench", createdAt: new Date(at) });
-await db
-  .insertInto("topic")
-  .values({
-    id: "hostile",
-    section: "monastery",
-    title: "Hostile Markdown",
-    description: "Three hostile posts.",
-    created_by: "bench",
-    created_at: at,
-    last_activity_at: at,
-    discussion_count: 3,
-  })
-  .execute();
+await benchTopic(db, {
+  id: "hostile",
+  title: "Hostile Markdown",
+  description: "Three hostile posts.",
+  createdAt: new Date(at),
+  lastActivityAt: new Date(at),
+  discussions: 3,
+});
 const hostile = [fill("!["), fill("["), fill("[a](")];
 for (const [i, body] of hostile.entries()) {
   // As the forum service writes a discussion: the excerpt made once, here.
@@ -118,5 +108,5 @@ for (const [label, url] of [
   console.log(`  ${label.padEnd(40)} median ${m.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms`);
 }
 await stop();
-fs.rmSync(dataDir, { recursive: true, force: true });
+await cleanUp();
 process.exit(0);

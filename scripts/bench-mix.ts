@@ -24,21 +24,19 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { hashPassword } from "better-auth/crypto";
 import { sql } from "kysely";
-import pg from "pg";
-import { createDatabase, type Db, type Engine } from "../app/.server/db/connect";
+import { type Db, type Engine } from "../app/.server/db/connect";
 import { insertDemoContent, recount } from "../app/.server/db/demo-content";
 import { rebuildReplyHours } from "../app/.server/db/reply-hours";
 import { renderMarkdown } from "../app/.server/markdown";
-import { rankFor } from "../app/lib/ranks";
 import { excerptOf } from "../app/lib/text";
 import { XP } from "../app/lib/xp";
 import { migrateToLatest } from "../database/migrate";
+import { benchDatabase, bulkSql, xpAndRanksFromLedger } from "./bench-database";
 import { startBuiltSite } from "./bench-support";
 
 const { values: args } = parseArgs({
@@ -71,34 +69,7 @@ const KINDS: Kind[] = ["visitor", "member", "write"];
 const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 
 // ------------------------------------------------------------------ the database
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-mix-"));
-const adminUrl = process.env.SCALE_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const pgName = `ipos_mix_${randomBytes(6).toString("hex")}`;
-const databaseUrl = new URL(adminUrl);
-databaseUrl.pathname = `/${pgName}`;
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: adminUrl, application_name: "ipos-bench-mix" });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-let dropped = false;
-async function cleanUp() {
-  if (dropped) return;
-  dropped = true;
-  if (pgEngine) await admin(`drop database if exists "${pgName}" with (force)`).catch((e) => console.error(e));
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void cleanUp().then(() => process.exit(130)));
-
-if (pgEngine) await admin(`create database "${pgName}"`);
-const db: Db = pgEngine
-  ? createDatabase({ engine, url: databaseUrl.toString(), poolSize: 2 })
-  : createDatabase({ engine, sqlitePath: path.join(dataDir, "site.db") });
-const siteEnv: Record<string, string> = pgEngine ? { DATABASE_URL: databaseUrl.toString() } : {};
+const { db, dataDir, siteEnv, cleanUp } = await benchDatabase(engine, "mix", process.env.SCALE_PG_ADMIN_URL);
 
 try {
   await migrateToLatest(db);
@@ -122,24 +93,7 @@ interface Built {
 async function build(db: Db): Promise<Built> {
   const started = Date.now();
   const now = Date.now();
-  const q = (text: string) => `'${text.replaceAll("'", "''")}'`;
-  const series = (count: number) =>
-    pgEngine
-      ? `generate_series(1, ${count}) as s(g)`
-      : `(with recursive s(g) as (select 1 union all select g + 1 from s where g < ${count}) select g from s) as s`;
-  /** An instant `secondsAgo` (an SQL expression) before now, in the column's own type. */
-  const ago = (secondsAgo: string) =>
-    pgEngine
-      ? `(timestamptz '${new Date(now).toISOString()}' - (${secondsAgo}) * interval '1 second')`
-      : `strftime('%Y-%m-%dT%H:%M:%fZ', '${new Date(now).toISOString()}', '-' || (${secondsAgo}) || ' seconds')`;
-  /** The column `at` plus `seconds` (an SQL expression), in the column's own type. */
-  const after = (at: string, seconds: string) =>
-    pgEngine ? `(${at} + (${seconds}) * interval '1 second')` : `strftime('%Y-%m-%dT%H:%M:%fZ', ${at}, '+' || (${seconds}) || ' seconds')`;
-  const step = async (label: string, run: () => Promise<unknown>) => {
-    const t = Date.now();
-    await run();
-    console.log(`  ${label.padEnd(58)} ${((Date.now() - t) / 1000).toFixed(1).padStart(6)} s`);
-  };
+  const { q, series, ago, after, step } = bulkSql(engine, now);
 
   const opening =
     "How do you keep a **daily** practice when the day runs away? I sit for ten minutes before work, then train.\n\n" +
@@ -226,16 +180,7 @@ async function build(db: Db): Promise<Built> {
          select author_id, 'reply.posted', cast(id as text), ${XP["reply.posted"]}, created_at from reply where discussion_id >= ${firstId}`,
       )
       .execute(db);
-    await sql`update member set xp = coalesce((select sum(points) from xp_event where xp_event.member_id = member.id), 0) where id like 'mix-member-%'`.execute(
-      db,
-    );
-    for (const m of await db.selectFrom("member").select(["id", "xp"]).where("id", "like", "mix-member-%").execute()) {
-      await db
-        .updateTable("member")
-        .set({ rank: rankFor(Number(m.xp)).id })
-        .where("id", "=", m.id)
-        .execute();
-    }
+    await xpAndRanksFromLedger(db, "mix-member-%");
   });
   // What autovacuum does to a PostgreSQL database that has lived a while (statistics, visibility).
   if (pgEngine) await step("vacuum analyze", () => sql`vacuum analyze`.execute(db));

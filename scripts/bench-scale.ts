@@ -9,18 +9,12 @@
 //                              SCALE_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 //                              and drops it afterwards
 //   RUNS=20                    timed requests per page
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
-import pg from "pg";
-import { createDatabase, type Db, type Engine } from "../app/.server/db/connect";
+import { type Db, type Engine } from "../app/.server/db/connect";
 import { renderMarkdown } from "../app/.server/markdown";
 import { encodeActivityCursor } from "../app/.server/pagination";
 import { toIso } from "../app/lib/dates";
-import { rankFor } from "../app/lib/ranks";
 import { excerptOf } from "../app/lib/text";
 import { XP } from "../app/lib/xp";
 import { discussionPage, replyPage } from "../app/.server/domain/forum/forum-repository";
@@ -34,6 +28,7 @@ import { xpTotals } from "../app/.server/domain/progression/xp-repository";
 import { decodeActivityCursor } from "../app/.server/pagination";
 import { migrateToLatest } from "../database/migrate";
 import { rebuildReplyHours } from "../app/.server/db/reply-hours";
+import { benchDatabase, bulkSql, xpAndRanksFromLedger } from "./bench-database";
 import { startBuiltSite, summarise, timeRequest } from "./bench-support";
 
 const { values: args } = parseArgs({ options: { engine: { type: "string", default: "sqlite" } } });
@@ -53,33 +48,7 @@ const RUNS = Number(process.env.RUNS ?? 20);
 const GOAL_MS = 20;
 
 // ------------------------------------------------------------------ the database
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-scale-"));
-const adminUrl = process.env.SCALE_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const pgName = `ipos_scale_${randomBytes(6).toString("hex")}`;
-const databaseUrl = new URL(adminUrl);
-databaseUrl.pathname = `/${pgName}`;
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: adminUrl, application_name: "ipos-bench-scale" });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-let dropped = false;
-async function cleanUp() {
-  if (dropped) return;
-  dropped = true;
-  if (pgEngine) await admin(`drop database if exists "${pgName}" with (force)`).catch((e) => console.error(e));
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void cleanUp().then(() => process.exit(130)));
-
-if (pgEngine) await admin(`create database "${pgName}"`);
-const db: Db = pgEngine
-  ? createDatabase({ engine, url: databaseUrl.toString(), poolSize: 2 })
-  : createDatabase({ engine, sqlitePath: path.join(dataDir, "site.db") });
+const { db, dataDir, siteEnv, cleanUp } = await benchDatabase(engine, "scale", process.env.SCALE_PG_ADMIN_URL);
 
 try {
   await migrateToLatest(db);
@@ -104,23 +73,10 @@ interface Built {
 async function build(db: Db): Promise<Built> {
   const started = Date.now();
   const now = Date.now();
-  const q = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const { q, series, ago, step } = bulkSql(engine, now);
   /** INSERT … SELECT over g = 1..count, in one statement. */
   const bulk = async (table: string, columns: string, select: string, count: number) => {
-    const series = pgEngine
-      ? `from generate_series(1, ${count}) as s(g)`
-      : `from (with recursive s(g) as (select 1 union all select g + 1 from s where g < ${count}) select g from s)`;
-    await sql.raw(`insert into ${table} (${columns}) select ${select} ${series}`).execute(db);
-  };
-  /** An instant `secondsAgo` (an SQL expression) before now, in the column's own type. */
-  const ago = (secondsAgo: string) =>
-    pgEngine
-      ? `(timestamptz '${new Date(now).toISOString()}' - (${secondsAgo}) * interval '1 second')`
-      : `strftime('%Y-%m-%dT%H:%M:%fZ', '${new Date(now).toISOString()}', '-' || (${secondsAgo}) || ' seconds')`;
-  const step = async (label: string, run: () => Promise<unknown>) => {
-    const t = Date.now();
-    await run();
-    console.log(`  ${label.padEnd(58)} ${((Date.now() - t) / 1000).toFixed(1).padStart(6)} s`);
+    await sql.raw(`insert into ${table} (${columns}) select ${select} from ${series(count)}`).execute(db);
   };
 
   const body = "A steady practice: **sit** for ten minutes, then train. See [the manifesto](/manifesto).\n\nAnd a second paragraph.";
@@ -246,16 +202,7 @@ async function build(db: Db): Promise<Built> {
         .execute(db);
     }
   });
-  await step("member.xp and member.rank from the ledger", async () => {
-    await sql`update member set xp = coalesce((select sum(points) from xp_event where xp_event.member_id = member.id), 0)`.execute(db);
-    for (const m of await db.selectFrom("member").select(["id", "xp"]).execute()) {
-      await db
-        .updateTable("member")
-        .set({ rank: rankFor(Number(m.xp)).id })
-        .where("id", "=", m.id)
-        .execute();
-    }
-  });
+  await step("member.xp and member.rank from the ledger", () => xpAndRanksFromLedger(db));
   // What autovacuum does to a PostgreSQL database that has lived a while (statistics, visibility).
   if (pgEngine) await step("vacuum analyze", () => sql`vacuum analyze`.execute(db));
 
@@ -341,9 +288,7 @@ the queries alone, median of ${RUNS} (${engine}):`);
 
 // ------------------------------------------------------------------ timing the pages
 async function measure(built: Built) {
-  const env: Record<string, string> = { PAGE_CACHE: "off" };
-  if (pgEngine) env.DATABASE_URL = databaseUrl.toString();
-  const { stop, base } = await startBuiltSite(dataDir, env);
+  const { stop, base } = await startBuiltSite(dataDir, { ...siteEnv, PAGE_CACHE: "off" });
   const topic = `/monastery/${built.bigTopic}`;
   const discussion = `${topic}/${built.big.id}-${built.big.slug}`;
   const pages: [string, string][] = [

@@ -79,17 +79,12 @@ async function startSiteProcess(args: string[], dataDir: string, env: Record<str
  * session's Cookie header (the site signs a member in when they join).
  */
 export async function signedInCookie(base: string, name = "Bench Reader") {
-  const joined = await fetch(`${base}/join`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      fullName: name,
-      email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`,
-      password: "Secret123",
-      confirmPassword: "Secret123",
-      termsAccepted: "on",
-    }),
+  const joined = await postUrlencoded(base, "/join", {
+    fullName: name,
+    email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.org`,
+    password: "Secret123",
+    confirmPassword: "Secret123",
+    termsAccepted: "on",
   });
   const cookie = joined.headers
     .getSetCookie()
@@ -98,6 +93,16 @@ export async function signedInCookie(base: string, name = "Bench Reader") {
     .join("; ");
   if (!cookie.includes("session_token")) throw new Error(`joining ${base} failed: ${joined.status}`);
   return cookie;
+}
+
+/** A form post to the site at `base` as a browser without JavaScript sends it; redirects are not followed. */
+export function postUrlencoded(base: string, url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(base + url, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: base, "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
 }
 
 function freePort() {
@@ -141,4 +146,14 @@ export function summarise(samples: number[]) {
     p95: sorted[Math.floor(sorted.length * 0.95)]!,
     max: sorted[sorted.length - 1]!,
   };
+}
+
+/** How many answers had each status, in status order: "3 × 200, 7 × 429". */
+export function tallyStatuses(statuses: number[]) {
+  const counts = new Map<number, number>();
+  for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return [...counts]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${n} × ${s}`)
+    .join(", ");
 }

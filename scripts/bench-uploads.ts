@@ -13,7 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { startBuiltSite, startSourceSite, summarise } from "./bench-support";
+import { postUrlencoded, startBuiltSite, startSourceSite, summarise, tallyStatuses } from "./bench-support";
 
 const HOSTILE = 16;
 const QUIET_SIGN_INS = Number(process.env.SIGN_INS ?? 30);
@@ -49,14 +49,7 @@ const cookieOf = (res: Response) =>
     .filter((pair) => !pair.endsWith("="))
     .join("; ");
 
-function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(base + url, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: base, "content-type": "application/x-www-form-urlencoded", ...headers },
-    body: new URLSearchParams(form).toString(),
-  });
-}
+const postForm = (url: string, form: Record<string, string>, headers: Record<string, string> = {}) => postUrlencoded(base, url, form, headers);
 
 let joined = 0;
 async function join() {
@@ -95,15 +88,6 @@ async function signIn(email: string, ip: string) {
   await res.arrayBuffer();
   if (res.status !== 302 && res.status !== 303) throw new Error(`sign-in answered ${res.status}`);
   return performance.now() - started;
-}
-
-function tally(statuses: number[]) {
-  const counts = new Map<number, number>();
-  for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
-  return [...counts]
-    .sort(([a], [b]) => a - b)
-    .map(([s, n]) => `${n} × ${s}`)
-    .join(", ");
 }
 
 const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * p))]!;
@@ -177,7 +161,7 @@ try {
     await uploads;
     const seconds = (performance.now() - started) / 1000;
     console.log(`\n${label}`);
-    row("uploads answered", `${tally(statuses)} in ${seconds.toFixed(1)} s`);
+    row("uploads answered", `${tallyStatuses(statuses)} in ${seconds.toFixed(1)} s`);
     row(
       `sign-ins meanwhile: ${during.length}, p50 / p99 / slowest`,
       `${ms(percentile(during, 0.5))} / ${ms(percentile(during, 0.99))} / ${ms(summarise(during).max)}`,

@@ -1,4 +1,5 @@
-import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, oldestQuestionLink, test } from "./support/fixtures";
+import type { Page } from "@playwright/test";
+import { createMember, expect, expectNoSeriousViolations, gotoHydrated, linkTarget, newMember, oldestQuestionLink, test } from "./support/fixtures";
 import { grantXp, makeAdmin } from "./support/database";
 import { CONTENT_PAGES } from "./support/site";
 
@@ -6,6 +7,12 @@ import { CONTENT_PAGES } from "./support/site";
  * axe-core over every screen, with the WCAG 2.0/2.1 A and AA rules. A violation of impact "serious"
  * or "critical" fails the test; its rule id, help text and the offending elements are listed.
  */
+
+/** Opens `path`, which must answer 200, and runs axe over it. */
+async function expectAccessible(page: Page, path: string) {
+  expect((await page.goto(path))?.status()).toBe(200);
+  await expectNoSeriousViolations(page);
+}
 
 const STATIC_PAGES = [
   "/",
@@ -25,26 +32,17 @@ const STATIC_PAGES = [
 test.describe("axe, signed out", () => {
   for (const path of STATIC_PAGES) {
     test(`${path}`, async ({ page }) => {
-      const response = await page.goto(path);
-      expect(response?.status()).toBe(200);
-      await expectNoSeriousViolations(page);
+      await expectAccessible(page, path);
     });
   }
 
   test("a creation page (/forge/{id})", async ({ page }) => {
-    await page.goto("/forge");
-    const href = await page
-      .getByRole("link", { name: /^View Creation: / })
-      .first()
-      .getAttribute("href");
-    expect((await page.goto(href!))?.status()).toBe(200);
-    await expectNoSeriousViolations(page);
+    await expectAccessible(page, await linkTarget(page, "/forge", /^View Creation: /));
   });
 
   test("a question page (/council/{id})", async ({ page }) => {
     const href = await (await oldestQuestionLink(page)).getAttribute("href");
-    expect((await page.goto(href!))?.status()).toBe(200);
-    await expectNoSeriousViolations(page);
+    await expectAccessible(page, href!);
   });
 
   test("the 404 page", async ({ page }) => {
@@ -122,10 +120,7 @@ test.describe("axe, signed in", () => {
 
 test.describe("axe, the forum", () => {
   test("a discussion page, signed out", async ({ page }) => {
-    await page.goto("/battlefield/strength-training");
-    const href = await page.getByRole("link", { name: "Form over weight: a deadlift checklist" }).getAttribute("href");
-    expect((await page.goto(href!))?.status()).toBe(200);
-    await expectNoSeriousViolations(page);
+    await expectAccessible(page, await linkTarget(page, "/battlefield/strength-training", "Form over weight: a deadlift checklist"));
   });
 
   test("a discussion page with the reply form and one's own post, signed in", async ({ page }) => {
@@ -158,12 +153,7 @@ test.describe("axe, the Forge", () => {
   test("a creation page with the like button and the comment form showing an error, signed in", async ({ page }) => {
     const member = await createMember(page.request, newMember("Axe Liker"));
     await grantXp(member.email, 60);
-    await page.goto("/forge");
-    const href = await page
-      .getByRole("link", { name: /^View Creation: / })
-      .first()
-      .getAttribute("href");
-    await gotoHydrated(page, href!);
+    await gotoHydrated(page, await linkTarget(page, "/forge", /^View Creation: /));
     await expect(page.getByRole("main").getByRole("button", { name: /^(Like|Unlike)$/ })).toBeVisible();
     await page.getByRole("main").getByRole("button", { name: "Post Comment", exact: true }).click();
     await expect(page.getByText("Write something before posting", { exact: true })).toBeVisible();
@@ -171,17 +161,13 @@ test.describe("axe, the Forge", () => {
   });
 
   test("/forge?type=music", async ({ page }) => {
-    expect((await page.goto("/forge?type=music"))?.status()).toBe(200);
-    await expectNoSeriousViolations(page);
+    await expectAccessible(page, "/forge?type=music");
   });
 });
 
 test.describe("axe, events", () => {
   test("an event page, signed out", async ({ page }) => {
-    await page.goto("/events");
-    const href = await page.getByRole("link", { name: "Saturday trail run at a talking pace" }).getAttribute("href");
-    expect((await page.goto(href!))?.status()).toBe(200);
-    await expectNoSeriousViolations(page);
+    await expectAccessible(page, await linkTarget(page, "/events", "Saturday trail run at a talking pace"));
   });
 
   test("the create-event form showing validation errors, as an admin", async ({ page }) => {

@@ -257,36 +257,30 @@ test("a question's view count rises once per visitor, not on reload", async ({ p
   // A new visitor (signed out): the page shows the count before their own view lands.
   await gotoHydrated(page, `/council/${id}`);
   await expect(views).toHaveText("0 views");
-  await expect
-    .poll(
-      async () => {
-        await page.reload();
-        return (await views.textContent())?.trim();
-      },
-      { message: "the visitor's view is counted" },
-    )
-    .toBe("1 view");
-  // The same visitor again: no new view (each reload would show one that a previous load added).
-  await page.reload();
-  await expect(views).toHaveText("1 view");
-  await page.reload();
-  await expect(views).toHaveText("1 view");
+  /**
+   * Reloads until the count reads `count` (the latest view has landed), then twice more: the same
+   * visitor again adds no view (each reload would show one that a previous load added).
+   */
+  const expectViewsToSettleAt = async (count: string, message: string) => {
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return (await views.textContent())?.trim();
+        },
+        { message },
+      )
+      .toBe(count);
+    await page.reload();
+    await expect(views).toHaveText(count);
+    await page.reload();
+    await expect(views).toHaveText(count);
+  };
+  await expectViewsToSettleAt("1 view", "the visitor's view is counted");
 
   // Another visitor, a member this time, adds exactly one more.
   await createMember(page.request, newMember("Nia Newcomer"));
-  await expect
-    .poll(
-      async () => {
-        await page.reload();
-        return (await views.textContent())?.trim();
-      },
-      { message: "the member's view is counted" },
-    )
-    .toBe("2 views");
-  await page.reload();
-  await expect(views).toHaveText("2 views");
-  await page.reload();
-  await expect(views).toHaveText("2 views");
+  await expectViewsToSettleAt("2 views", "the member's view is counted");
 });
 
 // ------------------------------------------------------------------ who may do what

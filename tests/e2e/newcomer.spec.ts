@@ -1,5 +1,16 @@
 import type { Locator, Page } from "@playwright/test";
-import { createMember, expect, expectNoSeriousViolations, gotoHydrated, oldestQuestionLink, newMember, PASSWORD, test, uniqueEmail } from "./support/fixtures";
+import {
+  createMember,
+  expect,
+  expectNoSeriousViolations,
+  gotoHydrated,
+  linkTarget,
+  oldestQuestionLink,
+  newMember,
+  PASSWORD,
+  test,
+  uniqueEmail,
+} from "./support/fixtures";
 import { startDiscussion } from "./support/forum";
 import { mailTo } from "./support/outbox";
 
@@ -298,19 +309,18 @@ async function expectAvatarsBesideAuthors(scope: Locator) {
   }
 }
 
+/** The first discussion listed in Morning Meditation. */
+async function firstMeditationDiscussion(page: Page) {
+  await page.goto("/monastery/morning-meditation");
+  return (await page.getByRole("main").getByRole("heading", { level: 3 }).first().getByRole("link").getAttribute("href"))!;
+}
+
 /** A page of each kind that shows authors: the first question, creation and discussion. */
 async function authorPages(page: Page) {
   const pages: string[] = ["/", "/council", "/forge", "/monastery/morning-meditation"];
   pages.push((await (await oldestQuestionLink(page)).getAttribute("href"))!);
-  await page.goto("/forge");
-  pages.push(
-    (await page
-      .getByRole("link", { name: /^View Creation: / })
-      .first()
-      .getAttribute("href"))!,
-  );
-  await page.goto("/monastery/morning-meditation");
-  pages.push((await page.getByRole("main").getByRole("heading", { level: 3 }).first().getByRole("link").getAttribute("href"))!);
+  pages.push(await linkTarget(page, "/forge", /^View Creation: /));
+  pages.push(await firstMeditationDiscussion(page));
   return pages;
 }
 
@@ -396,22 +406,9 @@ test.describe("12. on a phone", () => {
     await expect(page.getByText("And a reply, so the reply byline shows too.")).toBeVisible();
 
     const pages = [own, "/", "/monastery/morning-meditation"];
-    await page.goto("/monastery/morning-meditation");
-    pages.push((await page.getByRole("main").getByRole("heading", { level: 3 }).first().getByRole("link").getAttribute("href"))!);
-    await page.goto("/council");
-    pages.push(
-      (await page
-        .getByRole("link", { name: /^View Question: / })
-        .first()
-        .getAttribute("href"))!,
-    );
-    await page.goto("/forge");
-    pages.push(
-      (await page
-        .getByRole("link", { name: /^View Creation: / })
-        .first()
-        .getAttribute("href"))!,
-    );
+    pages.push(await firstMeditationDiscussion(page));
+    pages.push(await linkTarget(page, "/council", /^View Question: /));
+    pages.push(await linkTarget(page, "/forge", /^View Creation: /));
     for (const path of pages) {
       await page.goto(path);
       expect(await dotsStartingALine(page), `lines starting with "·" on ${path}`).toEqual([]);

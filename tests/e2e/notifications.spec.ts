@@ -1,7 +1,7 @@
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { memberIdByEmail } from "../factories/member";
 import { withSiteDatabase } from "./support/database";
-import { createMember, expect, expectNoSeriousViolations, gotoHydrated, newMember, test } from "./support/fixtures";
+import { createMember, expect, expectNoSeriousViolations, gotoHydrated, type Member, newMember, test } from "./support/fixtures";
 import { queuedMailKinds } from "./support/outbox";
 
 // Issue 28's "done when", in the browser: B replies to A's discussion and mentions C; A and C see the
@@ -30,6 +30,25 @@ async function reply(page: Page, url: string, text: string) {
   await expect(page.getByText(text)).toBeVisible();
 }
 
+/**
+ * B ("Bo Northwind") and C joined, each in a browser context of their own, for `journey` with C's
+ * handle; both contexts are closed when it ends, however it ends.
+ */
+async function withBoAndCy(browser: Browser, cyMember: Member, journey: (bo: Page, cy: Page, cyHandle: string) => Promise<void>) {
+  const boContext = await browser.newContext();
+  const cyContext = await browser.newContext();
+  try {
+    const bo = await boContext.newPage();
+    const cy = await cyContext.newPage();
+    await createMember(bo.request, newMember("Bo Northwind"));
+    await createMember(cy.request, cyMember);
+    await journey(bo, cy, await handleOf(cy, cyMember.name));
+  } finally {
+    await boContext.close();
+    await cyContext.close();
+  }
+}
+
 /** A starts a discussion in TOPIC and is left on it; returns its address. */
 async function startDiscussion(page: Page, title: string) {
   await gotoHydrated(page, `${TOPIC}/new`);
@@ -53,15 +72,7 @@ test("a reply rings the starter's and the mentioned member's bells, opening a no
   test.setTimeout(180_000);
   const title = `Cold showers before sunrise ${Date.now()}`;
   await createMember(page.request, newMember("Asa Starter"));
-  const boContext = await browser.newContext();
-  const cyContext = await browser.newContext();
-  try {
-    const bo = await boContext.newPage();
-    const cy = await cyContext.newPage();
-    await createMember(bo.request, newMember("Bo Northwind"));
-    await createMember(cy.request, newMember("Cy Mentioned"));
-    const cyHandle = await handleOf(cy, "Cy Mentioned");
-
+  await withBoAndCy(browser, newMember("Cy Mentioned"), async (bo, cy, cyHandle) => {
     // A starts a discussion; nothing rings yet.
     const url = await startDiscussion(page, title);
     // A keeps the discussion open and C the home page, their live streams listening (a stream's
@@ -135,10 +146,7 @@ test("a reply rings the starter's and the mentioned member's bells, opening a no
     await expect(page.getByRole("form", { name: "Notifications" }).getByRole("group", { name: "Mentions of you" }).getByLabel("By mail")).toBeChecked();
     await expect(page.getByRole("button", { name: "Unmute Bo Northwind" })).toBeVisible();
     await expectNoSeriousViolations(page);
-  } finally {
-    await boContext.close();
-    await cyContext.close();
-  }
+  });
 });
 
 test("the digest mail goes to the member who stayed away and not to the one who read it, and its link stops that kind of mail", async ({ page, browser }) => {
@@ -148,15 +156,7 @@ test("the digest mail goes to the member who stayed away and not to the one who 
   const asa = newMember("Asa Reader");
   const cyMember = newMember("Cy Away");
   await createMember(page.request, asa);
-  const boContext = await browser.newContext();
-  const cyContext = await browser.newContext();
-  try {
-    const bo = await boContext.newPage();
-    const cy = await cyContext.newPage();
-    await createMember(bo.request, newMember("Bo Northwind"));
-    await createMember(cy.request, cyMember);
-    const cyHandle = await handleOf(cy, "Cy Away");
-
+  await withBoAndCy(browser, cyMember, async (bo, cy, cyHandle) => {
     // B replies to A's discussion and mentions C; A reads the notification, C stays away.
     const url = await startDiscussion(page, title);
     await reply(bo, url, `Ten degrees for two minutes, @${cyHandle} swears by it.`);
@@ -205,8 +205,5 @@ test("the digest mail goes to the member who stayed away and not to the one who 
     await expect(settings.getByRole("group", { name: "Mentions of you" }).getByLabel("By mail")).not.toBeChecked();
     await expect(settings.getByRole("group", { name: "Mentions of you" }).getByLabel("In the site")).toBeChecked();
     await expect(settings.getByRole("group", { name: "Replies in discussions you watch" }).getByLabel("By mail")).toBeChecked();
-  } finally {
-    await boContext.close();
-    await cyContext.close();
-  }
+  });
 });

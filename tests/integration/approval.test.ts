@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { decideReview } from "~/.server/domain/flags/flag-service";
 import { reviewQueue } from "~/.server/domain/flags/review-read-model";
@@ -7,15 +7,11 @@ import { notificationsPage } from "~/.server/domain/notifications/notification-s
 import { rankById } from "~/lib/ranks";
 import { discussion, member } from "../factories";
 import { ledgerXp } from "./ledger-xp";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { moderatorForFile, testSiteForFile } from "./file-site";
 
-let site: TestSite;
-let moderator: Viewer;
-beforeAll(async () => {
-  site = await createTestSite();
-  moderator = await member(site.services.db, { role: "moderator" });
-});
-afterAll(async () => site.destroy());
+const site = testSiteForFile();
+const moderator = moderatorForFile(site);
 
 const db = () => site.services.db;
 const reply = async (by: Viewer, discussionId: number, body: string) => {

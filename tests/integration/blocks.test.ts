@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { BLOCK_MESSAGES, setBlocked } from "~/.server/domain/blocks/block-service";
 import { commentOnCreation } from "~/.server/domain/forge/forge-engagement";
@@ -7,14 +7,10 @@ import { notificationsPage } from "~/.server/domain/notifications/notification-s
 import { setReaction } from "~/.server/domain/reactions/reaction-service";
 import { rankById } from "~/lib/ranks";
 import { creation, discussion, member } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => site.destroy());
-
+const site = testSiteForFile();
 const db = () => site.services.db;
 const acolyte = (name?: string) => member(db(), { xp: rankById("acolyte").minXp, ...(name ? { name } : {}) });
 const reply = (by: Viewer, discussionId: number, body: string) => postReply(site.services, by, discussionId, { body, submissionKey: crypto.randomUUID() });

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Viewer } from "~/.server/context";
+import { describe, expect, it } from "vitest";
 import { bookmarksPage, viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
 import { remindBookmarks } from "~/.server/domain/bookmarks/bookmark-reminders";
 import { addBookmark, BOOKMARK_MESSAGES, removeBookmark, saveBookmark } from "~/.server/domain/bookmarks/bookmark-service";
@@ -7,21 +6,13 @@ import { deleteForumPost, moderate, postReply } from "~/.server/domain/forum/for
 import { searchResults } from "~/.server/domain/search/search-read-model";
 import { BOOKMARKS_MAX } from "~/lib/limits";
 import { discussion, member, question } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { moderatorForFile, ok, testSiteForFile } from "./file-site";
 
-let site: TestSite;
-let moderator: Viewer;
-beforeAll(async () => {
-  site = await createTestSite();
-  moderator = await member(site.services.db, { role: "moderator" });
-});
-afterAll(async () => site.destroy());
+const site = testSiteForFile();
+const moderator = moderatorForFile(site);
 
 const db = () => site.services.db;
-const ok = <T>(outcome: { ok: true; value: T } | { ok: false }) => {
-  if (!outcome.ok) throw new Error(`expected success: ${JSON.stringify(outcome)}`);
-  return outcome.value;
-};
 const rowsOf = (memberId: string) => db().selectFrom("bookmark").selectAll().where("member_id", "=", memberId).orderBy("id").execute();
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { challengePage, publishedChallenges, activeChallengesOf, proposedChallenges } from "~/.server/domain/challenges/challenge-read-model";
 import { CHALLENGE_MESSAGES, checkIn, createChallenge, joinChallenge, proposeRankMessage, reviewProposal } from "~/.server/domain/challenges/challenge-service";
@@ -8,16 +8,10 @@ import { ledgerXp } from "./ledger-xp";
 import { rankById } from "~/lib/ranks";
 import { XP } from "~/lib/xp";
 import { challenge, member } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => {
-  await site.destroy();
-});
-
+const site = testSiteForFile();
 const db = () => site.services.db;
 const xpOf = async (m: Viewer) => ledgerXp(db(), m.id);
 const statusOf = (o: { ok: boolean; status?: number }) => (o.ok ? 200 : o.status);

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { checkIn, joinChallenge } from "~/.server/domain/challenges/challenge-service";
 import { checkInReminderJob, remindCheckIns } from "~/.server/domain/notifications/check-in-reminders";
 import { sendDueDigests } from "~/.server/domain/notifications/digest";
 import { markAllRead, saveNotificationSettings } from "~/.server/domain/notifications/notification-service";
 import { attempt, challenge, member as newMember } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { createTestSite, ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
 /**
  * "A challenge you are on needs today's check-in" (issue 28): from 18:00 on the member's own clock,
@@ -14,16 +15,8 @@ import { createTestSite, ENGINE, type TestSite } from "./test-services";
  * a reminder of a day already checked in.
  */
 
-let site: TestSite;
+const site = testSiteForFile();
 const db = () => site.services.db;
-
-beforeAll(async () => {
-  site = await createTestSite();
-});
-
-afterAll(async () => {
-  await site?.destroy();
-});
 
 /** Summer dates: Berlin is UTC+2, New York UTC−4. */
 const at = (iso: string) => new Date(iso);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import {
   acceptAnswer,
@@ -16,18 +16,12 @@ import { questionFeed, questionWithAnswers, questionSummaries } from "~/.server/
 import { DAILY_VOTE_XP_CAP, XP } from "~/lib/xp";
 import { ledgerXp } from "./ledger-xp";
 import { answer, member, question } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
-let site: TestSite;
+const site = testSiteForFile();
 const key = () => crypto.randomUUID();
 const xpOf = async (m: Viewer) => ledgerXp(site.services.db, m.id);
-
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => {
-  await site.destroy();
-});
 
 describe(`Council on ${ENGINE}`, () => {
   it("asks with virtues and 2 XP; a double submit makes one question", async () => {

@@ -1,5 +1,5 @@
 import ICAL from "ical.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { calendarFile, eventUid } from "~/.server/domain/events/event-calendar";
 import { eventLists, eventPage, feedEvents } from "~/.server/domain/events/event-read-model";
 import { findEvent } from "~/.server/domain/events/event-repository";
@@ -17,19 +17,13 @@ import {
 import { enqueueDueReminders } from "~/.server/domain/events/reminders";
 import { WRITE_LIMIT } from "~/lib/limits";
 import { advisor, event, member } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
-let site: TestSite;
+const site = testSiteForFile();
 const HOUR = 60 * 60 * 1000;
 const BASE = "http://localhost:3000";
 const key = () => crypto.randomUUID();
-
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => {
-  await site.destroy();
-});
 
 const mailsTo = (to: string) =>
   site.services.db
@@ -308,6 +302,20 @@ describe(`reminders on ${ENGINE}`, () => {
 });
 
 describe(`calendar files on ${ENGINE}`, () => {
+  /**
+   * An event from 16:00 to 17:00 UTC on a day of June 2030 whose texts are then written as stored text
+   * can hold them, past the form: the calendar is the boundary that must hold. Its row as read back.
+   */
+  async function eventStoredWith(day: number, texts: { title: string; description: string; place: string }) {
+    const { id } = await event(site.services, {
+      now: new Date("2030-05-01T00:00:00Z"),
+      startsAt: new Date(`2030-06-0${day}T16:00:00Z`),
+      endsAt: new Date(`2030-06-0${day}T17:00:00Z`),
+    });
+    await site.services.db.updateTable("event").set(texts).where("id", "=", id).execute();
+    return (await findEvent(site.services.db, id))!;
+  }
+
   it("parse as RFC 5545 with a stable UID, UTC times and escaped text", async () => {
     const { id } = await event(site.services, {
       startsAt: new Date("2030-06-01T16:00:00Z"),
@@ -340,18 +348,12 @@ describe(`calendar files on ${ENGINE}`, () => {
   });
 
   it("carry no control character in a TEXT value: a lone CR is a line break, the rest are dropped", async () => {
-    const { id } = await event(site.services, {
-      now: new Date("2030-05-01T00:00:00Z"),
-      startsAt: new Date("2030-06-02T16:00:00Z"),
-      endsAt: new Date("2030-06-02T17:00:00Z"),
+    const stored = await eventStoredWith(2, {
+      title: "Sit\u0007 still\rX-INJECTED:1",
+      description: "Breathe in.\rBreathe out.\u001b[31m\u0085\u2028Rest.",
+      place: "Hall\r3\u0001",
     });
-    // Written as stored text can hold it, past the form: the calendar is the boundary that must hold.
-    await site.services.db
-      .updateTable("event")
-      .set({ title: "Sit\u0007 still\rX-INJECTED:1", description: "Breathe in.\rBreathe out.\u001b[31m\u0085\u2028Rest.", place: "Hall\r3\u0001" })
-      .where("id", "=", id)
-      .execute();
-    const file = calendarFile(BASE, [(await findEvent(site.services.db, id))!], "Events\r");
+    const file = calendarFile(BASE, [stored], "Events\r");
     // Every CR ends a line (CRLF); no other control character but the tab is left anywhere.
     expect(file).not.toMatch(/\r(?!\n)|(?<!\r)\n/);
     // eslint-disable-next-line no-control-regex -- control characters are what the file must not hold
@@ -364,15 +366,9 @@ describe(`calendar files on ${ENGINE}`, () => {
   });
 
   it("fold every line at 75 octets, not characters, never inside a character, and stay the same bytes until the event changes (issue 26 item 7)", async () => {
-    const { id } = await event(site.services, {
-      now: new Date("2030-05-01T00:00:00Z"),
-      startsAt: new Date("2030-06-03T16:00:00Z"),
-      endsAt: new Date("2030-06-03T17:00:00Z"),
-    });
     const title = "Übung für Körper und Geist: Atemübungen, Dehnübungen und Stille 🧘‍♀️ – 静かな呼吸 ✨";
     const description = "Grüße aus München! ".repeat(8) + "日本語の説明文です。".repeat(6) + "😀".repeat(30);
-    await site.services.db.updateTable("event").set({ title, description, place: "Café Gärtnerplatz, Straße 12, München" }).where("id", "=", id).execute();
-    const file = calendarFile(BASE, [(await findEvent(site.services.db, id))!]);
+    const file = calendarFile(BASE, [await eventStoredWith(3, { title, description, place: "Café Gärtnerplatz, Straße 12, München" })]);
     const lines = file.split("\r\n");
     for (const line of lines) expect(Buffer.byteLength(line, "utf8"), line).toBeLessThanOrEqual(75);
     // Some line is folded, and near its limit in octets while far under it in characters.

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Db } from "~/.server/db/connect";
 import { rebuildReplyHours } from "~/.server/db/reply-hours";
 import { deleteForumPost, moderate, postReply } from "~/.server/domain/forum/forum-service";
@@ -8,16 +8,10 @@ import { busiestSinceQuery, FEATURED_WINDOW_DAYS, featuredDiscussions } from "~/
 import { sql } from "kysely";
 import type { SectionId } from "~/lib/domain-values";
 import { discussion, member, topic } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => {
-  await site.destroy();
-});
-
+const site = testSiteForFile();
 /**
  * "The most replied in the last 7 days" as it was counted before the hourly buckets (ADR 0027):
  * every visible reply after the window's start, per discussion. The buckets must give the same.

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { decideReview, FLAG_MESSAGES, flagPost, flagWeightOf, REVIEW_SILENCE_REASON } from "~/.server/domain/flags/flag-service";
 import { reviewQueue } from "~/.server/domain/flags/review-read-model";
@@ -8,21 +8,13 @@ import { SPAM_SILENCE_REASON } from "~/.server/domain/accounts/silence";
 import { FLAG_THRESHOLD } from "~/lib/flags";
 import { rankById } from "~/lib/ranks";
 import { discussion, member } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { moderatorForFile, ok, testSiteForFile } from "./file-site";
 
-let site: TestSite;
-let moderator: Viewer;
-beforeAll(async () => {
-  site = await createTestSite();
-  moderator = await member(site.services.db, { role: "moderator" });
-});
-afterAll(async () => site.destroy());
+const site = testSiteForFile();
+const moderator = moderatorForFile(site);
 
 const db = () => site.services.db;
-const ok = <T>(outcome: { ok: true; value: T } | { ok: false }) => {
-  if (!outcome.ok) throw new Error(`expected success: ${JSON.stringify(outcome)}`);
-  return outcome.value;
-};
 const acolyte = () => member(db(), { xp: rankById("acolyte").minXp });
 async function flaggedReply(author?: Viewer) {
   const d = await discussion(site.services, { title: "Morning pages" });

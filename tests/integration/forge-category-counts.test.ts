@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { editCreation, shareCreation } from "~/.server/domain/forge/creation-service";
 import { listCategories } from "~/.server/domain/forge/forge-read-model";
@@ -7,19 +7,15 @@ import type { CreationType } from "~/lib/domain-values";
 import type { CreationInput } from "~/schemas/forge";
 import { member as newMember } from "../factories";
 import { png, wav } from "../factories/media";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
 /**
  * /forge's category counts are kept on write (ADR 0036): after every kind of write they equal what
  * counting the visible creations gives, and writers racing on PostgreSQL move them exactly once each.
  */
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => site.destroy());
-
+const site = testSiteForFile();
 const member = (role: Viewer["role"] = "member") => newMember(site.services.db, { xp: 60, role });
 const input = (type: CreationType): CreationInput & { submissionKey: string } => ({
   title: `A ${type} piece`,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import {
   commentOnCreation,
@@ -17,9 +17,10 @@ import { DAILY_VOTE_XP_CAP, XP } from "~/lib/xp";
 import { COMMENT_MAX, commentSchema } from "~/schemas/creation-comment";
 import * as z from "zod/mini";
 import { creation, member } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
-let site: TestSite;
+const site = testSiteForFile();
 const key = () => crypto.randomUUID();
 const xpOf = async (m: Viewer) => ledgerXp(site.services.db, m.id);
 const likeCount = async (id: number) =>
@@ -27,13 +28,6 @@ const likeCount = async (id: number) =>
 const likeRows = async (id: number) => (await site.services.db.selectFrom("creation_like").select("member_id").where("creation_id", "=", id).execute()).length;
 /** An acolyte (50 XP) may like. */
 const acolyte = () => member(site.services.db, { xp: 60 });
-
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => {
-  await site.destroy();
-});
 
 describe(`Forge likes and comments on ${ENGINE}`, () => {
   it("a like adds one to the count and 1 XP to the author; liking again changes nothing; unliking takes both back", async () => {

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import {
   creationsLeftToday,
@@ -20,16 +20,12 @@ import type { CreationInput } from "~/schemas/forge";
 import { insertDemoContent } from "~/.server/db/demo-content";
 import { member as newMember } from "../factories";
 import { htmlAsPng, jpegWithMetadata, pdf, pixelBomb, png, svg, truncatedJpeg, wav } from "../factories/media";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE, rowCount } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
 /** Sharing and editing creations with their files (issue 10), through the posting pipeline. */
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => site.destroy());
-
+const site = testSiteForFile();
 const key = () => crypto.randomUUID();
 const member = (xp = 60, role: Viewer["role"] = "member") => newMember(site.services.db, { xp, role });
 const xpOf = async (viewer: Viewer) => ledgerXp(site.services.db, viewer.id);
@@ -48,15 +44,7 @@ const row = (id: number) => site.services.db.selectFrom("creation").selectAll().
 /** Decodes recorded against the member's hourly image budget. */
 const decodeHits = async (viewer: Viewer) =>
   (await site.services.db.selectFrom("rate_limit_hit").select("id").where("key", "=", `image-decode:member:${viewer.id}`).execute()).length;
-const mediaCount = async () =>
-  Number(
-    (
-      await site.services.db
-        .selectFrom("media")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const mediaCount = () => rowCount(site.services.db, "media");
 
 describe(`sharing creations on ${ENGINE}`, () => {
   it("shares one of each type, stores the files under generated names and awards 10 XP each", async () => {

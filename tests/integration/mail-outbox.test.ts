@@ -143,27 +143,14 @@ describe(`the mail outbox on ${ENGINE}`, () => {
       for (const to of ["sent-long-ago@example.org", "failed-long-ago@example.org", "sent-lately@example.org", "waiting@example.org"]) {
         await enqueueMail(db, mail(to), new Date(at(-60)));
       }
-      await db
-        .updateTable("mail_outbox")
-        .set({ sent_at: at(-31) })
-        .where("to_address", "=", "sent-long-ago@example.org")
-        .execute();
-      await db
-        .updateTable("mail_outbox")
-        .set({ failed_at: at(-31), attempts: 8 })
-        .where("to_address", "=", "failed-long-ago@example.org")
-        .execute();
-      await db
-        .updateTable("mail_outbox")
-        .set({ sent_at: at(-29) })
-        .where("to_address", "=", "sent-lately@example.org")
-        .execute();
+      /** Moves the row of the mail to `to` to where the pruning should find it. */
+      const setRow = (to: string, values: { sent_at?: string; failed_at?: string; attempts?: number; next_attempt_at?: string }) =>
+        db.updateTable("mail_outbox").set(values).where("to_address", "=", to).execute();
+      await setRow("sent-long-ago@example.org", { sent_at: at(-31) });
+      await setRow("failed-long-ago@example.org", { failed_at: at(-31), attempts: 8 });
+      await setRow("sent-lately@example.org", { sent_at: at(-29) });
       // Backing off (not due in this round), however old.
-      await db
-        .updateTable("mail_outbox")
-        .set({ attempts: 3, next_attempt_at: at(1) })
-        .where("to_address", "=", "waiting@example.org")
-        .execute();
+      await setRow("waiting@example.org", { attempts: 3, next_attempt_at: at(1) });
 
       const worker = createOutboxWorker(local.services, { jobs: [outboxPruningJob()] });
       await worker.runOnce(t0);

@@ -19,8 +19,11 @@ const db = () => web.site.services.db;
 
 type Site = Pick<typeof web.http, "get" | "post">;
 let n = 0;
-/** Joins through the site from an address of its own (5 joins a day per address). */
-async function joinAs(name: string, xp = 0, http: Site = web.http) {
+/**
+ * Joins through the site from an address of its own (5 joins a day per address); `database` is the
+ * one behind `http` (another site's, for the instances on PostgreSQL).
+ */
+async function joinAs(name: string, xp = 0, http: Site = web.http, database = db()) {
   n += 1;
   const email = `kept${n}-${Date.now()}@example.org`;
   const res = await http.post(
@@ -29,11 +32,11 @@ async function joinAs(name: string, xp = 0, http: Site = web.http) {
     { "x-forwarded-for": `198.18.${n}.1` },
   );
   expect(res.status).toBe(200);
-  const id = await memberIdByEmail(db(), email);
+  const id = await memberIdByEmail(database, email);
   const cookie = sessionOnly(cookieHeader(res.headers));
   // The first page after a new rank notes it as seen (a write of the member's row): done here.
   if (xp) {
-    await grantXp(db(), id, xp);
+    await grantXp(database, id, xp);
     await (await http.get("/dashboard", { cookie })).arrayBuffer();
   }
   return { id, name, email, cookie };
@@ -307,18 +310,7 @@ if (ENGINE === "postgres")
       second = await site.another();
       a = await startSite(site);
       b = await startSite(second);
-      n += 1;
-      const email = `kept-pg${n}-${Date.now()}@example.org`;
-      const joined = await a.post(
-        "/join",
-        { fullName: "Kai Kept", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-        { "x-forwarded-for": "198.19.0.1" },
-      );
-      expect(joined.status).toBe(200);
-      const id = await memberIdByEmail(site.services.db, email);
-      await grantXp(site.services.db, id, rankById("acolyte").minXp);
-      const cookie = sessionOnly(cookieHeader(joined.headers));
-      await (await a.get("/dashboard", { cookie })).arrayBuffer();
+      const { id, cookie } = await joinAs("Kai Kept", rankById("acolyte").minXp, a, site.services.db);
       const c = (await creation(site.services.db, { title: "Kept across" })).id;
       await kept("/events", cookie, a);
 
@@ -334,16 +326,7 @@ if (ENGINE === "postgres")
     });
 
     it("a notification written through instance B shows on the member's page kept by instance A at once (issue 28)", async () => {
-      n += 1;
-      const email = `bell-pg${n}-${Date.now()}@example.org`;
-      const joined = await a.post(
-        "/join",
-        { fullName: "Ivy Bell", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-        { "x-forwarded-for": "198.19.0.2" },
-      );
-      expect(joined.status).toBe(200);
-      const id = await memberIdByEmail(site.services.db, email);
-      const cookie = sessionOnly(cookieHeader(joined.headers));
+      const { id, cookie } = await joinAs("Ivy Bell", 0, a, site.services.db);
       const before = await kept("/events", cookie, a);
       await mention(second.services, id);
       // No wait and no bus: every hit checks the session's count first.

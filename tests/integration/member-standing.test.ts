@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { discussionWithReplies } from "~/.server/domain/forum/forum-read-model";
 import { postReply } from "~/.server/domain/forum/forum-service";
 import { awardXp, progressOf, ranksOf, revokeXp } from "~/.server/domain/progression/progression-service";
@@ -8,16 +8,10 @@ import { VIRTUE_IDS } from "~/lib/virtues";
 import { XP } from "~/lib/xp";
 import { attempt, challenge, discussion, grantXp, member } from "../factories";
 import { ledgerXp } from "./ledger-xp";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => {
-  await site.destroy();
-});
-
+const site = testSiteForFile();
 const rowOf = (id: string) => site.services.db.selectFrom("member").select(["xp", "rank"]).where("id", "=", id).executeTakeFirstOrThrow();
 
 describe(`XP and rank on the member row on ${ENGINE} (ADR 0027)`, () => {

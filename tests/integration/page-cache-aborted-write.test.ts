@@ -3,9 +3,10 @@ import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { tag } from "~/.server/cache/page-tags";
 import type { Db } from "~/.server/db/connect";
-import { discussion, event, memberIdByEmail } from "../factories";
-import { cookieHeader, ENGINE, PG_URL } from "./test-services";
+import { discussion, event } from "../factories";
+import { ENGINE, PG_URL } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 /*
  * A write whose client goes away before it commits (issue 25, item 3). React Router stops waiting
@@ -31,16 +32,9 @@ let n = 0;
 /** A member signed in through the site, given a role (admins cancel any event, moderators hide). */
 async function joinAs(role: "admin" | "moderator") {
   n += 1;
-  const email = `aborted${n}-${Date.now()}@example.org`;
-  const res = await web.http.post(
-    "/join",
-    { fullName: `Ada Aborted ${n}`, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-    { "x-forwarded-for": `198.51.100.${n}` },
-  );
-  expect(res.status).toBe(200);
-  const id = await memberIdByEmail(db(), email);
+  const { cookie, id } = await joinOverHttp(web, `Ada Aborted ${n}`);
   await db().updateTable("member").set({ role }).where("id", "=", id).execute();
-  return cookieHeader(res.headers)
+  return cookie
     .split("; ")
     .filter((pair) => !pair.startsWith("ipos_flash="))
     .join("; ");

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import { answer, challenge, creation, discussion, event, grantXp, member, memberIdByEmail, question } from "../factories";
+import { answer, challenge, creation, discussion, event, member, question } from "../factories";
 import { rankById } from "~/lib/ranks";
-import { cookieHeader, ENGINE } from "./test-services";
+import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 /*
  * The anonymous page cache after each kind of write (issue 13): a reader's page is kept (the second
@@ -19,21 +20,14 @@ const web = siteOverHttp();
 const db = () => web.site.services.db;
 const key = () => crypto.randomUUID();
 
+/** Joins so far: titles carry it, so each test's posts are told apart from the others'. */
 let n = 0;
+/** A member who joined through the form (from an address of their own), with their handle. */
 async function joinAs(name: string, xp = 0) {
   n += 1;
-  const email = `invalidation${n}-${Date.now()}@example.org`;
-  // Each member joins from an address of their own (5 joins an hour per IP).
-  const res = await web.http.post(
-    "/join",
-    { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-    { "x-forwarded-for": `203.0.113.${n}` },
-  );
-  expect(res.status).toBe(200);
-  const id = await memberIdByEmail(db(), email);
-  if (xp) await grantXp(db(), id, xp);
-  const { handle } = await db().selectFrom("member").select("handle").where("id", "=", id).executeTakeFirstOrThrow();
-  return { cookie: cookieHeader(res.headers), email, id, name, handle };
+  const joined = await joinOverHttp(web, name, { xp });
+  const { handle } = await db().selectFrom("member").select("handle").where("id", "=", joined.id).executeTakeFirstOrThrow();
+  return { ...joined, handle };
 }
 type Member = Awaited<ReturnType<typeof joinAs>>;
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { tag, withPageTags } from "~/.server/cache/page-tags";
 import { registerMember, signInMember, signOutMember } from "~/.server/domain/accounts/account-service";
@@ -23,7 +23,8 @@ import { rankById } from "~/lib/ranks";
 import { joinSchema } from "~/schemas/account";
 import { advisor, answer, challenge, discussion, event, member, question, topic } from "../factories";
 import { succeeded } from "../factories/succeeded";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
 /*
  * What each read model says a page shows and what each domain write says it changed (issue 13,
@@ -32,14 +33,7 @@ import { createTestSite, ENGINE, type TestSite } from "./test-services";
  * page of a section after a reply elsewhere) fails alike.
  */
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => {
-  await site.destroy();
-});
-
+const site = testSiteForFile();
 const db = () => site.services.db;
 const key = () => crypto.randomUUID();
 

@@ -11,6 +11,12 @@ import { cookieHeader, ENGINE } from "./test-services";
 const web = siteWithSmtp();
 
 const headers = () => new Headers({ "user-agent": "vitest" });
+/** The join form's values for a member whose password is "Secret123". */
+const joinValues = (fullName: string, email: string) =>
+  joinSchema.parse({ fullName, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: true });
+/** Signs in with this address and password, as the sign-in form would from `ip`. */
+const signIn = (email: string, password: string, ip: string) =>
+  signInMember(web.site.services, { email, password, rememberMe: false }, { headers: headers(), ip });
 async function viewerFor(cookie: string) {
   const context = new RouterContextProvider();
   context.set(servicesContext, web.site.services);
@@ -19,13 +25,7 @@ async function viewerFor(cookie: string) {
 
 describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () => {
   it("mails a one-hour, single-use link; the new password works and other sessions end", async () => {
-    const values = joinSchema.parse({
-      fullName: "Reset Me",
-      email: "reset@example.org",
-      password: "Secret123",
-      confirmPassword: "Secret123",
-      termsAccepted: true,
-    });
+    const values = joinValues("Reset Me", "reset@example.org");
     const joined = await registerMember(web.site.services, values, { headers: headers(), ip: "10.9.0.1" });
     if (!joined.ok) throw new Error("join failed");
     const oldSession = cookieHeader(joined.headers);
@@ -48,28 +48,12 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
     expect(await viewerFor(oldSession)).toBeNull();
     expect(await resetPassword(web.site.services, token, "Another789A")).toEqual({ ok: false, message: RESET_LINK_INVALID });
 
-    const withOld = await signInMember(
-      web.site.services,
-      { email: values.email, password: "Secret123", rememberMe: false },
-      { headers: headers(), ip: "10.9.0.2" },
-    );
-    expect(withOld.ok).toBe(false);
-    const withNew = await signInMember(
-      web.site.services,
-      { email: values.email, password: "NewSecret456", rememberMe: false },
-      { headers: headers(), ip: "10.9.0.2" },
-    );
-    expect(withNew.ok).toBe(true);
+    expect((await signIn(values.email, "Secret123", "10.9.0.2")).ok).toBe(false);
+    expect((await signIn(values.email, "NewSecret456", "10.9.0.2")).ok).toBe(true);
   });
 
   it("a reset with the newer link makes the older link useless", async () => {
-    const values = joinSchema.parse({
-      fullName: "Two Links",
-      email: "two-links@example.org",
-      password: "Secret123",
-      confirmPassword: "Secret123",
-      termsAccepted: true,
-    });
+    const values = joinValues("Two Links", "two-links@example.org");
     expect((await registerMember(web.site.services, values, { headers: headers(), ip: "10.9.3.2" })).ok).toBe(true);
     const tokens = async () =>
       web.smtp.received.filter((m) => m.to.includes(values.email)).map((m) => mailText(m.raw).match(/\/reset-password\?token=([A-Za-z0-9_-]+)/)![1]);
@@ -81,12 +65,7 @@ describe(`password reset on ${ENGINE}, mailed through a real SMTP server`, () =>
 
     expect(await resetPassword(web.site.services, newer, "NewSecret456")).toEqual({ ok: true });
     expect(await resetPassword(web.site.services, older, "Hijacked789")).toEqual({ ok: false, message: RESET_LINK_INVALID });
-    const signedIn = await signInMember(
-      web.site.services,
-      { email: values.email, password: "NewSecret456", rememberMe: false },
-      { headers: headers(), ip: "10.9.3.2" },
-    );
-    expect(signedIn.ok).toBe(true);
+    expect((await signIn(values.email, "NewSecret456", "10.9.3.2")).ok).toBe(true);
   });
 
   it("answers the same for an unknown address and mails nothing", async () => {

@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkIn, createChallenge, joinChallenge } from "~/.server/domain/challenges/challenge-service";
 import { answerQuestion, askQuestion, setHelpful } from "~/.server/domain/council/council-service";
 import { createTopic, postReply } from "~/.server/domain/forum/forum-service";
 import { rankById } from "~/lib/ranks";
 import { answer, challenge, discussion, member, question } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
 // Issue 11, item 4: each privilege is enforced by the service where the action happens, whatever
 // the page showed, and each refusal names the rank it needs. Ranks come from the one rank function.
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => {
-  await site.destroy();
-});
-
+const site = testSiteForFile();
 const refusal = (o: { ok: boolean; status?: number; errors?: Record<string, string> }) =>
   o.ok ? null : { status: o.status, message: Object.values(o.errors!)[0] };
 const key = () => crypto.randomUUID();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { setLiked } from "~/.server/domain/forge/forge-engagement";
 import { deleteForumPost, moderate, postReply } from "~/.server/domain/forum/forum-service";
@@ -12,21 +12,13 @@ import { REACTION_NAMES, type Reaction } from "~/lib/reactions";
 import { rankById } from "~/lib/ranks";
 import { creation, discussion, member, question } from "../factories";
 import { ledgerXp } from "./ledger-xp";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { moderatorForFile, ok, testSiteForFile } from "./file-site";
 
-let site: TestSite;
-let moderator: Viewer;
-beforeAll(async () => {
-  site = await createTestSite();
-  moderator = await member(site.services.db, { role: "moderator" });
-});
-afterAll(async () => site.destroy());
+const site = testSiteForFile();
+const moderator = moderatorForFile(site);
 
 const db = () => site.services.db;
-const ok = <T>(outcome: { ok: true; value: T } | { ok: false }) => {
-  if (!outcome.ok) throw new Error(`expected success: ${JSON.stringify(outcome)}`);
-  return outcome.value;
-};
 const acolyte = () => member(db(), { xp: rankById("acolyte").minXp });
 const reply = async (discussionId: number, author?: Viewer) =>
   ok(await postReply(site.services, author ?? (await acolyte()), discussionId, { body: "A reply to react to.", submissionKey: crypto.randomUUID() })).id;

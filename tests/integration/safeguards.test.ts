@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { editForumPost, postReply } from "~/.server/domain/forum/forum-service";
 import { NEW_MEMBER_LINKS_MESSAGE } from "~/lib/privileges";
 import { rankById } from "~/lib/ranks";
 import { discussion, member } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => site.destroy());
-
+const site = testSiteForFile();
 const db = () => site.services.db;
 const reply = (by: Awaited<ReturnType<typeof member>>, discussionId: number, body: string) =>
   postReply(site.services, by, discussionId, { body, submissionKey: crypto.randomUUID() });

@@ -4,10 +4,10 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "~/.server/db/connect";
 import { ENGINE, PG_URL } from "./test-services";
+import { scratchPostgres } from "../../scripts/scratch-postgres";
 
 /**
  * The real process, started as `npm start` starts it (node server/index.js on the production
@@ -104,19 +104,9 @@ beforeAll(async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-process-"));
   if (ENGINE === "postgres") {
     // A database of its own: the process migrates and seeds its public schema.
-    const name = `ipos_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${name}`;
-    database = {
-      env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
-      drop: async () => {
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      },
-    };
+    const scratch = scratchPostgres("process", "ipos-process-test", PG_URL);
+    await scratch.create();
+    database = { env: { DATA_DIR: dataDir, DATABASE_URL: scratch.url }, drop: scratch.drop };
   } else {
     database = { env: { DATA_DIR: dataDir }, drop: async () => {} };
   }

@@ -1,26 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { registerMember } from "~/.server/domain/accounts/account-service";
 import { REMEMBERED_SESSION_SECONDS } from "~/.server/auth";
-import { joinSchema } from "~/schemas/account";
+import { joinedCookie } from "./site-join";
 import { siteOverHttp } from "./site-server";
-import { cookieHeader, ENGINE, statementsDuring as statementsOf } from "./test-services";
+import { ENGINE, statementsDuring as statementsOf } from "./test-services";
 
 const web = siteOverHttp({ demo: false });
 const DAY = 86_400_000;
 
 async function join(name: string) {
-  const values = joinSchema.parse({
-    fullName: name,
-    email: `${name.toLowerCase().replaceAll(" ", "-")}-${Date.now()}@example.org`,
-    password: "Secret123",
-    confirmPassword: "Secret123",
-    bio: "",
-    interests: { meditation: true, fitness: false, philosophy: false, creativity: false },
-    termsAccepted: true,
-  });
-  const joined = await registerMember(web.site.services, values, { headers: new Headers({ "user-agent": "vitest" }), ip: "10.89.0.1" });
-  if (!joined.ok) throw new Error("join");
-  const cookie = cookieHeader(joined.headers);
+  const cookie = await joinedCookie(web, name, "10.89.0.1");
   const token = decodeURIComponent(/ipos\.session_token=([^;]+)/.exec(cookie)![1]!).split(".")[0]!;
   return { cookie, token };
 }

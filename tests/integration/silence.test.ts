@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Viewer } from "~/.server/context";
+import { describe, expect, it } from "vitest";
 import { liftSilence, SILENCE_MESSAGES, silenceMember, silencedMessage } from "~/.server/domain/accounts/silence";
 import { addBookmark } from "~/.server/domain/bookmarks/bookmark-service";
 import { acceptAnswer, answerQuestion, askQuestion, setHelpful } from "~/.server/domain/council/council-service";
@@ -10,15 +9,11 @@ import { notificationsPage } from "~/.server/domain/notifications/notification-s
 import { setReaction } from "~/.server/domain/reactions/reaction-service";
 import { rankById } from "~/lib/ranks";
 import { answer, creation, discussion, member, question } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { moderatorForFile, ok, testSiteForFile } from "./file-site";
 
-let site: TestSite;
-let moderator: Viewer;
-beforeAll(async () => {
-  site = await createTestSite();
-  moderator = await member(site.services.db, { role: "moderator" });
-});
-afterAll(async () => site.destroy());
+const site = testSiteForFile();
+const moderator = moderatorForFile(site);
 
 const db = () => site.services.db;
 const key = () => crypto.randomUUID();
@@ -97,8 +92,3 @@ describe(`silencing on ${ENGINE}`, () => {
     expect(row.silenced_until).toBeNull();
   });
 });
-
-function ok<T>(outcome: { ok: true; value: T } | { ok: false }) {
-  if (!outcome.ok) throw new Error(`expected success: ${JSON.stringify(outcome)}`);
-  return outcome.value;
-}

@@ -4,7 +4,7 @@ import { rankById } from "~/lib/ranks";
 import { creation, discussion, question } from "../factories";
 import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
-import { joinOverHttp } from "./site-join";
+import { joinOverHttp, viewerOf } from "./site-join";
 
 const web = siteOverHttp();
 
@@ -14,9 +14,7 @@ describe(`blocking over HTTP, on ${ENGINE}`, () => {
     const ben = await joinOverHttp(web, "Ben Loud");
     const d = await discussion(web.site.services, { title: "Quiet mornings" });
     const path = `/${d.section}/${d.topicId}/${d.id}-${d.slug}`;
-    const viewerOf = (id: string) =>
-      web.site.services.db.selectFrom("member").select(["id", "name", "email", "handle", "role"]).where("id", "=", id).executeTakeFirstOrThrow();
-    const [anaViewer, benViewer] = [await viewerOf(ana.id), await viewerOf(ben.id)];
+    const [anaViewer, benViewer] = [await viewerOf(web, ana.id), await viewerOf(web, ben.id)];
     await web.site.services.db
       .updateTable("member")
       .set({ xp: rankById("acolyte").minXp })
@@ -65,11 +63,7 @@ describe(`blocking over HTTP, on ${ENGINE}`, () => {
   it("a blocked member's question and creation come collapsed themselves, with their words inside; a visitor sees them open", async () => {
     const cai = await joinOverHttp(web, "Cai Blocker");
     const dee = await joinOverHttp(web, "Dee Blocked");
-    const deeViewer = await web.site.services.db
-      .selectFrom("member")
-      .select(["id", "name", "email", "handle", "role"])
-      .where("id", "=", dee.id)
-      .executeTakeFirstOrThrow();
+    const deeViewer = await viewerOf(web, dee.id);
     const asked = await question(web.site.services, { asker: deeViewer, title: "How long to hold a plank?", body: `Dee's question words ${Date.now()}` });
     const made = await creation(web.site.services.db, { author: deeViewer, title: "A clay cup", body: `Dee creation words ${Date.now()}` });
     expect((await web.http.post(`/members/${deeViewer.handle}`, { intent: "block" }, { cookie: cai.cookie })).status).toBe(302);

@@ -7,6 +7,16 @@ import { joinOverHttp, postFields } from "./site-join";
 const web = siteOverHttp();
 const joinAs = (name: string, xp = 0) => joinOverHttp(web, name, { xp });
 const postForm = (path: string, fields: [string, string][], cookie: string) => postFields(web, path, fields, cookie);
+/** A decision on a proposed challenge, posted as the review page's form does. */
+const decideProposal = (challengeId: string, decision: string, cookie: string) =>
+  postForm(
+    "/challenges/proposals",
+    [
+      ["challengeId", challengeId],
+      ["decision", decision],
+    ],
+    cookie,
+  );
 
 const page = async (path: string, cookie = "") => {
   const res = await web.http.get(path, cookie ? { cookie } : {});
@@ -129,56 +139,16 @@ describe(`challenges over HTTP on ${ENGINE}`, () => {
 
     expect((await page("/challenges/proposals", sage.cookie)).status).toBe(403);
     const row = await web.site.services.db.selectFrom("challenge").select("id").where("title", "=", "A sage's slow walking").executeTakeFirstOrThrow();
-    expect(
-      (
-        await postForm(
-          "/challenges/proposals",
-          [
-            ["challengeId", String(row.id)],
-            ["decision", "publish"],
-          ],
-          sage.cookie,
-        )
-      ).status,
-    ).toBe(403);
+    expect((await decideProposal(String(row.id), "publish", sage.cookie)).status).toBe(403);
 
     const admin = await joinAs("Ada Admin");
     await web.site.services.db.updateTable("member").set({ role: "admin" }).where("id", "=", admin.id).execute();
     const review = await page("/challenges/proposals", admin.cookie);
     expect(review.status).toBe(200);
     expect(review.html).toContain("A sage&#x27;s slow walking");
-    expect(
-      (
-        await postForm(
-          "/challenges/proposals",
-          [
-            ["challengeId", "abc"],
-            ["decision", "publish"],
-          ],
-          admin.cookie,
-        )
-      ).status,
-    ).toBe(400);
-    expect(
-      (
-        await postForm(
-          "/challenges/proposals",
-          [
-            ["challengeId", String(row.id)],
-            ["decision", "maybe"],
-          ],
-          admin.cookie,
-        )
-      ).status,
-    ).toBe(400);
-    const published = await postForm(
-      "/challenges/proposals",
-      [
-        ["challengeId", String(row.id)],
-        ["decision", "publish"],
-      ],
-      admin.cookie,
-    );
+    expect((await decideProposal("abc", "publish", admin.cookie)).status).toBe(400);
+    expect((await decideProposal(String(row.id), "maybe", admin.cookie)).status).toBe(400);
+    const published = await decideProposal(String(row.id), "publish", admin.cookie);
     expect(published.status).toBe(302);
     expect((await page(`/challenges/${row.id}`)).status).toBe(200);
   });

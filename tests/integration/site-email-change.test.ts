@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { RESET_LINK_INVALID } from "~/.server/domain/accounts/password-reset";
 import { CONTACT_EMAIL } from "~/lib/site";
 import { readable, siteOverHttp } from "./site-server";
+import { emailChangeToken } from "./site-join";
 import { cookieHeader, ENGINE } from "./test-services";
 
 // Issue 25, item 4: once a new address is confirmed, the old one has no hold on the account.
@@ -49,10 +50,7 @@ async function resetToken(email: string) {
 }
 
 /** Asks for the change in settings and returns the token of the link mailed to the new address. */
-async function changeRequested(cookie: string, newAddress: string) {
-  expect((await web.http.post("/settings?intent=email", { email: newAddress, currentPassword: PASSWORD }, { cookie })).status).toBe(200);
-  return decodeURIComponent((await mailTo(newAddress, "email-change")).text_body.match(/token=([^\s]+)/)![1]);
-}
+const changeRequested = (cookie: string, newAddress: string) => emailChangeToken(web, cookie, newAddress);
 
 const dashboardStatus = async (cookie: string) => (await web.http.get("/dashboard", { cookie })).status;
 

@@ -1,8 +1,9 @@
 import { sql } from "kysely";
 import { UNSAFE_decodeViaTurboStream as decodeTurboStream } from "react-router";
 import { describe, expect, it } from "vitest";
-import { cookieHeader, ENGINE, holdingSchemaLock, PG_URL } from "./test-services";
+import { ENGINE, holdingSchemaLock, PG_URL } from "./test-services";
 import { loadApp, readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 import { siteRouteIds } from "../route-ids";
 
 const web = siteOverHttp();
@@ -15,16 +16,13 @@ async function caughtBy(html: string): Promise<string[]> {
   return Object.keys(value.errors ?? {});
 }
 
-async function join(name: string) {
-  const res = await web.http.post("/join", {
-    fullName: name,
-    email: `errors-${Date.now()}@example.org`,
-    password: "Secret123",
-    confirmPassword: "Secret123",
-    termsAccepted: "on",
-  });
-  expect(res.status).toBe(200);
-  return cookieHeader(res.headers);
+const join = async (name: string) => (await joinOverHttp(web, name)).cookie;
+
+/** The page at `path` as the member sees it, which must answer `status`. */
+async function pageAnswering(path: string, status: number, cookie: string) {
+  const res = await web.http.get(path, { cookie });
+  expect(res.status).toBe(status);
+  return readable(res);
 }
 
 describe(`error boundaries over HTTP on ${ENGINE}`, () => {
@@ -37,12 +35,15 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
     expect(pages.length).toBeGreaterThan(25);
     expect(pages.filter((r) => typeof r.module.ErrorBoundary !== "function").map((r) => r.id)).toEqual([]);
     // An ErrorBoundary would make React Router render a page for these (POST /signout, /newsletter,
-    // calendar files, stored media, the data download, robots.txt and the sitemap).
+    // calendar files, stored media, the data download, robots.txt and the sitemap, the editor's
+    // Markdown preview and drafts).
     const resources = routes.filter((r) => !r.module.default).map((r) => r.id);
     expect(resources.sort()).toEqual([
       "routes/account/sign-out",
       "routes/events/event-calendar",
       "routes/events/events-calendar",
+      "routes/resources/drafts",
+      "routes/resources/markdown-preview",
       "routes/resources/media",
       "routes/resources/newsletter",
       "routes/resources/previews",
@@ -59,17 +60,13 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
     const cookie = await join("Ada Errors");
 
     // A path the :section route matches but no section has: its boundary shows the 404 page, titled.
-    const unknown = await web.http.get("/no-such-page", { cookie });
-    expect(unknown.status).toBe(404);
-    const unknownPage = await readable(unknown);
+    const unknownPage = await pageAnswering("/no-such-page", 404, cookie);
     expect(unknownPage).toContain("<title>Page not found · Inner Peace. Outer Strength.</title>");
     expect(unknownPage).toContain("Oops! Page not found");
     expect(unknownPage).toContain('aria-label="Account menu for Ada Errors"');
     expect(await caughtBy(unknownPage)).toEqual(["routes/forum/section"]);
 
-    const missing = await web.http.get("/monastery/no-such-topic", { cookie });
-    expect(missing.status).toBe(404);
-    const notFound = await readable(missing);
+    const notFound = await pageAnswering("/monastery/no-such-topic", 404, cookie);
     expect(notFound).toContain("Oops! Page not found");
     expect(notFound).toContain("<title>Topic not found</title>");
     expect(notFound).toContain('aria-label="Account menu for Ada Errors"');
@@ -83,9 +80,7 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
     await whileRenamed(async () => {
       await sql`alter table question rename to question_away`.execute(db);
       try {
-        const broken = await web.http.get("/council", { cookie });
-        expect(broken.status).toBe(500);
-        const page = await readable(broken);
+        const page = await pageAnswering("/council", 500, cookie);
         expect(page).toContain("Unexpected Application Error!");
         expect(page).toContain('aria-label="Account menu for Ada Errors"');
         expect(await caughtBy(page)).toEqual(["routes/council/council"]);

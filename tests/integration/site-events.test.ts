@@ -1,6 +1,6 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { ENGINE } from "./test-services";
+import { ENGINE, rowCount } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
 import { joinOverHttp } from "./site-join";
 
@@ -32,15 +32,14 @@ function eventForm(overrides: Record<string, string> = {}) {
   };
 }
 
-const eventCount = async () =>
-  Number(
-    (
-      await web.site.services.db
-        .selectFrom("event")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const eventCount = () => rowCount(web.site.services.db, "event");
+/** Posts the new-event form, its fields changed by `fields`, as the member of `cookie`. */
+const postNewEvent = (cookie: string, fields: Record<string, string> = {}) => web.http.post("/events/new", eventForm(fields), { cookie });
+/** A refused form: its status, and the message on the page it answers with. */
+async function expectRefusal(res: Response, status: number, message: string) {
+  expect(res.status, message).toBe(status);
+  expect(await readable(res)).toContain(message);
+}
 
 describe(`events over HTTP on ${ENGINE}`, () => {
   it("lists the demo's four upcoming events, two per path, and offers the feed", async () => {
@@ -93,9 +92,7 @@ describe(`events over HTTP on ${ENGINE}`, () => {
     expect(form.status).toBe(403);
     expect(await readable(form)).toContain("Only advisors and admins can create events.");
     const before = await eventCount();
-    const posted = await web.http.post("/events/new", eventForm(), { cookie: plain.cookie });
-    expect(posted.status).toBe(403);
-    expect(await readable(posted)).toContain("Only advisors and admins can create events.");
+    await expectRefusal(await postNewEvent(plain.cookie), 403, "Only advisors and admins can create events.");
     expect(await eventCount()).toBe(before);
   });
 
@@ -114,20 +111,17 @@ describe(`events over HTTP on ${ENGINE}`, () => {
       [{ place: "", onlineUrl: "" }, "Give an online link or a place"],
     ];
     for (const [fields, message] of cases) {
-      const res = await web.http.post("/events/new", eventForm(fields), { cookie: host.cookie });
-      expect(res.status, message).toBe(400);
-      expect(await readable(res)).toContain(message);
+      await expectRefusal(await postNewEvent(host.cookie, fields), 400, message);
     }
-    const past = await web.http.post("/events/new", eventForm({ startsAt: inDays(-3, "07:00"), endsAt: inDays(-3, "08:00") }), { cookie: host.cookie });
-    expect(past.status).toBe(400);
-    expect(await readable(past)).toContain("The start must be in the future");
+    const past = await postNewEvent(host.cookie, { startsAt: inDays(-3, "07:00"), endsAt: inDays(-3, "08:00") });
+    await expectRefusal(past, 400, "The start must be in the future");
     expect(await eventCount()).toBe(before);
   });
 
   it("RSVPs fill the places, the next member is waitlisted and moves up when someone cancels, with a mail", async () => {
     const host = await joinAs("Hugo Host");
     await makeAdvisor(host.id);
-    const created = await web.http.post("/events/new", eventForm(), { cookie: host.cookie });
+    const created = await postNewEvent(host.cookie);
     expect(created.status).toBe(302);
     const path = created.headers.get("location")!;
     expect(path).toMatch(/^\/events\/\d+$/);
@@ -164,7 +158,7 @@ describe(`events over HTTP on ${ENGINE}`, () => {
   it("/events marks the events the member is going to, for them only, and a kept page follows a waitlist promotion (issue 26 item 4)", async () => {
     const host = await joinAs("Mara Host");
     await makeAdvisor(host.id);
-    const created = await web.http.post("/events/new", eventForm({ title: "Sunrise stairs", capacity: "1" }), { cookie: host.cookie });
+    const created = await postNewEvent(host.cookie, { title: "Sunrise stairs", capacity: "1" });
     const path = created.headers.get("location")!;
     const id = Number(path.split("/").pop());
     const card = async (cookie: string) => {
@@ -188,7 +182,7 @@ describe(`events over HTTP on ${ENGINE}`, () => {
   it("refuses RSVPs to a cancelled event; the host cancels, going members are mailed", { timeout: 60_000 }, async () => {
     const host = await joinAs("Cara Canceller");
     await makeAdvisor(host.id);
-    const path = (await web.http.post("/events/new", eventForm({ capacity: "5" }), { cookie: host.cookie })).headers.get("location")!;
+    const path = (await postNewEvent(host.cookie, { capacity: "5" })).headers.get("location")!;
     const goer = await joinAs("Gus Goer");
     await web.http.post(path, { intent: "going" }, { cookie: goer.cookie });
     const stranger = await joinAs("Stan Stranger");
@@ -225,7 +219,7 @@ describe(`events over HTTP on ${ENGINE}`, () => {
     await makeAdvisor(host.id);
     const admin = await joinAs("Ada Admin");
     await web.site.services.db.updateTable("member").set({ role: "admin" }).where("id", "=", admin.id).execute();
-    const path = (await web.http.post("/events/new", eventForm({ title: "Stair climb before work" }), { cookie: host.cookie })).headers.get("location")!;
+    const path = (await postNewEvent(host.cookie, { title: "Stair climb before work" })).headers.get("location")!;
     expect(await readable(await web.http.get(path, { cookie: host.cookie }))).toContain("Edit Event");
 
     const revoked = await web.http.post("/admin/advisors", { intent: "revoke", email: host.email }, { cookie: admin.cookie });
@@ -254,7 +248,7 @@ describe(`events over HTTP on ${ENGINE}`, () => {
   it("50 simultaneous RSVPs over HTTP for 10 places: exactly 10 going, 40 waitlisted in order", async () => {
     const host = await joinAs("Rae Racer");
     await makeAdvisor(host.id);
-    const path = (await web.http.post("/events/new", eventForm({ capacity: "10" }), { cookie: host.cookie })).headers.get("location")!;
+    const path = (await postNewEvent(host.cookie, { capacity: "10" })).headers.get("location")!;
     const members = [];
     for (let batch = 0; batch < 5; batch++) members.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => joinAs(`Racer ${batch * 10 + i}`)))));
     const answers = await Promise.all(members.map((m) => web.http.post(path, { intent: "going" }, { cookie: m.cookie })));

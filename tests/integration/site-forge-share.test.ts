@@ -1,27 +1,17 @@
 import http from "node:http";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { memberIdByEmail } from "../factories";
 import { COMMENT_MARK, GPS_MARK, jpegWithMetadata, png, truncatedJpeg, wav, XMP_MARK } from "../factories/media";
-import { cookieHeader, ENGINE } from "./test-services";
+import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 /** Sharing over HTTP: the streamed multipart parser, the body limits and the /media route. */
 
 const web = siteOverHttp({ demo: false });
 
-let n = 0;
-async function join() {
-  n += 1;
-  const email = `share${n}-${Date.now()}@example.org`;
-  const res = await web.http.post(
-    "/join",
-    { fullName: "Sam Sharer", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-    { "x-forwarded-for": `198.51.100.${n}` },
-  );
-  expect(res.status).toBe(200);
-  return { cookie: cookieHeader(res.headers), id: await memberIdByEmail(web.site.services.db, email) };
-}
+/** A new member, joined through the form, with the session the join opened. */
+const join = () => joinOverHttp(web, "Sam Sharer");
 
 type Part = [string, string] | [string, Uint8Array, string];
 function form(parts: Part[]) {

@@ -13,17 +13,16 @@ async function formKey(path: string, cookie: string) {
   const html = await (await web.http.get(path, { cookie })).text();
   return html.match(/name="submissionKey" value="([^"]+)"/)![1];
 }
+/** Posts the start-a-discussion form of `topic` with the key it rendered: the answer (a redirect to the discussion). */
+const startDiscussion = async (topic: string, title: string, body: string, cookie: string) =>
+  web.http.post(`${topic}/new`, { title, body, submissionKey: await formKey(`${topic}/new`, cookie) }, { cookie });
 
 describe(`the forum over HTTP on ${ENGINE}`, () => {
   it("a document carries a reply's HTML once, in its markup; a client navigation's .data carries it", async () => {
     const cy = await joinAs("Cy Forum");
     const dee = await joinAs("Dee Forum");
     const topic = "/monastery/breath-and-stillness";
-    const started = await web.http.post(
-      `${topic}/new`,
-      { title: "Where the hydration data goes", body: "Opening post.", submissionKey: await formKey(`${topic}/new`, cy) },
-      { cookie: cy },
-    );
+    const started = await startDiscussion(topic, "Where the hydration data goes", "Opening post.", cy);
     const path = started.headers.get("location")!;
     const marker = `hydrate-once-${Date.now()}`;
     await web.http.post(path, { intent: "reply", body: `A reply with **${marker}** in it.`, submissionKey: await formKey(path, dee) }, { cookie: dee });
@@ -52,11 +51,7 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
     expect(await readable(await web.http.get(topic, { cookie: ada }))).toContain(`· ${members + 1} members`);
     expect(await readable(await web.http.get(topic, { cookie: ada }))).toContain("Leave Topic");
 
-    const started = await web.http.post(
-      `${topic}/new`,
-      { title: "Counting breaths on the train", body: "Ten breaths, **then** start again.", submissionKey: await formKey(`${topic}/new`, ada) },
-      { cookie: ada },
-    );
+    const started = await startDiscussion(topic, "Counting breaths on the train", "Ten breaths, **then** start again.", ada);
     expect(started.status).toBe(302);
     const path = started.headers.get("location")!;
     expect(path).toMatch(/^\/monastery\/breath-and-stillness\/\d+-counting-breaths-on-the-train$/);
@@ -112,11 +107,7 @@ describe(`the forum over HTTP on ${ENGINE}`, () => {
   it("a fresh discussion invites its first reply: the form for members, a sign-in link for visitors", async () => {
     const fay = await joinAs("Fay Fresh");
     const topic = "/monastery/breath-and-stillness";
-    const started = await web.http.post(
-      `${topic}/new`,
-      { title: "A discussion nobody has answered", body: "Opening post.", submissionKey: await formKey(`${topic}/new`, fay) },
-      { cookie: fay },
-    );
+    const started = await startDiscussion(topic, "A discussion nobody has answered", "Opening post.", fay);
     const path = started.headers.get("location")!;
     const member = await readable(await web.http.get(path, { cookie: fay }));
     expect(member).toContain("0 Replies");

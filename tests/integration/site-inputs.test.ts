@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { cookieHeader, ENGINE } from "./test-services";
+import { cookieHeader, ENGINE, rowCount } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 const web = siteOverHttp();
 
@@ -10,23 +11,9 @@ const TOO_BIG = "2147483648";
 const cursor = (at: string, id: number) => Buffer.from(JSON.stringify([at, id])).toString("base64url");
 
 let n = 0;
-/** Each join from an address of its own: the site lets 5 joins a day through from one IP. */
+/** A join from an address of its own (the site lets 5 joins a day through from one IP), for joins the site refuses. */
 const joinerAddress = () => ({ "x-forwarded-for": `198.51.100.${(n += 1)}` });
-async function joinAs(name: string) {
-  const res = await web.http.post(
-    "/join",
-    {
-      fullName: name,
-      email: `inputs${n}-${Date.now()}@example.org`,
-      password: "Secret123",
-      confirmPassword: "Secret123",
-      termsAccepted: "on",
-    },
-    joinerAddress(),
-  );
-  expect(res.status).toBe(200);
-  return cookieHeader(res.headers);
-}
+const joinAs = async (name: string) => (await joinOverHttp(web, name)).cookie;
 
 async function aDiscussion() {
   const d = await web.site.services.db.selectFrom("discussion").select(["id", "slug"]).where("topic_id", "=", "breath-and-stillness").executeTakeFirstOrThrow();
@@ -87,13 +74,7 @@ describe(`ids and cursors out of range over HTTP on ${ENGINE} (issue 7, item 8)`
 
 describe(`sign-in redirect targets over HTTP on ${ENGINE} (issue 7, item 9)`, () => {
   it("sends hostile redirectTo values to /dashboard and never answers 500", async () => {
-    const email = `redirect-${Date.now()}@example.org`;
-    const joined = await web.http.post(
-      "/join",
-      { fullName: "Red Irect", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-      joinerAddress(),
-    );
-    expect(joined.status).toBe(200);
+    const { email } = await joinOverHttp(web, "Red Irect");
     const signIn = (redirectTo: string, i: number) =>
       web.http.post("/signin", { email, password: "Secret123", redirectTo }, { "x-forwarded-for": `203.0.113.${i}` });
 
@@ -160,15 +141,7 @@ describe(`newsletter links over HTTP on ${ENGINE}`, () => {
     expect(back).toMatch(/role="status"[^>]*>Thank you! Check your inbox for a link to confirm your subscription.</);
     expect(await statusOf(email)).toBe("pending");
 
-    const count = async () =>
-      Number(
-        (
-          await web.site.services.db
-            .selectFrom("newsletter_subscription")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const count = () => rowCount(web.site.services.db, "newsletter_subscription");
     const before = await count();
     // A refusal changes no page: kept pages stay kept.
     await web.http.get("/terms");
@@ -289,14 +262,8 @@ describe(`hostile bodies and addresses over HTTP on ${ENGINE}`, () => {
   });
 
   it("takes NUL characters out of what members write, on both engines alike, and refuses them in addresses", async () => {
-    const email = `nul-${Date.now()}@example.org`;
-    const joined = await web.http.post(
-      "/join",
-      { fullName: "Nul\u0000Name", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-      joinerAddress(),
-    );
-    expect(joined.status).toBe(200);
-    const member = await web.site.services.db.selectFrom("member").select("name").where("email", "=", email).executeTakeFirstOrThrow();
+    const joined = await joinOverHttp(web, "Nul\u0000Name");
+    const member = await web.site.services.db.selectFrom("member").select("name").where("email", "=", joined.email).executeTakeFirstOrThrow();
     expect(member.name).toBe("NulName");
     // Nothing but NULs is an empty name, with the seed's message, not an invisible one.
     const empty = await web.http.post(
@@ -307,7 +274,7 @@ describe(`hostile bodies and addresses over HTTP on ${ENGINE}`, () => {
     expect(empty.status).toBe(400);
     expect(await readable(empty)).toContain("Full name must be at least 2 characters");
 
-    const cookie = cookieHeader(joined.headers);
+    const { cookie } = joined;
     const path = await aDiscussion();
     const posted = await web.http.post(path, { intent: "reply", body: "Three\u0000 breaths\u0000.", submissionKey: crypto.randomUUID() }, { cookie });
     expect(posted.status).toBe(302);

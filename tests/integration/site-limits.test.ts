@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { JOIN_LIMIT, SIGN_IN_LIMIT, WRITE_LIMIT } from "~/lib/limits";
 import { INITIATE_DAILY_POSTS, INITIATE_DAILY_POSTS_MESSAGE } from "~/lib/privileges";
-import { grantXp, memberIdByEmail } from "../factories";
-import { cookieHeader, ENGINE } from "./test-services";
+import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 // PRODUCT.md §7: every limit is checked and recorded in one atomic step (ADR 0013). Here 50
 // requests reach the real server at the same moment; exactly the limit gets through.
@@ -11,21 +11,8 @@ const PARALLEL = 50;
 const web = siteOverHttp();
 const TOPIC = "/monastery/breath-and-stillness";
 
-let n = 0;
 const from = (ip: string) => ({ "x-forwarded-for": ip });
-async function joinAs(name: string, xp = 0) {
-  n += 1;
-  const email = `limits${n}-${Date.now()}@example.org`;
-  const res = await web.http.post(
-    "/join",
-    { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-    from(`192.0.2.${n}`),
-  );
-  expect(res.status).toBe(200);
-  const id = await memberIdByEmail(web.site.services.db, email);
-  if (xp) await grantXp(web.site.services.db, id, xp);
-  return { cookie: cookieHeader(res.headers), email, id };
-}
+const joinAs = (name: string, xp = 0) => joinOverHttp(web, name, { xp });
 const statuses = (responses: Response[]) => responses.reduce<Record<string, number>>((all, r) => ({ ...all, [r.status]: (all[r.status] ?? 0) + 1 }), {});
 const parallel = (make: (i: number) => Promise<Response>) => Promise.all(Array.from({ length: PARALLEL }, (_, i) => make(i)));
 

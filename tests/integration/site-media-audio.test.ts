@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { id3v2, mp3WithMetadata, mpegFrames, oggVorbis, SECRET, wavHeaderThenHtml, wavHoldingHtml, wavUnclosed, wavWithMetadata } from "../factories/audio";
 import { wav } from "../factories/media";
-import { cookieHeader, ENGINE } from "./test-services";
+import { ENGINE, rowCount } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 /**
  * Audio over HTTP (issue 25, item 7; ADR 0044): what is not real MP3, OGG or WAV is refused with
@@ -12,18 +13,8 @@ import { readable, siteOverHttp } from "./site-server";
 
 const web = siteOverHttp({ demo: false });
 
-let n = 0;
-async function join() {
-  n += 1;
-  const email = `audio${n}-${Date.now()}@example.org`;
-  const res = await web.http.post(
-    "/join",
-    { fullName: "Ada Audio", email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-    { "x-forwarded-for": `198.51.100.${100 + n}` },
-  );
-  expect(res.status).toBe(200);
-  return cookieHeader(res.headers);
-}
+/** A new member's session, opened by joining through the form. */
+const join = async () => (await joinOverHttp(web, "Ada Audio")).cookie;
 
 function shareMusic(cookie: string, audio: Buffer, filename: string) {
   const body = new FormData();
@@ -46,15 +37,7 @@ async function storedAudio(res: Response) {
   return row.audio_name!;
 }
 
-const count = async (table: "creation" | "media") =>
-  Number(
-    (
-      await web.site.services.db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll().as("n"))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+const count = (table: "creation" | "media") => rowCount(web.site.services.db, table);
 
 describe(`audio uploads on ${ENGINE}`, () => {
   it("refuses a WAV header holding or followed by HTML with the audio message, and stores nothing", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { png, wav } from "../factories/media";
-import { cookieHeader, ENGINE } from "./test-services";
+import { ENGINE } from "./test-services";
 import { siteOverHttp } from "./site-server";
+import { joinOverHttp } from "./site-join";
 
 /**
  * A hidden creation's files (issue 25, item 6): 404 to visitors and other members, served
@@ -16,15 +17,9 @@ const PRIVATE = "private, no-cache";
 let n = 0;
 async function join(role: "member" | "moderator" = "member") {
   n += 1;
-  const email = `hidden${n}-${Date.now()}@example.org`;
-  const res = await web.http.post(
-    "/join",
-    { fullName: `Hidden Tester ${n}`, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" },
-    { "x-forwarded-for": `198.51.100.${n}` },
-  );
-  expect(res.status).toBe(200);
-  if (role !== "member") await web.site.services.db.updateTable("member").set({ role }).where("email", "=", email).execute();
-  return cookieHeader(res.headers);
+  const { cookie, id } = await joinOverHttp(web, `Hidden Tester ${n}`);
+  if (role !== "member") await web.site.services.db.updateTable("member").set({ role }).where("id", "=", id).execute();
+  return cookie;
 }
 
 async function share(cookie: string, type: "art" | "music") {

@@ -5,7 +5,7 @@ import { rankById } from "~/lib/ranks";
 import { discussion, member } from "../factories";
 import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
-import { joinOverHttp } from "./site-join";
+import { joinOverHttp, viewerOf } from "./site-join";
 
 const web = siteOverHttp();
 
@@ -92,11 +92,7 @@ describe(`reactions over HTTP, on ${ENGINE}`, () => {
     expect(rows).toEqual([{ reaction: "thanks" }]);
 
     const own = await joinOverHttp(web, "Oona Own");
-    const ownViewer = await web.site.services.db
-      .selectFrom("member")
-      .select(["id", "name", "email", "handle", "role"])
-      .where("id", "=", own.id)
-      .executeTakeFirstOrThrow();
+    const ownViewer = await viewerOf(web, own.id);
     const d = await discussion(web.site.services, { author: ownViewer });
     const mine = await web.http.post(`/reactions/discussion/${d.id}`, { change: "add:thanks" }, { cookie: own.cookie });
     expect(mine.status).toBe(403);

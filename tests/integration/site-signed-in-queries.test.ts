@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { registerMember } from "~/.server/domain/accounts/account-service";
 import { postReply } from "~/.server/domain/forum/forum-service";
-import { joinSchema } from "~/schemas/account";
 import { discussion, member } from "../factories";
+import { joinedCookie } from "./site-join";
 import { siteOverHttp } from "./site-server";
-import { cookieHeader, ENGINE, statementsDuring as statementsOf } from "./test-services";
+import { ENGINE, statementsDuring as statementsOf } from "./test-services";
 
 const web = siteOverHttp({ demo: false });
 
@@ -12,18 +11,7 @@ const statementsDuring = (fn: () => Promise<unknown>) => statementsOf(web.site.s
 
 describe(`a signed-in page view's queries on ${ENGINE}`, () => {
   it("a 50-reply discussion: session, rank-up check and page in a handful of statements, none per reply or author", async () => {
-    const values = joinSchema.parse({
-      fullName: "Query Counter",
-      email: `query-counter-${Date.now()}@example.org`,
-      password: "Secret123",
-      confirmPassword: "Secret123",
-      bio: "",
-      interests: { meditation: true, fitness: false, philosophy: false, creativity: false },
-      termsAccepted: true,
-    });
-    const joined = await registerMember(web.site.services, values, { headers: new Headers({ "user-agent": "vitest" }), ip: "10.88.0.1" });
-    if (!joined.ok) throw new Error("join");
-    const cookie = cookieHeader(joined.headers);
+    const cookie = await joinedCookie(web, "Query Counter", "10.88.0.1");
     const d = await discussion(web.site.services);
     for (let i = 0; i < 50; i++) {
       const replier = await member(web.site.services.db);

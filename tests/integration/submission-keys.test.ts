@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { createChallenge } from "~/.server/domain/challenges/challenge-service";
 import { answerQuestion, askQuestion } from "~/.server/domain/council/council-service";
@@ -14,7 +14,8 @@ import { rankById } from "~/lib/ranks";
 import type { Virtue } from "~/lib/virtues";
 import { advisor, creation, discussion, member, question, topic } from "../factories";
 import { png } from "../factories/media";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
 /**
  * One form key, bound to what was submitted (issue 27 item 2, ADR 0052), for every service that
@@ -23,12 +24,7 @@ import { createTestSite, ENGINE, type TestSite } from "./test-services";
  * second text silently taken for the first.
  */
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => site.destroy());
-
+const site = testSiteForFile();
 const db = () => site.services.db;
 const HOUR = 60 * 60 * 1000;
 const acolyte = () => member(db(), { xp: rankById("acolyte").minXp });

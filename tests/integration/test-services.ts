@@ -9,6 +9,7 @@ import { migrateToLatest } from "../../database/migrate";
 import { createAuth } from "~/.server/auth";
 import type { AppServices } from "~/.server/context";
 import { createDatabase, queryObservers, type Db, type Engine } from "~/.server/db/connect";
+import type { Database } from "~/.server/db/schema";
 import { loadEnv } from "~/.server/env";
 import { createMailer } from "~/.server/mail/mailer";
 import { databaseMediaStore } from "~/.server/media/media-store-database";
@@ -163,4 +164,16 @@ export async function statementsDuring(db: Db, fn: () => Promise<unknown>) {
     executor.executeQuery = original;
   }
   return seen;
+}
+
+/** How many rows a table holds. */
+export async function rowCount(db: Db, table: keyof Database) {
+  return Number(
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { creationWithComments } from "~/.server/domain/forge/forge-read-model";
 import { commentOnCreation } from "~/.server/domain/forge/forge-engagement";
@@ -10,15 +10,11 @@ import { deleteForumPost, editForumPost, moderate, postReply } from "~/.server/d
 import type { PostKind } from "~/.server/domain/posts/post-kinds";
 import { UNDER_REVIEW_TITLE } from "~/lib/flags";
 import { answer, creation, discussion, member, question } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { moderatorForFile, testSiteForFile } from "./file-site";
 
-let site: TestSite;
-let moderator: Viewer;
-beforeAll(async () => {
-  site = await createTestSite();
-  moderator = await member(site.services.db, { role: "moderator" });
-});
-afterAll(async () => site.destroy());
+const site = testSiteForFile();
+const moderator = moderatorForFile(site);
 
 const FIRST = { kind: "first" } as const;
 

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { memberRank, ranksOf } from "~/.server/domain/progression/progression-service";
 import { virtueLevelsFor } from "~/.server/domain/progression/virtue-levels";
 import { VIRTUE_IDS } from "~/lib/virtues";
 import { attempt, challenge, member } from "../factories";
-import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { ENGINE } from "./test-services";
+import { testSiteForFile } from "./file-site";
 
-let site: TestSite;
-beforeAll(async () => {
-  site = await createTestSite();
-});
-afterAll(async () => {
-  await site.destroy();
-});
-
+const site = testSiteForFile();
 const span = { startsOn: "2026-01-01", endsOn: "2026-01-07" };
 
 describe(`Virtue levels and ranks on ${ENGINE}`, () => {

@@ -1,10 +1,7 @@
-import { data } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { MailLinkRequest } from "~/features/account/mail-link-request";
-import { requestContext, servicesContext } from "~/.server/context";
 import { requestPasswordReset } from "~/.server/domain/accounts/password-reset";
-import { parseForm } from "~/.server/forms";
-import { forgotPasswordSchema } from "~/schemas/account";
+import { mailLinkAction } from "~/.server/mail-link-routes";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Forgot password · Inner Peace. Outer Strength." },
@@ -12,11 +9,7 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = await parseForm(request, forgotPasswordSchema);
-  if (!parsed.ok) return data({ errors: parsed.errors, message: null }, { status: 400 });
-  const result = await requestPasswordReset(context.get(servicesContext), parsed.values.email, context.get(requestContext).clientIp);
-  if (!result.ok) return data({ errors: { form: result.message }, message: null }, { status: result.status });
-  return { errors: {}, message: result.message };
+  return mailLinkAction(request, context, requestPasswordReset);
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {

@@ -1,10 +1,7 @@
-import { data } from "react-router";
 import type { Route } from "./+types/sign-in-link-request";
 import { MailLinkRequest } from "~/features/account/mail-link-request";
-import { requestContext, servicesContext } from "~/.server/context";
 import { requestSignInLink } from "~/.server/domain/accounts/sign-in-link";
-import { parseForm } from "~/.server/forms";
-import { forgotPasswordSchema } from "~/schemas/account";
+import { mailLinkAction } from "~/.server/mail-link-routes";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Email me a sign-in link · Inner Peace. Outer Strength." },
@@ -13,11 +10,7 @@ export const meta: Route.MetaFunction = () => [
 
 /** A locked sign-in offers this (ADR 0042); the form is the forgot-password one: an address. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = await parseForm(request, forgotPasswordSchema);
-  if (!parsed.ok) return data({ errors: parsed.errors, message: null }, { status: 400 });
-  const result = await requestSignInLink(context.get(servicesContext), parsed.values.email, context.get(requestContext).clientIp);
-  if (!result.ok) return data({ errors: { form: result.message }, message: null }, { status: result.status });
-  return { errors: {}, message: result.message };
+  return mailLinkAction(request, context, requestSignInLink);
 }
 
 export default function SignInLinkRequest({ actionData }: Route.ComponentProps) {

@@ -2,28 +2,23 @@ import { data, Form } from "react-router";
 import type { Route } from "./+types/notifications-unsubscribe";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
+import { mailLinkPageMeta } from "~/components/layout/mail-link-page";
 import { servicesContext } from "~/.server/context";
 import { INVALID_STOP_LINK_MESSAGE, mailStopLink, stopMail } from "~/.server/domain/notifications/digest";
-import { readForm } from "~/.server/forms";
+import { linkToken, postedLinkToken } from "~/.server/mail-link-routes";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Stop notification mail · Inner Peace. Outer Strength." },
-  { name: "description", content: "Stop mail about a kind of notification." },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => mailLinkPageMeta("Stop notification mail", "Stop mail about a kind of notification.");
 
 // A GET never changes a setting (mail scanners follow links, ADR 0007): it shows a button that posts.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const token = linkToken(request);
   const link = await mailStopLink(context.get(servicesContext), token);
   if (!link) throw data(INVALID_STOP_LINK_MESSAGE, { status: 400 });
   return { token, ...link };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await readForm(request).catch(() => new FormData());
-  // RFC 8058 one-click posts "List-Unsubscribe=One-Click" to the address in the mail, token and all.
-  const token = String(form.get("token") ?? new URL(request.url).searchParams.get("token") ?? "");
+  const token = await postedLinkToken(request, { oneClick: true });
   if (!(await stopMail(context.get(servicesContext), token))) throw data(INVALID_STOP_LINK_MESSAGE, { status: 400 });
   return { stopped: true };
 }

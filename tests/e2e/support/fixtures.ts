@@ -149,6 +149,16 @@ export async function oldestQuestionLink(page: Page) {
   return page.locator(`a[href="${oldest}"]`).filter({ hasText: "View Question" }).first();
 }
 
+/**
+ * Where a link on the page at `path` leads: the one link named `name`, or the first of the links a
+ * pattern names (the first card of a list).
+ */
+export async function linkTarget(page: Page, path: string, name: string | RegExp) {
+  await page.goto(path);
+  const links = page.getByRole("link", { name });
+  return (await (typeof name === "string" ? links : links.first()).getAttribute("href"))!;
+}
+
 /** A member with the browser's cookies after joining, so a test can switch between several people. */
 export type Actor = Member & { cookies: Cookie[] };
 

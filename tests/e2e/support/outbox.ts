@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "@playwright/test";
-import { createDatabase } from "~/.server/db/connect";
-import { loadEnv } from "~/.server/env";
+import { withSiteDatabase } from "./database";
 
 /**
  * The kinds of mail queued for an address in the server's outbox, read from the server's database
@@ -10,19 +9,8 @@ import { loadEnv } from "~/.server/env";
  * outbox worker has not sent yet.
  */
 export async function queuedMailKinds(email: string): Promise<string[]> {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run through playwright.config.ts");
-  const env = loadEnv({ DATA_DIR: dataDir, DATABASE_URL: process.env.E2E_DATABASE_URL, LOG_LEVEL: "silent" });
-  const db =
-    env.DATABASE_ENGINE === "postgres"
-      ? createDatabase({ engine: "postgres", url: env.DATABASE_URL, poolSize: 1, applicationName: "ipos-e2e-outbox" })
-      : createDatabase({ engine: "sqlite", sqlitePath: env.SQLITE_PATH });
-  try {
-    const rows = await db.selectFrom("mail_outbox").select("kind").where("to_address", "=", email).orderBy("id").execute();
-    return rows.map((r) => r.kind);
-  } finally {
-    await db.destroy();
-  }
+  const rows = await withSiteDatabase((db) => db.selectFrom("mail_outbox").select("kind").where("to_address", "=", email).orderBy("id").execute());
+  return rows.map((r) => r.kind);
 }
 
 /**
