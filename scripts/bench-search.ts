@@ -11,6 +11,7 @@
 //   2. searchResults (what /search calls) over a mix of 40% one word, 30% two words, 15% a two-word
 //      phrase from a real body and 15% a prefix (`medit*`): p50/p95/p99/max, whole mix and per type,
 //      by relevance, then newest first, then the second page (the first page's `next` cursor);
+//      a search ranks its newest RANKED_WINDOW matches only (ADR 0063), printed with the mix;
 //   3. 200 replies posted through postReply, against the index step (indexSearch) alone;
 //   4. the sitemap: its index and whole parts of 50,000 addresses.
 // Everything is seeded: both engines get the same posts and the same queries.
@@ -43,7 +44,7 @@ import { enqueueMail } from "../app/.server/mail/outbox";
 import { databaseMediaStore } from "../app/.server/media/media-store-database";
 import { sitemapPart, sitemapParts } from "../app/.server/domain/discovery/sitemap-read-model";
 import { decodeSearchCursor } from "../app/.server/pagination";
-import type { SearchSort } from "../app/.server/db/search/search-types";
+import { RANKED_WINDOW, type SearchSort } from "../app/.server/db/search/search-types";
 import { slugify } from "../app/lib/slug";
 import { excerptOf } from "../app/lib/text";
 import { VIRTUE_IDS } from "../app/lib/virtues";
@@ -614,7 +615,7 @@ async function measureQueries(built: Built) {
   const queries = makeQueries(RUNS, built.sampleBodies, 0x5eed0020);
   const counts = QUERY_KINDS.map((k) => `${queries.filter((q) => q.kind === k).length} ${k}`).join(", ");
   console.log(
-    `\nthe query mix: ${RUNS} queries (${counts}), e.g. ${queries
+    `\nthe query mix: ${RUNS} queries (${counts}), each ranking its newest ${RANKED_WINDOW} matches, e.g. ${queries
       .slice(0, 6)
       .map((q) => q.text)
       .join(" | ")}`,

@@ -30,6 +30,7 @@ import * as silence from "./2026-12-04-0210-silence";
 import * as blocks from "./2026-12-04-0220-blocks";
 import * as reviewWarnDelete from "./2026-12-05-0230-review-warn-delete";
 import * as postRevisions from "./2026-12-05-0240-post-revisions";
+import * as searchSpeed from "./2026-12-05-0250-search-speed";
 import * as replyTo from "./2026-12-05-0260-reply-to";
 import * as drafts from "./2026-12-05-0270-drafts";
 
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   "2026-12-04-0220-blocks": blocks,
   "2026-12-05-0230-review-warn-delete": reviewWarnDelete,
   "2026-12-05-0240-post-revisions": postRevisions,
+  "2026-12-05-0250-search-speed": searchSpeed,
   "2026-12-05-0260-reply-to": replyTo,
   "2026-12-05-0270-drafts": drafts,
 };

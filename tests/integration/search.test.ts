@@ -1,6 +1,8 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { rebuildSearchIndex } from "~/.server/db/search/search-documents";
+import { RANKED_WINDOW } from "~/.server/db/search/search-types";
 import { anonymiseMember } from "~/.server/domain/accounts/member-repository";
 import { createChallenge, reviewProposal } from "~/.server/domain/challenges/challenge-service";
 import { answerQuestion, editQuestion } from "~/.server/domain/council/council-service";
@@ -10,6 +12,7 @@ import { commentOnCreation, moderateForge } from "~/.server/domain/forge/forge-e
 import { deleteForumPost, editForumPost, moderate, postReply } from "~/.server/domain/forum/forum-service";
 import { searchResults, SEARCH_PAGE_SIZE, type SearchFilters, type SearchOutcome } from "~/.server/domain/search/search-read-model";
 import { decodeSearchCursor } from "~/.server/pagination";
+import { toIso } from "~/lib/dates";
 import { rankById } from "~/lib/ranks";
 import { advisor, discussion, event, member, question, topic } from "../factories";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
@@ -297,6 +300,106 @@ describe(`search on ${ENGINE}`, () => {
     expect(found(await search("москва")).length).toBeGreaterThan(0);
   });
 
+  it("ranks a common word's newest matches only, and pages newest first through all of them", async () => {
+    // Index rows written directly (events need no place to be shown): more matches than the window.
+    const count = RANKED_WINDOW + 15;
+    const middle = count - 10 - Math.floor(RANKED_WINDOW / 2);
+    const start = Date.UTC(2025, 0, 1);
+    const rows = Array.from({ length: count }, (_, i) => ({
+      kind: "event" as const,
+      ref_id: 1_000_000 + i,
+      // One in the window and one past it (the oldest) say the word in their title: a better match.
+      title: i === 0 || i === middle ? "Windowmoss gathering" : `Gathering ${i}`,
+      body: `A windowmoss evening, number ${i}.`,
+      created_at: new Date(start + i * 60_000).toISOString(),
+      // The newest ten are hidden: they take no place in an anonymous search's window.
+      hidden: i >= count - 10 ? 1 : 0,
+      parent_hidden: 0,
+      virtues: "",
+    }));
+    const db = site.services.db;
+    for (let i = 0; i < rows.length; i += 100)
+      await db
+        .insertInto("search_document")
+        .values(rows.slice(i, i + 100))
+        .execute();
+    // PostgreSQL's statistics then count the word as common: its window is walked, not read from the index.
+    if (ENGINE === "postgres") await sql`analyze search_document`.execute(db);
+    try {
+      const pages = async (sort: "relevance" | "newest", viewer: Viewer, query = "windowmoss") => {
+        const seen: string[] = [];
+        for (let next: string | null = null, first = true; first || next; first = false) {
+          const outcome = await search(query, { sort, kind: "event" }, viewer, next);
+          if (outcome.status !== "found") throw new Error(outcome.status);
+          seen.push(...outcome.results.map((r) => r.key));
+          next = outcome.next;
+        }
+        return seen;
+      };
+      const key = (i: number) => `event:${1_000_000 + i}`;
+      const visible = Array.from({ length: count - 10 }, (_, i) => key(i));
+
+      // Newest first: every visible match, newest first, none twice; a phrase's too (on PostgreSQL
+      // read from the GIN index, the planner counting its two words as found wherever they stand).
+      expect(await pages("newest", reader)).toEqual([...visible].reverse());
+      expect(await pages("newest", reader, '"windowmoss evening"')).toEqual([...visible].reverse());
+      expect(await pages("newest", reader, '"evening windowmoss"')).toEqual([]);
+
+      // By relevance: the window's best first, then its others; the oldest matches past it are left out.
+      const ranked = await pages("relevance", reader);
+      expect(ranked).toHaveLength(RANKED_WINDOW);
+      expect(new Set(ranked)).toEqual(new Set(visible.slice(-RANKED_WINDOW)));
+      expect(ranked[0]).toBe(key(middle));
+      expect(ranked).not.toContain(key(0));
+
+      // A moderator's window holds the hidden ten too.
+      const moderated = await pages("relevance", moderator);
+      expect(new Set(moderated)).toEqual(new Set(rows.slice(-RANKED_WINDOW).map((r) => `event:${r.ref_id}`)));
+    } finally {
+      await db.deleteFrom("search_document").where("kind", "=", "event").where("ref_id", ">=", 1_000_000).execute();
+    }
+  });
+
+  it("finds the window past the newest rows when they hold few of a word's matches", async () => {
+    // 5,000 old matches and 5,000 newer rows without the word: on PostgreSQL the statistics count the
+    // word in half the rows, so its window is walked for, and the walk (three times the rows it
+    // expects to read) meets none; the GIN index then finds the matches older than the walk.
+    const start = Date.UTC(2024, 0, 1);
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({
+      kind: "challenge" as const,
+      ref_id: 2_000_000 + i,
+      title: `Trial ${i}`,
+      body: i < 5000 ? `An oldbrook trial, number ${i}.` : `A later trial, number ${i}.`,
+      created_at: new Date(start + i * 60_000).toISOString(),
+      hidden: 0,
+      parent_hidden: 0,
+      virtues: "",
+    }));
+    const db = site.services.db;
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto("search_document")
+        .values(rows.slice(i, i + 500))
+        .execute();
+    if (ENGINE === "postgres") await sql`analyze search_document`.execute(db);
+    try {
+      const key = (i: number) => `challenge:${2_000_000 + i}`;
+      const newest = await search("oldbrook", { sort: "newest", kind: "challenge" });
+      if (newest.status !== "found") throw new Error(newest.status);
+      expect(newest.results.map((r) => r.key)).toEqual(Array.from({ length: SEARCH_PAGE_SIZE }, (_, i) => key(4999 - i)));
+      const ranked: string[] = [];
+      for (let next: string | null = null, first = true; first || next; first = false) {
+        const outcome = await search("oldbrook", { kind: "challenge" }, reader, next);
+        if (outcome.status !== "found") throw new Error(outcome.status);
+        ranked.push(...outcome.results.map((r) => r.key));
+        next = outcome.next;
+      }
+      expect(new Set(ranked)).toEqual(new Set(Array.from({ length: RANKED_WINDOW }, (_, i) => key(4999 - i))));
+    } finally {
+      await db.deleteFrom("search_document").where("kind", "=", "challenge").where("ref_id", ">=", 2_000_000).execute();
+    }
+  });
+
   it("makes the same index from scratch as the writes made it", async () => {
     const snapshot = () =>
       site.services.db
@@ -309,6 +412,10 @@ describe(`search on ${ENGINE}`, () => {
     expect(before.length).toBeGreaterThan(20);
     await site.services.db.transaction().execute((trx) => rebuildSearchIndex(trx));
     expect(await snapshot()).toEqual(before);
+    // The rows go in oldest first, whatever their kind: search walks the newest matches by id.
+    const byId = await site.services.db.selectFrom("search_document").select(["created_at"]).orderBy("id").execute();
+    const times = byId.map((r) => toIso(r.created_at));
+    expect(times).toEqual([...times].sort());
     // The rebuilt index answers as before.
     expect((await keys("glimmerdune")).length).toBe(SEARCH_PAGE_SIZE);
   });

@@ -3,11 +3,16 @@ import type { Executor } from "../executor";
 import { fts5Query } from "./search-query";
 import { MARK_END, MARK_START } from "~/lib/search";
 import { rowFilters } from "./search-filters";
-import type { SearchHit, SearchRequest } from "./search-types";
+import { RANKED_WINDOW, type SearchHit, type SearchRequest } from "./search-types";
 
 /**
  * SQLite's answer (ADR 0063): FTS5 finds the rows, bm25 ranks them (a title's word counts five
  * times a body's), then the page's rows alone get their highlighted title and excerpt.
+ *
+ * The matches are walked newest first (the index row's id follows its time) and only the first
+ * RANKED_WINDOW that pass the filters are read and ranked: a common word matches hundreds of
+ * thousands of rows at a million posts, and scoring, joining and sorting every one of them was what
+ * made a search slow. A rare word's matches are all in the window, so its ranking is exact.
  */
 
 const SCORE = sql<number>`bm25(search_fts, 5.0, 1.0)`;
@@ -17,10 +22,14 @@ export async function searchSqlite(db: Executor, request: SearchRequest): Promis
   const where: RawBuilder<unknown>[] = [sql`search_fts match ${match}`];
   where.push(...rowFilters(request));
   const after = request.after;
+  const relevance = request.sort === "relevance";
+  // Newest first pages through every match: the window starts after the page before. By relevance
+  // the window stays the same newest matches, and the cursor pages through their ranking.
+  if (after && !relevance) where.push(sql`(d.created_at < ${after.createdAt} or (d.created_at = ${after.createdAt} and d.id < ${after.id}))`);
   // bm25 is lower for a better match: the best first, then the row's id.
-  if (after && request.sort === "relevance") where.push(sql`(${SCORE} > ${after.score} or (${SCORE} = ${after.score} and d.id > ${after.id}))`);
-  if (after && request.sort === "newest") where.push(sql`(d.created_at < ${after.createdAt} or (d.created_at = ${after.createdAt} and d.id < ${after.id}))`);
-  const order = request.sort === "relevance" ? sql`score, d.id` : sql`d.created_at desc, d.id desc`;
+  const pastCursor = after && relevance ? sql`where (score > ${after.score} or (score = ${after.score} and id > ${after.id}))` : sql``;
+  const order = relevance ? sql`score, id` : sql`created_at desc, id desc`;
+  // Newest first needs no score: bm25 counts every match of each word once per query for its weight.
   const { rows } = await sql<{
     id: number;
     kind: SearchHit["kind"];
@@ -31,9 +40,13 @@ export async function searchSqlite(db: Executor, request: SearchRequest): Promis
     hidden: number;
     parent_hidden: number;
     score: number;
-  }>`select d.id, d.kind, d.ref_id, d.parent_id, d.author_id, d.created_at, d.hidden, d.parent_hidden, ${SCORE} as score
-      from search_fts join search_document d on d.id = search_fts.rowid
-      where ${sql.join(where, sql` and `)}
+  }>`select * from (
+        select d.id, d.kind, d.ref_id, d.parent_id, d.author_id, d.created_at, d.hidden, d.parent_hidden, ${relevance ? SCORE : sql`0`} as score
+        from search_fts join search_document d on d.id = search_fts.rowid
+        where ${sql.join(where, sql` and `)}
+        order by search_fts.rowid desc
+        limit ${RANKED_WINDOW})
+      ${pastCursor}
       order by ${order}
       limit ${request.limit}`.execute(db);
   if (rows.length === 0) return [];

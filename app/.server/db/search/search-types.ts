@@ -30,6 +30,13 @@ export interface SearchRequest {
 
 export type SearchSort = "relevance" | "newest";
 
+/**
+ * How many matches, the newest that pass the filters, a search reads and ranks (ADR 0063). Every
+ * match of a rare word is among them; a common word's best are its best among its newest this many,
+ * and its pages by relevance end after them. Newest first pages on past them.
+ */
+export const RANKED_WINDOW = 500;
+
 /** Where a page of hits ends: its score and time, and the row's id to break ties. */
 export interface SearchCursor {
   score: number;
