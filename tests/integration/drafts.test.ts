@@ -3,7 +3,8 @@ import { DRAFT_MESSAGES } from "~/.server/domain/writing/draft-service";
 import { DRAFT_LIMIT } from "~/lib/limits";
 import { rankById } from "~/lib/ranks";
 import { BODY_MAX } from "~/schemas/fields";
-import { discussion } from "../factories";
+import { commentOnCreation } from "~/.server/domain/forge/forge-engagement";
+import { creation, discussion } from "../factories";
 import { ENGINE } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
 import { joinOverHttp } from "./site-join";
@@ -69,6 +70,22 @@ describe(`drafts on ${ENGINE}`, () => {
     expect((await web.http.post("/drafts", { place: "reply:1", body: "x", label: "l", url: "/" })).status).toBe(401);
     expect((await web.http.get("/drafts?place=reply:1")).status).toBe(401);
     expect(await web.site.services.db.selectFrom("draft").select("place").where("member_id", "=", m.id).execute()).toEqual([]);
+  });
+
+  it("a comment's and a creation's drafts go with the comment or creation posted", async () => {
+    const m = await joinOverHttp(web, "Cam Commenter");
+    const c = await creation(web.site.services.db, { title: "A clay bowl" });
+    await keep(m.cookie, { place: `comment:${c.id}`, body: "Lovely gl", label: "Comment on A clay bowl", url: `/forge/${c.id}#comment-body` });
+    const viewer = await web.site.services.db
+      .selectFrom("member")
+      .select(["id", "name", "email", "handle", "role"])
+      .where("id", "=", m.id)
+      .executeTakeFirstOrThrow();
+    const commented = await commentOnCreation(web.site.services, viewer, c.id, { body: "Lovely glaze.", submissionKey: crypto.randomUUID() });
+    expect(commented.ok).toBe(true);
+    expect(await draftOf(m.cookie, `comment:${c.id}`)).toBeNull();
+    const page = await readable(await web.http.get(`/forge/${c.id}`, { cookie: m.cookie }));
+    expect(page).toContain('id="comment-body"');
   });
 
   it(`counts ${DRAFT_LIMIT.max} saves a minute per member`, async () => {

@@ -13,6 +13,7 @@ export function CommentForm({
   submissionKey,
   errors: serverErrors,
   cancel,
+  keep,
 }: {
   intent: "comment" | "edit-comment";
   commentId?: number;
@@ -20,6 +21,8 @@ export function CommentForm({
   submissionKey?: string;
   errors?: Record<string, string>;
   cancel?: string;
+  /** Where a half-written comment is kept (issue 32). */
+  keep?: { place: string; label: string };
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -37,6 +40,7 @@ export function CommentForm({
       <MarkdownField
         name="body"
         id={intent === "comment" ? "comment-body" : `edit-comment-${commentId}`}
+        draft={keep}
         label="Your comment"
         rows={intent === "comment" ? 4 : 5}
         maxLength={COMMENT_MAX}

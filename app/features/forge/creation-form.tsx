@@ -61,6 +61,7 @@ export function CreationForm({
   defaults = EMPTY,
   serverErrors,
   submitLabel,
+  keep,
 }: {
   /** Fetches the form's schema (and zod) after hydration (ADR 0029); define it once, outside the component. */
   loadSchema: () => Promise<ZodMiniType>;
@@ -68,6 +69,8 @@ export function CreationForm({
   defaults?: CreationDefaults;
   serverErrors?: FieldErrors;
   submitLabel: string;
+  /** Where a half-written creation is kept (issue 32); an edit keeps none. */
+  keep?: { place: string; label: string };
 }) {
   // False in the server's HTML (every field shows, for browsers without JavaScript), true once hydrated.
   const hydrated = useSyncExternalStore(
@@ -182,6 +185,7 @@ export function CreationForm({
         </div>
         <MarkdownField
           name="body"
+          draft={keep}
           label="Your work"
           rows={10}
           maxLength={BODY_MAX}

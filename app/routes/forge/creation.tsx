@@ -19,6 +19,7 @@ import { Badge } from "~/components/ui/badge";
 import { BLOCKED_LINE, SHOW_BLOCKED_POST } from "~/lib/blocks";
 import { EditedMark, HiddenBadge, ReviewNote, VeiledText } from "~/components/community/reply-card";
 import { historyPath } from "~/lib/history";
+import { draftPlace } from "~/lib/drafts";
 import { ButtonLink } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { FormAlert } from "~/components/ui/form-controls";
@@ -82,7 +83,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     ...shown,
     creation,
     // The work itself comes collapsed behind the same line (its picture and sound too), worded here.
-    blockedLine: creationBlock ? { why: BLOCKED_LINE[creationBlock], show: SHOW_BLOCKED_POST } : null,
+    // Where a half-written comment is kept (issue 32), named here so the page's script needs no rule for it.
+    commentDraft: { place: draftPlace("comment", shown.creation.id), label: `Comment on ${shown.creation.title}` },
+    blockedLine: creationBlock ? `${BLOCKED_LINE[creationBlock]} ${SHOW_BLOCKED_POST}` : null,
     reactionsHtml: creationBlock ? "" : reactionBarHtml(bars.get(`creation:${shown.creation.id}`)),
     // Comments of members the viewer blocked, or who blocked them, come collapsed (issue 31).
     comments: shown.comments.map(({ authorId, ...c }) => {
@@ -193,21 +196,32 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 /** The work of a member the viewer blocked (or who blocked them): collapsed behind a line that opens it (issue 31). */
-function BlockedWork({ line, children }: { line: { why: string; show: string } | null; children: ReactNode }) {
+function BlockedWork({ line, children }: { line: string | null; children: ReactNode }) {
   if (!line) return <>{children}</>;
   return (
     <details className="blocked-post mt-6">
-      <summary className="cursor-pointer text-sm text-muted">
-        {line.why} <span className="underline">{line.show}</span>
-      </summary>
+      <summary className="cursor-pointer text-sm text-muted">{line}</summary>
       {children}
     </details>
   );
 }
 
 export default function Creation({ loaderData, actionData }: Route.ComponentProps) {
-  const { creation, blockedLine, comments, signedIn, moderator, canLike, editing, submissionKey, structuredData, bookmarked, relatedHtml, reactionsHtml } =
-    loaderData;
+  const {
+    creation,
+    blockedLine,
+    commentDraft,
+    comments,
+    signedIn,
+    moderator,
+    canLike,
+    editing,
+    submissionKey,
+    structuredData,
+    bookmarked,
+    relatedHtml,
+    reactionsHtml,
+  } = loaderData;
   const here = `/forge/${creation.id}`;
   const failed = actionData && "errors" in actionData ? actionData : null;
   const errorsFor = (target: string) => (failed?.target === target ? failed.errors : undefined);
@@ -385,7 +399,12 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
               Leave a Comment
             </h2>
             {signedIn ? (
-              <CommentForm intent="comment" submissionKey={submissionKey} errors={failed?.intent === "comment" ? failed.errors : undefined} />
+              <CommentForm
+                intent="comment"
+                submissionKey={submissionKey}
+                errors={failed?.intent === "comment" ? failed.errors : undefined}
+                keep={commentDraft}
+              />
             ) : (
               <SignInPrompt returnTo={here} action="comment" />
             )}

@@ -78,7 +78,13 @@ export default function Share({ loaderData, actionData }: Route.ComponentProps) 
             </p>
           ) : null}
           <Card>
-            <CreationForm loadSchema={loadSchema} submissionKey={loaderData.submissionKey} serverErrors={actionData?.errors} submitLabel="Share Creation" />
+            <CreationForm
+              loadSchema={loadSchema}
+              submissionKey={loaderData.submissionKey}
+              serverErrors={actionData?.errors}
+              submitLabel="Share Creation"
+              keep={{ place: "creation:new", label: "Creation for the Forge" }}
+            />
           </Card>
         </>
       )}
