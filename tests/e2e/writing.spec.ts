@@ -117,6 +117,11 @@ test("a half-written reply survives a closed tab, comes back on another browser,
   await again.goto(url);
   await expect(again.getByLabel("Your reply")).toHaveValue(words);
   await expect(again.getByRole("status").filter({ hasText: "is back in the box" })).toBeVisible();
+  // Another member signed in on this browser does not get it.
+  await joinAs(again, "Sam Stranger");
+  await again.goto(url);
+  await expect(again.getByRole("tab", { name: "Preview" })).toBeVisible();
+  await expect(again.getByLabel("Your reply")).toHaveValue("");
 
   // Another browser (no local copy): the server's draft.
   const elsewhere = await browser.newContext();

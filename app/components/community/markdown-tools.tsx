@@ -1,6 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { cn } from "~/lib/utils";
 import { DRAFT_SAVE_MS } from "~/lib/drafts";
+import { useRouteLoaderData } from "react-router";
 
 const noSubscription = () => () => {};
 
@@ -161,10 +162,13 @@ function useDraft(fieldId: string, draft: { place: string; label: string } | und
   const [restored, setRestored] = useState<{ at: string; discard: () => void } | null>(null);
   const place = draft?.place;
   const label = draft?.label ?? "";
+  // This browser's copy is the member's own: another member signed in here never gets it back.
+  // (The root loader's viewer, read here rather than through useViewer, which rides in a chunk the share page does not load.)
+  const member = (useRouteLoaderData("root") as { viewer: { handle: string } | null } | undefined)?.viewer?.handle;
   useEffect(() => {
     const area = document.getElementById(fieldId) as HTMLTextAreaElement | null;
-    if (!area || !place) return;
-    const local = `draft:${place}`;
+    if (!area || !place || !member) return;
+    const local = `draft:${member}:${place}`;
     let dirty = false;
     let alive = true;
     const send = (body: string, keepalive = false) =>
@@ -228,6 +232,6 @@ function useDraft(fieldId: string, draft: { place: string; label: string } | und
       area.form?.removeEventListener("submit", onSubmit);
       document.removeEventListener("visibilitychange", onHide);
     };
-  }, [fieldId, place, label]);
+  }, [fieldId, place, label, member]);
   return restored;
 }
