@@ -254,10 +254,16 @@ const WELL_FORMED_TAG = /^[a-z]+((?::(?!NaN$|undefined$|null$)[\w-]+){1,2})?$/;
 async function specProblems(db: Db, name: string, spec: Partial<PostKindSpec>, post: { id: number; parentId: string | number | null }): Promise<string[]> {
   const problems: string[] = [];
   for (const field of Object.keys(SPEC_FIELDS) as (keyof PostKindSpec)[]) if (spec[field] === undefined) problems.push(`${name}: no ${field}`);
-  // PostgreSQL: this run's schema only (each test run has its own, ADR 0018).
-  const schema = ENGINE === "postgres" ? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0].name : undefined;
-  const ours = (await db.introspection.getTables()).filter((t) => t.schema === schema);
-  const tables = new Map(ours.map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
+  const tables = new Map<string, Set<string>>();
+  if (ENGINE === "postgres") {
+    // This run's schema only (each test run has its own, ADR 0018), read from it alone: Kysely's
+    // introspection lists every schema's tables, and fails when another file drops its schema meanwhile.
+    const { rows } = await sql<{ table_name: string; column_name: string }>`
+      select table_name, column_name from information_schema.columns where table_schema = current_schema()`.execute(db);
+    for (const row of rows) tables.set(row.table_name, (tables.get(row.table_name) ?? new Set()).add(row.column_name));
+  } else {
+    for (const t of await db.introspection.getTables()) tables.set(t.name, new Set(t.columns.map((c) => c.name)));
+  }
   const needColumns = (table: string, columns: readonly string[]) => {
     const has = tables.get(table);
     if (!has) return problems.push(`${name}: no table ${table}`);

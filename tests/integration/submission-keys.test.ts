@@ -219,10 +219,16 @@ const FORMS = {
 
 /** The tables that store a submission key, read from the migrated database itself. */
 async function keyedTables(): Promise<string[]> {
-  const schema = ENGINE === "postgres" ? (await sql<{ s: string }>`select current_schema() as s`.execute(db())).rows[0]!.s : undefined;
+  if (ENGINE === "postgres") {
+    // This run's schema alone: Kysely's introspection lists every schema's tables, and fails when
+    // another test file drops its schema meanwhile.
+    const { rows } = await sql<{ table_name: string }>`
+      select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'submission_key'`.execute(db());
+    return rows.map((r) => r.table_name).sort();
+  }
   const tables = await db().introspection.getTables();
   return tables
-    .filter((t) => (schema === undefined || t.schema === schema) && t.columns.some((c) => c.name === "submission_key"))
+    .filter((t) => t.columns.some((c) => c.name === "submission_key"))
     .map((t) => t.name)
     .sort();
 }
