@@ -106,6 +106,9 @@ test("a half-written reply survives a closed tab, comes back on another browser,
   await gotoHydrated(page, url);
   const run = Date.now().toString(36);
   const words = `Eight hours is part of the plan (${run})`;
+  // The box's tools (which keep the draft) load after the page is interactive: typed before, a
+  // change would go unseen.
+  await expect(page.getByRole("tab", { name: "Preview" })).toBeVisible();
   const saved = page.waitForResponse((r) => r.url().endsWith("/drafts") && r.request().method() === "POST" && r.ok());
   await page.getByLabel("Your reply").fill(words);
   await saved;

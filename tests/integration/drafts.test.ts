@@ -65,6 +65,10 @@ describe(`drafts on ${ENGINE}`, () => {
       expect(res.status, JSON.stringify(fields).slice(0, 80)).toBe(status);
       expect(((await res.json()) as { error: string }).error).toBe(message);
     }
+    // Written by another member signed in on this browser before: kept under nobody.
+    const foreign = await keep(m.cookie, { place: "reply:1", body: "Not mine", label: "l", url: "/", member: "someone-else" });
+    expect(foreign.status).toBe(409);
+    expect(((await foreign.json()) as { error: string }).error).toBe(DRAFT_MESSAGES.member);
     // A megabyte is refused before it is read whole.
     expect((await keep(m.cookie, { place: "reply:1", body: "x".repeat(1024 * 1024), label: "l", url: "/" })).status).toBeGreaterThanOrEqual(400);
     expect((await web.http.post("/drafts", { place: "reply:1", body: "x", label: "l", url: "/" })).status).toBe(401);

@@ -176,7 +176,8 @@ function useDraft(fieldId: string, draft: { place: string; label: string } | und
         method: "POST",
         keepalive,
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ place, body, label, url: `${location.pathname}${location.search}#${fieldId}` }),
+        // Whose draft it is: a page left open while another member signs in keeps nothing under them.
+        body: new URLSearchParams({ place, body, label, url: `${location.pathname}${location.search}#${fieldId}`, member }),
       }).catch(() => undefined);
     const discard = () => {
       area.value = "";
@@ -192,6 +193,8 @@ function useDraft(fieldId: string, draft: { place: string; label: string } | und
       area.value = body;
       setRestored({ at, discard });
     };
+    // Typed before this script arrived (the box works from the first paint): kept like any change.
+    const typedAlready = area.value !== area.defaultValue;
     if (area.value === "") {
       const kept = localStorage.getItem(local);
       if (kept) {
@@ -209,6 +212,7 @@ function useDraft(fieldId: string, draft: { place: string; label: string } | und
       if (area.value.trim() === "") localStorage.removeItem(local);
       else localStorage.setItem(local, JSON.stringify({ body: area.value, at: new Date().toISOString() }));
     };
+    if (typedAlready) onInput();
     const flush = (keepalive = false) => {
       if (!dirty) return;
       dirty = false;

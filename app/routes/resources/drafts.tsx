@@ -32,7 +32,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const viewer = context.get(viewerContext);
   if (!viewer) return Response.json({ error: "Sign in to keep drafts." }, { status: 401 });
-  const kept = await keepDraft(services, viewer, { place: field("place"), body: field("body"), label: field("label"), url: field("url") });
+  const kept = await keepDraft(services, viewer, {
+    place: field("place"),
+    body: field("body"),
+    label: field("label"),
+    url: field("url"),
+    member: field("member"),
+  });
   if (!kept.ok) return Response.json({ error: Object.values(kept.errors)[0] }, { status: kept.status });
   return data({ kept: true });
 }

@@ -12,6 +12,7 @@ export const DRAFT_MESSAGES = {
   place: "Unknown place for a draft.",
   long: `Keep the draft under ${BODY_MAX.toLocaleString("en-US")} characters`,
   url: "A draft belongs to a page of this site.",
+  member: "This draft was written by another member signed in on this browser.",
 };
 
 /** The most drafts the dashboard lists; a member writing in more places at once sees the latest. */
@@ -25,9 +26,12 @@ export const DRAFTS_SHOWN = 20;
 export async function keepDraft(
   services: AppServices,
   viewer: Viewer,
-  input: { place: string; body: string; label: string; url: string },
+  input: { place: string; body: string; label: string; url: string; member?: string },
   now = new Date(),
 ): Promise<Outcome<null>> {
+  // The editor says whose text it holds: a page left open while another member signed in on the same
+  // browser must not keep the first member's words under the second.
+  if (input.member && input.member !== viewer.handle) return fail(409, DRAFT_MESSAGES.member);
   if (!DRAFT_PLACE.test(input.place)) return fail(400, DRAFT_MESSAGES.place, "place");
   if (input.body.length > BODY_MAX) return fail(400, DRAFT_MESSAGES.long, "body");
   if (!/^\/(?![/\\])[^\s]{0,500}$/.test(input.url)) return fail(400, DRAFT_MESSAGES.url, "url");
