@@ -56,7 +56,8 @@ describe(`posts the flags hid, on ${ENGINE}`, () => {
     expect(await editForumPost(site.services, author, "reply", replyId, { body: "Kinder words." })).toEqual({ ok: true, value: { id: replyId } });
     expect((await editForumPost(site.services, reader, "reply", replyId, { body: "Mine now." })).ok).toBe(false);
     const mended = (await discussionWithReplies(site.services.db, null, d.id, FIRST))!.replies.find((r) => r.id === replyId);
-    expect(mended).toMatchObject({ veiled: true, html: null });
+    // Veiled, it links to no history (which only its author and the moderators may read).
+    expect(mended).toMatchObject({ veiled: true, html: null, edited: false });
 
     // Agreed: hidden by a moderator's decision now, out of sight but for the moderators; the author can no longer change it.
     expect(await decideReview(site.services, moderator, { kind: "reply", id: replyId }, "agree")).toEqual({

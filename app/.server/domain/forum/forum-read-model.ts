@@ -110,7 +110,8 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
       body: mine(row.author_id) && !discussion.deleted_at ? discussion.body : null,
       excerpt: discussion.deleted_at || discussion.veiled ? "" : discussion.excerpt,
       createdAt: toIso(discussion.created_at),
-      edited: discussion.edited_at !== null,
+      // A veiled post links to no history: its history is not the reader's to read.
+      edited: discussion.edited_at !== null && !discussion.veiled,
       deleted: discussion.deleted_at !== null,
       hidden: discussion.hidden_at !== null,
       review: discussion.review,
@@ -129,7 +130,7 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
       html: r.deleted_at || r.veiled ? null : r.body_html,
       body: mine(r.author_id) && !r.deleted_at ? r.body : null,
       createdAt: toIso(r.created_at),
-      edited: r.edited_at !== null,
+      edited: r.edited_at !== null && !r.veiled,
       deleted: r.deleted_at !== null,
       hidden: r.hidden_at !== null,
       review: r.review,
