@@ -36,6 +36,7 @@ export default [
   route("history/:kind/:postId", "routes/posts/history.tsx"),
   route("markdown/preview", "routes/resources/markdown-preview.tsx"),
   route("drafts", "routes/resources/drafts.tsx"),
+  route("uploads/images", "routes/resources/post-image-upload.tsx"),
   route("flags/:kind/:postId", "routes/posts/flag.tsx"),
   route("review", "routes/admin/review.tsx"),
   route("admin/advisors", "routes/admin/advisors.tsx"),

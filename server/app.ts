@@ -13,6 +13,7 @@ import { viewerStillValid } from "~/.server/session";
 import { createServices } from "~/.server/services";
 import { outboxPruningJob, rateLimitPruningJob, startOutboxWorker } from "~/.server/mail/outbox-worker";
 import { replyHourPruningJob } from "~/.server/domain/forum/reply-hour-pruning";
+import { postImageSweepJob } from "~/.server/domain/writing/post-image-sweep";
 import { reminderJob } from "~/.server/domain/events/reminders";
 import { digestJob } from "~/.server/domain/notifications/digest";
 import { checkInReminderJob } from "~/.server/domain/notifications/check-in-reminders";
@@ -283,8 +284,8 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   // Sends the mail outbox (ADR 0025); each round first queues the event reminders that fell due,
   // the notification digests (once a minute, ADR 0058), the evening check-in reminders and the
   // bookmarks' reminders (issue 30), and, once
-  // an hour, drops reply counts older than the featured window, mail sent a month ago and rate-limit
-  // hits a day old.
+  // an hour, drops reply counts older than the featured window, pictures uploaded a day ago that no
+  // post took, mail sent a month ago and rate-limit hits a day old.
   const stopOutbox = startOutboxWorker(services, {
     jobs: [
       reminderJob(env.BASE_URL),
@@ -292,6 +293,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
       checkInReminderJob(),
       bookmarkReminderJob(),
       replyHourPruningJob(),
+      postImageSweepJob(),
       outboxPruningJob(),
       rateLimitPruningJob(),
     ],

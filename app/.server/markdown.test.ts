@@ -1,6 +1,6 @@
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
-import { markdownParser, mentionCandidates, renderMarkdown } from "./markdown";
+import { linksAndImages, markdownParser, mentionCandidates, renderMarkdown } from "./markdown";
 
 /** How many inline tokens markdown-it tried to skip while rendering: its unit of work on brackets. */
 function inlineSteps(source: string) {
@@ -53,7 +53,7 @@ describe("renderMarkdown", () => {
     const posts = [
       'I sit **ten minutes** a day. Some days my *mind* races. See [my notes](https://example.org/n "Notes").',
       "# A heading\n\n> A quote\n> > nested once\n\n- one\n  - two\n    - three\n\n1. first\n2. second\n\n```\ncode\n```",
-      "![an image](/a.png) and [a [bracketed] label](https://example.org) and [ref][r] and https://example.org/linkified\n\n[r]: https://example.org/ref",
+      "[a [bracketed] label](https://example.org) and [ref][r] and https://example.org/linkified\n\n[r]: https://example.org/ref",
       '***bold italic*** ~~struck~~ `code` "quotes" -- dashes... (c)',
       `${"> ".repeat(12)}twelve quotes deep`,
       // A list level takes two nesting levels (list, item): eight render in full under a bound of 20.
@@ -61,6 +61,34 @@ describe("renderMarkdown", () => {
     ];
     const withoutRel = (html: string) => html.replaceAll(' rel="nofollow ugc noopener noreferrer"', "");
     for (const post of posts) expect(withoutRel(renderMarkdown(post)), post).toBe(reference.render(post));
+  });
+});
+
+describe("renderMarkdown's images (issue 32)", () => {
+  const own = "/media/0123456789abcdef0123456789abcdef-display.webp";
+  it("gives an uploaded picture its width and height from the alt text, and loads it lazily", () => {
+    expect(renderMarkdown(`![My garden|1600x1200](${own})`)).toBe(
+      `<p><img src="${own}" alt="My garden" width="1600" height="1200" loading="lazy" decoding="async"></p>\n`,
+    );
+  });
+  it("leaves out a size that no image has, and escapes the alt text and title", () => {
+    expect(renderMarkdown(`![a|0x10](${own}) ![b|99999x2](${own}) ![<i>"q"|3x4](${own} "t<>")`)).toBe(
+      `<p><img src="${own}" alt="a" loading="lazy" decoding="async"> <img src="${own}" alt="b" loading="lazy" decoding="async"> ` +
+        `<img src="${own}" alt="&lt;i&gt;&quot;q&quot;" width="3" height="4" title="t&lt;&gt;" loading="lazy" decoding="async"></p>\n`,
+    );
+  });
+  it("makes an image from another site, or a path that is no stored file, a link to it (the page could not load it)", () => {
+    expect(renderMarkdown("![tracker](https://example.org/t.png)")).toBe(
+      '<p><a href="https://example.org/t.png" rel="nofollow ugc noopener noreferrer">tracker</a></p>\n',
+    );
+    expect(renderMarkdown("![](/media/../../etc/passwd)")).toBe(
+      '<p><a href="/media/../../etc/passwd" rel="nofollow ugc noopener noreferrer">/media/../../etc/passwd</a></p>\n',
+    );
+    // markdown-it refuses the address, and the Markdown stays text.
+    expect(renderMarkdown("![x](javascript:alert(1))")).not.toContain("href");
+  });
+  it("counts stored pictures as images and other sites' as links", () => {
+    expect(linksAndImages(renderMarkdown(`![a](${own}) ![b](https://example.org/b.png)`))).toEqual({ links: 1, images: 1 });
   });
 });
 
@@ -173,8 +201,8 @@ describe("renderMarkdown with mentions", () => {
       '<h1>Hi @Nora-Newcomer!</h1>\n<blockquote>\n<p>@amara said © “quoted” – fine…</p>\n</blockquote>\n<ul>\n<li><a href="https://example.org/@nora" rel="nofollow ugc noopener noreferrer">@link</a></li>\n<li><a href="https://example.org/@nora" rel="nofollow ugc noopener noreferrer">https://example.org/@nora</a></li>\n</ul>\n<pre><code>@fenced\n</code></pre>\n<pre><code>@indented\n</code></pre>\n',
     ],
     [
-      "\\@escaped &commat;entity ![@alt](/a.png) <nora@example.com> **@bold**",
-      '<p>@escaped @entity <img src="/a.png" alt="@alt"> <a href="mailto:nora@example.com" rel="nofollow ugc noopener noreferrer">nora@example.com</a> <strong>@bold</strong></p>\n',
+      "\\@escaped &commat;entity ![@alt](/media/0123456789abcdef0123456789abcdef-display.webp) <nora@example.com> **@bold**",
+      '<p>@escaped @entity <img src="/media/0123456789abcdef0123456789abcdef-display.webp" alt="@alt" loading="lazy" decoding="async"> <a href="mailto:nora@example.com" rel="nofollow ugc noopener noreferrer">nora@example.com</a> <strong>@bold</strong></p>\n',
     ],
     [
       "| a | b |\n|---|---|\n| @cell | x |\n\nline one\n@two  \n@three",

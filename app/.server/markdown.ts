@@ -1,4 +1,5 @@
 import MarkdownIt, { type StateCore, type Token } from "markdown-it";
+import { isMediaName } from "~/lib/media";
 import { isProfileHandle } from "~/lib/members";
 
 /**
@@ -28,6 +29,40 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   if (!tokens[idx].meta?.mention) tokens[idx].attrSet("rel", "nofollow ugc noopener noreferrer");
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
+
+/**
+ * Images (issue 32, ADR 0071). A picture uploaded into a post is written `![alt|1600x1200](/media/…)`
+ * (Discourse's way of carrying the size in Markdown): it renders with that width and height, so
+ * the page keeps its place while the image arrives, and loads lazily. The Content-Security-Policy
+ * lets the page load images from this site only (and data: URLs), so an image from anywhere else
+ * would show broken and tell that site who reads the post: it renders as a link to it instead.
+ */
+const SIZED_ALT = /^([^]*)\|(\d{1,5})x(\d{1,5})$/;
+const IMAGE_SIDE_MAX = 16_383;
+const escapeHtml = md.utils.escapeHtml;
+
+md.renderer.rules.image = (tokens, idx, options, env, self) => {
+  const token = tokens[idx]!;
+  const src = String(token.attrGet("src") ?? "");
+  let alt = self.renderInlineAsText(token.children ?? [], options, env);
+  const sized = SIZED_ALT.exec(alt);
+  let size = "";
+  if (sized) {
+    alt = sized[1]!.trimEnd();
+    const [width, height] = [Number(sized[2]), Number(sized[3])];
+    if (width >= 1 && height >= 1 && width <= IMAGE_SIDE_MAX && height <= IMAGE_SIDE_MAX) size = ` width="${width}" height="${height}"`;
+  }
+  const title = token.attrGet("title");
+  const titled = title ? ` title="${escapeHtml(String(title))}"` : "";
+  if (isOwnImage(src)) return `<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}"${size}${titled} loading="lazy" decoding="async">`;
+  return `<a href="${escapeHtml(src)}" rel="nofollow ugc noopener noreferrer"${titled}>${escapeHtml(alt || src)}</a>`;
+};
+
+/** An image the page may load: one of this site's stored files or a data: URL (markdown-it lets only images through as data:). */
+function isOwnImage(src: string) {
+  if (src.startsWith("data:")) return true;
+  return src.startsWith("/media/") && isMediaName(src.slice("/media/".length));
+}
 
 /**
  * `@handle` mentions (issue 28). Handles are made by slugify (app/lib/slug.ts), so they are lower

@@ -33,6 +33,7 @@ import * as postRevisions from "./2026-12-05-0240-post-revisions";
 import * as searchSpeed from "./2026-12-05-0250-search-speed";
 import * as replyTo from "./2026-12-05-0260-reply-to";
 import * as drafts from "./2026-12-05-0270-drafts";
+import * as postImages from "./2026-12-05-0280-post-images";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-05-0250-search-speed": searchSpeed,
   "2026-12-05-0260-reply-to": replyTo,
   "2026-12-05-0270-drafts": drafts,
+  "2026-12-05-0280-post-images": postImages,
 };

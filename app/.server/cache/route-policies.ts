@@ -58,6 +58,8 @@ export const routeCachePolicies: Readonly<Record<string, CachePolicy>> = {
   "routes/resources/markdown-preview": "never",
   // A member's own drafts (issue 32), asked for and kept by their editor.
   "routes/resources/drafts": "never",
+  // An image added to a Markdown box (issue 32): a write, answered with its Markdown.
+  "routes/resources/post-image-upload": "never",
   // The flag form, one member's, and the moderators' queue (issue 31).
   "routes/posts/flag": "never",
   "routes/admin/review": "never",

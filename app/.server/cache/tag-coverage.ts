@@ -66,6 +66,7 @@ export const TABLES = {
   member_block: true,
   post_revision: true,
   draft: true,
+  post_image: true,
 } as const satisfies Record<Table, true>;
 
 // Every post, event and challenge moves its search index row with it (issue 30), under its own tags.
@@ -140,6 +141,8 @@ export const HIDDEN_TABLES: Readonly<Partial<Record<Table, string>>> = {
     "the review queue, shown on /review, which is never kept; a post page reads only whether its hidden posts wait on it (issue 31), and each change of that (the flags hiding a post, a decision) names the post's page tags",
   post_revision: "a post's earlier versions (issue 32): shown only on its history page, which is never kept",
   draft: "a member's half-written posts (issue 32): read by their own editor's script and their dashboard, neither ever kept",
+  post_image:
+    "which media files are pictures in posts (issue 32): read by the /media route to let them through, never by a page (a post shows its picture through its own rendered body)",
   notification:
     "a member's notifications: the bell's count is part of the session fingerprint every kept page is checked against on each hit (ADR 0040, issue 28), and the list of them is never kept",
   notification_setting: "shown only on the settings page, which is never kept",

@@ -548,6 +548,19 @@ export interface DraftTable {
   updated_at: Timestamp;
 }
 
+/** An image uploaded into a post's Markdown (issue 32, ADR 0071): its three media files and display size. */
+export interface PostImageTable {
+  display_name: string;
+  full_name: string;
+  thumb_name: string;
+  width: number;
+  height: number;
+  owner_id: string | null;
+  created_at: Timestamp;
+  /** When a saved post first held it; null while only a box holds it (swept after a day). */
+  attached_at: Timestamp | null;
+}
+
 /** How many of one reaction a post has, kept on write (issue 31). */
 export interface ReactionCountTable {
   kind: "discussion" | "reply" | "question" | "answer" | "creation" | "comment";
@@ -647,6 +660,7 @@ export interface Database {
   reaction: ReactionTable;
   post_revision: PostRevisionTable;
   draft: DraftTable;
+  post_image: PostImageTable;
   reaction_count: ReactionCountTable;
   flag: FlagTable;
   review_item: ReviewItemTable;

@@ -1,6 +1,7 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { cn } from "~/lib/utils";
 import { DRAFT_SAVE_MS } from "~/lib/drafts";
+import { POST_IMAGES_MAX } from "~/lib/post-images";
 import { useRouteLoaderData } from "react-router";
 
 const noSubscription = () => () => {};
@@ -35,7 +36,7 @@ function wrapSelection(area: HTMLTextAreaElement, key: string) {
  * JavaScript has no tab that does nothing). The box stays the form's own field: Preview hides it and
  * shows what the server's renderer makes of its text (POST /markdown/preview); Write shows it again.
  */
-export function MarkdownTools({ fieldId, draft }: { fieldId: string; draft?: { place: string; label: string } }) {
+export function MarkdownTools({ fieldId, draft, images = false }: { fieldId: string; draft?: { place: string; label: string }; images?: boolean }) {
   // True once scripts run (false on the server and while hydrating), with no effect setting state.
   const ready = useSyncExternalStore(
     noSubscription,
@@ -65,6 +66,7 @@ export function MarkdownTools({ fieldId, draft }: { fieldId: string; draft?: { p
   }, [tab, fieldId]);
 
   const restored = useDraft(fieldId, draft);
+  const { status: imageStatus, input: imageInput, add: addImages, choose: chooseImages } = useImageUploads(fieldId, images);
 
   if (!ready) return null;
 
@@ -98,33 +100,71 @@ export function MarkdownTools({ fieldId, draft }: { fieldId: string; draft?: { p
           </button>
         </p>
       ) : null}
-      <div role="tablist" aria-label="Write or preview" className="flex gap-1 border-b border-line">
-        <button
-          type="button"
-          role="tab"
-          id={`${fieldId}-write`}
-          aria-selected={tab === "write"}
-          aria-controls={fieldId}
-          className={tabClass(tab === "write")}
-          onClick={() => {
-            setTab("write");
-            requestAnimationFrame(() => box()?.focus());
-          }}
-        >
-          Write
-        </button>
-        <button
-          type="button"
-          role="tab"
-          id={`${fieldId}-preview-tab`}
-          aria-selected={tab === "preview"}
-          aria-controls={`${fieldId}-preview`}
-          className={tabClass(tab === "preview")}
-          onClick={showPreview}
-        >
-          Preview
-        </button>
+      <div className="flex flex-wrap items-end justify-between gap-2 border-b border-line">
+        <div role="tablist" aria-label="Write or preview" className="flex gap-1">
+          <button
+            type="button"
+            role="tab"
+            id={`${fieldId}-write`}
+            aria-selected={tab === "write"}
+            aria-controls={fieldId}
+            className={tabClass(tab === "write")}
+            onClick={() => {
+              setTab("write");
+              requestAnimationFrame(() => box()?.focus());
+            }}
+          >
+            Write
+          </button>
+          <button
+            type="button"
+            role="tab"
+            id={`${fieldId}-preview-tab`}
+            aria-selected={tab === "preview"}
+            aria-controls={`${fieldId}-preview`}
+            className={tabClass(tab === "preview")}
+            onClick={showPreview}
+          >
+            Preview
+          </button>
+        </div>
+        {images ? (
+          <>
+            <button
+              type="button"
+              className="mb-1 rounded-md border border-line px-2 py-0.5 text-sm font-semibold text-stone-800 hover:bg-stone-100"
+              aria-describedby={`${fieldId}-images-help`}
+              onClick={() => chooseImages()}
+            >
+              Add image
+            </button>
+            <input
+              ref={imageInput}
+              type="file"
+              accept={IMAGE_TYPES}
+              multiple
+              hidden
+              tabIndex={-1}
+              aria-label="Images to add"
+              onChange={(event) => {
+                addImages(Array.from(event.currentTarget.files ?? []));
+                event.currentTarget.value = "";
+              }}
+            />
+          </>
+        ) : null}
       </div>
+      {images ? (
+        <p id={`${fieldId}-images-help`} className="text-xs text-muted">
+          {imageStatus ? (
+            <span role={imageStatus.error ? "alert" : "status"} className={imageStatus.error ? "font-medium text-warrior-strong" : undefined}>
+              {imageStatus.text}
+            </span>
+          ) : (
+            "Add images with the button, or drop or paste them into the box (PNG, JPEG, WebP or GIF, up to 5 MB each)."
+          )}
+        </p>
+      ) : null}
       <div
         id={`${fieldId}-preview`}
         role="tabpanel"
@@ -238,4 +278,96 @@ function useDraft(fieldId: string, draft: { place: string; label: string } | und
     };
   }, [fieldId, place, label, member]);
   return restored;
+}
+
+const IMAGE_TYPES = "image/png,image/jpeg,image/webp,image/gif";
+const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Pictures in posts (issue 32, ADR 0071): images chosen with Add image, dropped on the box or
+ * pasted into it are sent one at a time to POST /uploads/images, each first held in the text by a
+ * placeholder at the caret, which the server's Markdown (the display size, with its width and
+ * height) then replaces. Files the server would refuse by their size alone are refused here.
+ */
+function useImageUploads(fieldId: string, enabled: boolean) {
+  const input = useRef<HTMLInputElement>(null);
+  const [status, setStatus] = useState<{ text: string; error?: true } | null>(null);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const sequence = useRef(0);
+
+  function add(files: File[]) {
+    const area = document.getElementById(fieldId) as HTMLTextAreaElement | null;
+    if (!area || files.length === 0) return;
+    if (files.length > POST_IMAGES_MAX) {
+      setStatus({ text: `Add at most ${POST_IMAGES_MAX} images at once.`, error: true });
+      return;
+    }
+    for (const file of files) {
+      if (file.size > IMAGE_MAX_BYTES) {
+        setStatus({ text: `${file.name} is larger than 5 MB.`, error: true });
+        continue;
+      }
+      sequence.current += 1;
+      const placeholder = `![Uploading ${file.name.replace(/[[\]\r\n]/g, " ")} (${sequence.current})…]()`;
+      const { selectionStart: start, selectionEnd: end } = area;
+      const before = area.value.slice(0, start);
+      const text = `${before === "" || before.endsWith("\n") ? "" : "\n"}${placeholder}\n`;
+      area.setRangeText(text, start, end, "end");
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+      queue.current = queue.current.then(() => upload(area, file, placeholder));
+    }
+  }
+
+  async function upload(area: HTMLTextAreaElement, file: File, placeholder: string) {
+    setStatus({ text: `Uploading ${file.name}…` });
+    const form = new FormData();
+    form.append("image", file, file.name || "image.png");
+    let answer: { markdown?: string; error?: string };
+    try {
+      const response = await fetch("/uploads/images", { method: "POST", body: form });
+      answer = (await response.json()) as typeof answer;
+    } catch {
+      answer = { error: "The image could not be sent. Check your connection and try again." };
+    }
+    const at = area.value.indexOf(placeholder);
+    const replacement = answer.markdown ?? "";
+    if (at !== -1) {
+      const end = at + placeholder.length + (replacement === "" && area.value[at + placeholder.length] === "\n" ? 1 : 0);
+      area.setRangeText(replacement, at, end, "preserve");
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    setStatus(answer.markdown ? { text: `${file.name} is added.` } : { text: answer.error ?? "The image could not be added.", error: true });
+  }
+
+  useEffect(() => {
+    const area = document.getElementById(fieldId) as HTMLTextAreaElement | null;
+    if (!enabled || !area) return;
+    const imagesOf = (list: DataTransfer | null) => Array.from(list?.files ?? []).filter((f) => f.type.startsWith("image/"));
+    const onPaste = (event: ClipboardEvent) => {
+      const files = imagesOf(event.clipboardData);
+      if (files.length === 0) return;
+      event.preventDefault();
+      add(files);
+    };
+    const onDragOver = (event: DragEvent) => {
+      if (event.dataTransfer?.types.includes("Files")) event.preventDefault();
+    };
+    const onDrop = (event: DragEvent) => {
+      const files = imagesOf(event.dataTransfer);
+      if (files.length === 0) return;
+      event.preventDefault();
+      add(files);
+    };
+    area.addEventListener("paste", onPaste);
+    area.addEventListener("dragover", onDragOver);
+    area.addEventListener("drop", onDrop);
+    return () => {
+      area.removeEventListener("paste", onPaste);
+      area.removeEventListener("dragover", onDragOver);
+      area.removeEventListener("drop", onDrop);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the box is found by its id; add reads only refs and setters
+  }, [fieldId, enabled]);
+
+  return { input, status, add, choose: () => input.current?.click() };
 }

@@ -185,6 +185,7 @@ export function CreationForm({
         </div>
         <MarkdownField
           name="body"
+          images
           draft={keep}
           label="Your work"
           rows={10}

@@ -42,6 +42,7 @@ export function EditForm({
       ) : null}
       <MarkdownField
         name="body"
+        images
         id={`${fieldId}-body`}
         label={kind === "reply" ? "Your reply" : "Your post"}
         rows={8}
@@ -101,6 +102,7 @@ export function ReplyForm({
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
       <MarkdownField
         name="body"
+        images
         id="reply-body"
         label="Your reply"
         rows={5}

@@ -1,6 +1,7 @@
 import type { Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { isModerator } from "../accounts/roles";
+import { isPostImageFile } from "../writing/post-image-repository";
 
 /**
  * Who may fetch a stored file (issue 25, item 6). Every file belongs to the creation that shows it:
@@ -20,7 +21,9 @@ export async function mediaAccess(db: Db, name: string, viewer: Pick<Viewer, "id
     .where((eb) => eb.or(MEDIA_COLUMNS.map((column) => eb(column, "=", name))))
     .where("deleted_at", "is", null)
     .executeTakeFirst();
-  if (!owner) return "none";
+  // A picture in a post (ADR 0071) is public from its upload: its name is 128 random bits, and a
+  // hidden post's page already keeps it from readers.
+  if (!owner) return (await isPostImageFile(db, name)) ? "public" : "none";
   if (owner.hidden_at === null) return "public";
   return viewer && (viewer.id === owner.author_id || isModerator(viewer)) ? "private" : "none";
 }

@@ -11,6 +11,8 @@ import { EDIT_GRACE_MS } from "~/lib/history";
 import { insertRevision } from "./revision-repository";
 import { deleteDraft } from "../writing/draft-repository";
 import { draftPlace } from "~/lib/drafts";
+import { POST_IMAGES_MAX, POST_IMAGES_MAX_MESSAGE } from "~/lib/post-images";
+import { takePostImages } from "../writing/post-image-service";
 import { wordDiffHtml } from "./word-diff";
 import { awardXp, progressOf, takeBackVoteXp, takeBackXpOf } from "../progression/progression-service";
 import { NEW_MEMBER_IMAGES, NEW_MEMBER_LIMITS_RANK, NEW_MEMBER_LINKS, NEW_MEMBER_LINKS_MESSAGE } from "~/lib/privileges";
@@ -173,12 +175,14 @@ type Mentioned = Array<{ id: string; handle: string }>;
 /**
  * safeguards (issue 31, as Discourse's trust level 0): an initiate's post holds at most
  * NEW_MEMBER_LINKS links and NEW_MEMBER_IMAGES images, counted in the rendered body (a mention is
- * the site's own link and does not count). The rank is read only for a body past the limits.
+ * the site's own link and does not count). The rank is read only for a body past the limits. No
+ * post, whatever its author's rank, shows more than POST_IMAGES_MAX images (issue 32).
  */
 async function newMemberSafeguards(db: Db, viewer: Viewer, values: Record<string, unknown>): Promise<Outcome<null>> {
   const html = values.body_html;
   if (typeof html !== "string") return { ok: true, value: null };
   const { links, images } = linksAndImages(html);
+  if (images > POST_IMAGES_MAX) return fail(400, POST_IMAGES_MAX_MESSAGE, "body");
   if (links <= NEW_MEMBER_LINKS && images <= NEW_MEMBER_IMAGES) return { ok: true, value: null };
   if (isRankAtLeast((await progressOf(db, viewer.id)).rank.id, NEW_MEMBER_LIMITS_RANK)) return { ok: true, value: null };
   return fail(400, NEW_MEMBER_LINKS_MESSAGE, "body");
@@ -291,6 +295,8 @@ export async function createPost(
     if (!inserted.created) return { ok: true as const, value: { ...inserted, pending: false } };
     // Posted: the member's draft for this place has done its work (issue 32).
     await deleteDraft(trx, viewer.id, draftPlace(post.kind, post.parentId));
+    // Its pictures are the post's from now on: the sweep of untaken uploads leaves them (ADR 0071).
+    await takePostImages(trx, values.body_html, at);
     await post.alsoWrite?.(trx, inserted.id);
     // A new member's first post caught by spam signals waits, hidden, for a moderator (issue 31):
     // not counted, no XP and nobody told until it is approved; its author hears that it waits.
@@ -383,6 +389,7 @@ export async function editOwnPost(
   const told = await services.db.transaction().execute(async (trx) => {
     await keepRevision(trx, kind, id, values, now);
     await updateEdited(trx, kind, id, values, now.toISOString());
+    await takePostImages(trx, values.body_html, now.toISOString());
     await change.alsoWrite?.(trx);
     // Found by its new words, and no longer by the old, from the commit on (issue 30).
     await indexSearch(trx, [{ kind, id }]);
