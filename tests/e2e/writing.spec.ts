@@ -1,3 +1,5 @@
+import sharp from "sharp";
+import { COMMENT_MARK, GPS_MARK, jpegWithMetadata, XMP_MARK } from "../factories/media";
 import { backdateReply } from "./support/backdate";
 import { actAs, expect, expectNoSeriousViolations, gotoHydrated, joinAs, test } from "./support/fixtures";
 import { startDiscussion } from "./support/forum";
@@ -139,4 +141,53 @@ test("a half-written reply survives a closed tab, comes back on another browser,
   await expect(other.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(other.getByRole("link", { name: "Reply in Sleep and strength" })).toHaveCount(0);
   await elsewhere.close();
+});
+
+// Issue 32's pictures in posts: a member pastes a photo into a reply; it is uploaded at once, the
+// reply shows it at its size with the camera's metadata gone; a file that is no image is refused
+// in words by the Add image button.
+test("a member pastes a photo into a reply and it shows at its size, without its metadata", async ({ page }) => {
+  await joinAs(page, "Gus Gardener");
+  const url = await startDiscussion(page, "Gardens as practice", "Weeding as a meditation.");
+  await gotoHydrated(page, url);
+  const box = page.getByLabel("Your reply");
+  await expect(page.getByRole("button", { name: "Add image" })).toBeVisible();
+  const run = Date.now().toString(36);
+  await box.fill(`My rows this morning (${run}).\n\n`);
+  await box.press("End");
+
+  const photo = await jpegWithMetadata(1200, 900);
+  const uploaded = page.waitForResponse((r) => r.url().endsWith("/uploads/images") && r.status() === 201);
+  await box.evaluate((area, base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const clipboard = new DataTransfer();
+    clipboard.items.add(new File([bytes], "garden.jpg", { type: "image/jpeg" }));
+    area.dispatchEvent(new ClipboardEvent("paste", { clipboardData: clipboard, bubbles: true, cancelable: true }));
+  }, photo.toString("base64"));
+  await uploaded;
+  await expect(box).toHaveValue(new RegExp(`\\(${run}\\)\\.\\n\\n!\\[garden\\|1200x900\\]\\(/media/[0-9a-f]{32}-display\\.webp\\)\\n`));
+  await expect(page.getByRole("status").filter({ hasText: "garden.jpg is added." })).toBeVisible();
+
+  await page.getByRole("button", { name: "Post Reply" }).click();
+  const picture = page.locator("li[id^=reply-]", { hasText: run }).getByRole("img", { name: "garden" });
+  await expect(picture).toHaveAttribute("width", "1200");
+  await expect(picture).toHaveAttribute("height", "900");
+  await expect(picture).toHaveAttribute("loading", "lazy");
+  await picture.scrollIntoViewIfNeeded();
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
+  const served = await page.request.get((await picture.getAttribute("src"))!);
+  expect(served.headers()["content-type"]).toBe("image/webp");
+  const bytes = await served.body();
+  const meta = await sharp(bytes).metadata();
+  expect([meta.width, meta.height, meta.exif, meta.xmp]).toEqual([1200, 900, undefined, undefined]);
+  for (const mark of [GPS_MARK, XMP_MARK, COMMENT_MARK, "SecretCam"]) expect(bytes.includes(mark)).toBe(false);
+
+  // The button takes files too; one that is no image is refused by its bytes, in words.
+  await gotoHydrated(page, url);
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Add image" }).click();
+  await (await chooser).setFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("not a picture at all") });
+  await expect(page.getByRole("alert").filter({ hasText: "Choose a PNG, JPEG, WebP or GIF image." })).toBeVisible();
+  await expect(box).toHaveValue("");
+  await expectNoSeriousViolations(page);
 });
