@@ -36,6 +36,8 @@ describe("excerptOf", () => {
     );
     expect(excerptOf("# Title\n\n> quoted\n\n```js\nconsole.log(1)\n```\n\n_done_ `x`")).toBe("Title quoted done x");
     expect(excerptOf("[![badge](/b.svg)](https://example.org)")).toBe("badge");
+    // A picture's size in its alt text (issue 32) is no words.
+    expect(excerptOf("Rows today: ![my garden|1600x1200](/media/x-display.webp) done.")).toBe("Rows today: my garden done.");
   });
 
   it("cuts at a word boundary with an ellipsis", () => {

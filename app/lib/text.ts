@@ -71,7 +71,9 @@ function linkTexts(text: string, opener: "![" | "["): string {
       from = start + 1;
       continue;
     }
-    out += text.slice(at, start) + text.slice(labelStart, bracket);
+    const label = text.slice(labelStart, bracket);
+    // A picture's size (`![garden|1600x1200](…)`, issue 32) is no words of the post.
+    out += text.slice(at, start) + (opener === "![" ? label.replace(/\|\d{1,5}x\d{1,5}$/, "") : label);
     at = from = paren + 1;
   }
   return out + text.slice(at);
