@@ -18,3 +18,13 @@ export async function migrateToLatest(db: Kysely<any>, options: { schema?: strin
   }
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
+
+/** How many of this code's migrations the database has not applied (the readiness check, issue 33). */
+export async function pendingMigrations(db: Kysely<any>, options: { schema?: string } = {}): Promise<number> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(options.schema ? { migrationTableSchema: options.schema } : {}),
+  });
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).length;
+}

@@ -41,7 +41,9 @@ import { DEFAULT_CHANNEL, localBus, postgresBus, type InvalidationBus } from "./
 import { isLiveRequest, liveStreams, type LiveStreams, type LiveStreamsOptions } from "./live/live-streams";
 import { DEFAULT_LIVE_CHANNEL, postgresLiveBridge, type LiveBridge } from "./live/postgres-bridge";
 import type { LocalLiveBus } from "~/.server/live/live-bus";
-import { migrateToLatest } from "../database/migrate";
+import { migrateToLatest, pendingMigrations } from "../database/migrate";
+import { createMetrics, metricsServer, type SiteMetrics } from "./metrics";
+import { nameRoute } from "./route-names";
 
 export interface AppOptions {
   env: Env;
@@ -58,9 +60,25 @@ export interface AppOptions {
   audit?: CacheAudit;
   /** The live event streams (ADR 0057); createSite makes them, so that a stop can end them. */
   live?: LiveStreams;
+  /** Whether the cache's invalidation bus hears the other instances' writes (readiness); createSite says. */
+  cacheBusListening?: () => boolean;
+  /** The operators' metrics (issue 33), when METRICS_PORT is set: each response is named by its route. */
+  metrics?: SiteMetrics;
 }
 
-export function createApp({ env, logger, services, assets, build, draining = () => false, pageCache, audit, live }: AppOptions): Express {
+export function createApp({
+  env,
+  logger,
+  services,
+  assets,
+  build,
+  draining = () => false,
+  pageCache,
+  audit,
+  live,
+  cacheBusListening = () => true,
+  metrics,
+}: AppOptions): Express {
   const app = express();
   const security = { https: env.BASE_URL.startsWith("https://"), development: env.NODE_ENV === "development" };
   app.disable("x-powered-by");
@@ -94,6 +112,27 @@ export function createApp({ env, logger, services, assets, build, draining = () 
       res.locals.logger.warn({ err: error }, "health check failed");
       res.status(503).json({ status: "unavailable" });
     }
+  });
+
+  /**
+   * Readiness (issue 33), apart from liveness: whether this instance should get traffic now. The
+   * database answers, it holds every migration this code knows, and the page cache hears the other
+   * instances' writes (on PostgreSQL; a cache that cannot would serve their pages stale). A balancer
+   * or an orchestrator routes by this; /healthz only says whether to restart the process.
+   */
+  app.get("/readyz", async (_req, res) => {
+    res.set("Cache-Control", "no-store");
+    if (draining()) return void res.status(503).json({ status: "draining" });
+    const checks = { database: false, migrations: false, cacheBus: cacheBusListening() };
+    try {
+      await sql`select 1`.execute(services.db);
+      checks.database = true;
+      checks.migrations = (await pendingMigrations(services.db)) === 0;
+    } catch (error) {
+      res.locals.logger.warn({ err: error }, "readiness check failed");
+    }
+    const ready = checks.database && checks.migrations && checks.cacheBus;
+    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not ready", checks });
   });
 
   app.use(bodyLimit(MAX_BODY_BYTES, async (req) => routeBodyLimit(await build(), req.path)));
@@ -147,10 +186,9 @@ export function createApp({ env, logger, services, assets, build, draining = () 
     }
     // The route's cache policy decides whether its page may be kept (route-policies.ts).
     const tags = isCacheCandidate(req) ? currentPageTags() : undefined;
-    if (tags) {
-      const route = matchedRoute(current, req.path);
-      tags.route = { id: route?.id, policy: route ? cachePolicyOf(route.id) : undefined };
-    }
+    const route = tags || metrics ? matchedRoute(current, req.path) : undefined;
+    if (tags) tags.route = { id: route?.id, policy: route ? cachePolicyOf(route.id) : undefined };
+    nameRoute(res, route?.id);
     return handlerFor(current)(req, res, next);
   });
   return app;
@@ -164,6 +202,8 @@ export interface SiteOptions extends Omit<AppOptions, "pageCache" | "audit" | "l
    * bus's database, on its channel with "_live" added when that is given (tests), else "ipos_live".
    */
   live?: Omit<LiveStreamsOptions, "services" | "clientIp" | "draining"> & { url?: string; channel?: string };
+  /** The operators' metrics (issue 33): every response counted and timed, the cache and streams watched. */
+  metrics?: SiteMetrics;
 }
 
 export interface Site {
@@ -200,9 +240,11 @@ export function createSite(options: SiteOptions): Site {
   const stopObserving = audit && services.queries!.observe(audit.observer);
   const { url: liveUrl, channel: liveChannel, ...liveLimits } = options.live ?? {};
   const streams = liveStreams({ ...liveLimits, services, draining: options.draining, clientIp: clientAddress });
-  const app = createApp({ ...options, pageCache, audit, live: streams });
+  // The bus is made after the app, which asks it whether it listens only when a readiness probe comes.
+  const heard: { bus?: Site["bus"] } = {};
+  const app = createApp({ ...options, pageCache, audit, live: streams, cacheBusListening: () => heard.bus?.listening?.() ?? true });
   const url = options.invalidation?.url ?? env.DATABASE_URL;
-  const bus =
+  const bus: Site["bus"] =
     pageCache && services.engine === "postgres" && url
       ? postgresBus({
           cache: pageCache,
@@ -240,9 +282,13 @@ export function createSite(options: SiteOptions): Site {
     verifyViewer: (viewer) => viewerStillValid(services.db, viewer),
     onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect or session check failed"),
   });
+  const metrics = options.metrics;
+  metrics?.watch({ pageCache, openStreams: () => streams.open(), db: services.db });
+  // The event stream goes straight to the app: nothing of it is looked up in or kept by the cache.
+  const handler = (req: IncomingMessage, res: ServerResponse) => (isLiveRequest(req.url) ? app(req, res) : front(req, res));
+  heard.bus = bus;
   return {
-    // The event stream goes straight to the app: nothing of it is looked up in or kept by the cache.
-    handler: (req, res) => (isLiveRequest(req.url) ? app(req, res) : front(req, res)),
+    handler: metrics ? metrics.instrument(handler) : handler,
     pageCache,
     audit,
     bus,
@@ -280,7 +326,9 @@ export function productionBuild() {
 export async function start({ vite, clientDir = "build/client" }: StartOptions = {}): Promise<Server> {
   const env = loadEnv();
   const logger = pino({ level: env.LOG_LEVEL, base: { service: "inner-peace-outer-strength" } });
-  const services = await createServices(env, logger, migrateToLatest);
+  // The operators' metrics, kept only when they have somewhere to be read (METRICS_PORT).
+  const metrics = env.METRICS_PORT ? createMetrics() : undefined;
+  const services = await createServices(env, logger, migrateToLatest, { onQuery: metrics?.observeQuery });
   // Sends the mail outbox (ADR 0025); each round first queues the event reminders that fell due,
   // the notification digests (once a minute, ADR 0058), the evening check-in reminders and the
   // bookmarks' reminders (issue 30), and, once
@@ -303,6 +351,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
     env,
     logger,
     services,
+    metrics,
     draining: () => draining,
     assets(app) {
       if (vite) {
@@ -341,6 +390,15 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   logger.info({ port, database: env.DATABASE_ENGINE, baseUrl: env.BASE_URL }, `listening on http://localhost:${port}`);
+  const metricsHttp = metrics && metricsServer(metrics, { token: env.METRICS_TOKEN, logger });
+  if (metricsHttp) {
+    await new Promise<void>((resolve, reject) => {
+      metricsHttp.once("error", reject);
+      metricsHttp.listen(env.METRICS_PORT, env.METRICS_HOST, () => resolve());
+    });
+    const at = metricsHttp.address();
+    logger.info({ metricsPort: typeof at === "object" && at ? at.port : env.METRICS_PORT, metricsHost: env.METRICS_HOST }, "metrics served");
+  }
 
   /**
    * A graceful stop within SHUTDOWN_BOUND_MS (ADR 0015): drain first (healthz 503, every response
@@ -371,6 +429,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
         logger.info("no longer accepting connections");
         server.close(async () => {
           clearInterval(sweep);
+          metricsHttp?.close();
           await outboxStopped.catch(() => {});
           await site.close().catch(() => {});
           await services.db.destroy().catch(() => {});

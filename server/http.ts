@@ -30,7 +30,8 @@ export function requestLogging(logger: Logger) {
     res.setHeader("X-Request-Id", requestId);
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (req.path === "/healthz" && res.statusCode === 200) return;
+      // A probe every few seconds would drown the log; a failing one is logged.
+      if ((req.path === "/healthz" || req.path === "/readyz") && res.statusCode === 200) return;
       res.locals.logger.info({ method: req.method, path: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
     });
     next();

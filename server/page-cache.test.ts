@@ -256,7 +256,7 @@ describe("the page store", () => {
     expect(eligibility(req("GET", "/", { cookie: `${DEVICE_COOKIE}x=1` }))).toBe("member");
     expect(eligibility(req("POST", "/", { cookie: "a=b" }))).toBeNull();
     expect(eligibility(req("GET", "/", { authorization: "Bearer x" }))).toBeNull();
-    for (const path of ["/healthz", "/media/a.jpg", "/assets/app.js"]) expect(eligibility(req("GET", path))).toBeNull();
+    for (const path of ["/healthz", "/readyz", "/media/a.jpg", "/assets/app.js"]) expect(eligibility(req("GET", path))).toBeNull();
     // A member's key can never be a visitor's (an address starts with "/"), nor another cookie's.
     expect(memberKey("/", "a=b")).not.toBe(memberKey("/", "a=c"));
     expect(memberKey("/", "a=b").startsWith("/")).toBe(false);

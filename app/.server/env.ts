@@ -82,6 +82,17 @@ const envSchema = z.object({
     .string()
     .default("loopback")
     .transform((v): boolean | number | string => (v === "true" ? true : v === "false" ? false : /^\d+$/.test(v) ? Number(v) : v)),
+  /** The operators' metrics (issue 33): served on this port only, never on the site's; unset, none are kept. */
+  METRICS_PORT: z.coerce
+    .number({ error: "must be a port number" })
+    .int("must be a whole number")
+    .min(1, "must be 1 to 65535")
+    .max(65535, "must be 1 to 65535")
+    .optional(),
+  /** Where the metrics port listens: loopback unless a scraper on another machine needs it (then set METRICS_TOKEN). */
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  /** When set, a scrape must send it as `Authorization: Bearer …`. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET" | "BASE_URL"> & {

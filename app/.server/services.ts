@@ -20,7 +20,12 @@ import path from "node:path";
 export type Migrate = (db: Db) => Promise<string[]>;
 
 /** Opens the database, brings it to the latest migration, adds demo content on an empty one. */
-export async function createServices(env: Env, logger: Logger, migrateToLatest: Migrate): Promise<AppServices> {
+export async function createServices(
+  env: Env,
+  logger: Logger,
+  migrateToLatest: Migrate,
+  options: { onQuery?: (milliseconds: number) => void } = {},
+): Promise<AppServices> {
   // The page-cache audit's view of the SQL (ADR 0051): no wrapper at all unless it is on.
   const queries = env.PAGE_CACHE_AUDIT ? queryObservers() : undefined;
   const db = createDatabase(
@@ -29,9 +34,10 @@ export async function createServices(env: Env, logger: Logger, migrateToLatest: 
           engine: "postgres",
           url: env.DATABASE_URL,
           queries,
+          onQuery: options.onQuery,
           onConnectionError: (error) => logger.warn({ reason: unavailableReason(error) }, "database connection lost; the pool reconnects"),
         }
-      : { engine: "sqlite", sqlitePath: env.SQLITE_PATH, queries },
+      : { engine: "sqlite", sqlitePath: env.SQLITE_PATH, queries, onQuery: options.onQuery },
   );
   const where = env.DATABASE_ENGINE === "postgres" ? describeDatabaseUrl(env.DATABASE_URL!) : env.SQLITE_PATH;
   const applied = await untilReachable(() => migrateToLatest(db), db, where, env.DATABASE_RETRY_SECONDS, logger);

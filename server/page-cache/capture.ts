@@ -92,6 +92,7 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
             onHit: tags!.onHit,
             startSeq: candidate.startSeq,
             viewer: candidate.member ? tags!.viewer : undefined,
+            route: tags!.route?.id,
           })
         : undefined;
       if (entry) {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { PageViewer } from "~/.server/cache/page-tags";
 import { chooseEncoding, encodedTag, notModifiedFor, type Encoding } from "../http-encoding";
 import type { CachedPage, PageCache } from "./store";
+import { nameRoute } from "../route-names";
 
 /** The stored variant for this client (one parser with the assets', server/http-encoding.ts). */
 export function pickEncoding(acceptEncoding: string | undefined): Encoding {
@@ -23,6 +24,7 @@ export function notModified(entry: CachedPage, ifNoneMatch: string | undefined) 
 export function sendCached(req: IncomingMessage, res: ServerResponse, cache: PageCache, entry: CachedPage, state: "hit" | "miss") {
   const encoding = pickEncoding(header(req, "accept-encoding"));
   const etag = etagFor(entry, encoding);
+  nameRoute(res, entry.route);
   res.setHeader("X-Request-Id", randomUUID());
   res.setHeader("X-Page-Cache", state);
   res.setHeader("ETag", etag);
@@ -49,7 +51,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** Paths never cached: health checks and files (served with their own caching by express.static). */
-const NEVER = /^\/(healthz|media\/|assets\/|favicon)/;
+const NEVER = /^\/(healthz|readyz|media\/|assets\/|favicon)/;
 
 /**
  * Cookies no page reads. The trusted device's (ADR 0042) outlives sign-out on purpose: were it a

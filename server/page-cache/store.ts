@@ -43,6 +43,8 @@ export interface CachedPage {
   bytes: number;
   /** Set for a member's page: kept for the session it was rendered for only. */
   viewer?: PageViewer;
+  /** The route that rendered it, for the operators' metrics (issue 33). */
+  route?: string;
 }
 
 /**
@@ -237,6 +239,7 @@ export class PageCache {
     onHit?: CachedHitEffect[];
     startSeq: number;
     viewer?: PageViewer;
+    route?: string;
   }): CachedPage | undefined {
     if (!this.trusted) return undefined;
     if (input.body.length > this.maxEntryBytes) return undefined;
@@ -259,6 +262,7 @@ export class PageCache {
       storedAt: this.now(),
       bytes: identity.length + input.key.length,
       viewer: input.viewer,
+      route: input.route,
     };
     if (!this.isValid(entry)) return undefined;
     if (entry.bytes > this.maxBytes) return undefined;

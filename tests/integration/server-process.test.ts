@@ -195,6 +195,68 @@ describe(`stopping under load, on ${ENGINE}`, () => {
   }, 60_000);
 });
 
+/** A port nothing listens on now (the kernel's pick, released at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = http.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe(`readiness and metrics in the running process, on ${ENGINE}`, () => {
+  it("says it is ready, serves metrics on the private port only, with the token, and says 'draining' once stopping", async () => {
+    const metricsPort = await freePort();
+    const token = randomUUID();
+    const site = startProcess({ ...database.env, METRICS_PORT: String(metricsPort), METRICS_TOKEN: token });
+    try {
+      await listening(site);
+      const ready = await get(site.base + "/readyz", false);
+      expect(ready.status).toBe(200);
+      expect(JSON.parse(ready.body)).toEqual({ status: "ready", checks: { database: true, migrations: true, cacheBus: true } });
+      // A page twice: rendered and kept, then served from the cache.
+      for (let i = 0; i < 2; i++) expect((await get(site.base + "/terms", false)).status).toBe(200);
+
+      // Not on the site's own address.
+      expect((await get(site.base + "/metrics", false)).status).toBe(404);
+      const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+      expect((await get(metricsUrl, false)).status).toBe(401);
+      const scrape = await fetch(metricsUrl, { headers: { authorization: `Bearer ${token}` } });
+      expect(scrape.status).toBe(200);
+      expect(scrape.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+      const text = await scrape.text();
+      expect(text).toMatch(/^http_requests_total\{method="GET",route="content\/terms",status="200"\} 2$/m);
+      expect(text).toMatch(/^http_requests_total\{method="GET",route="readyz",status="200"\} 1$/m);
+      expect(text).toMatch(/^http_request_duration_seconds_count\{method="GET",route="content\/terms"\} 2$/m);
+      expect(text).toMatch(/^page_cache_requests_total\{result="hit"\} 1$/m);
+      // The first /terms and the public /metrics (a 404 page).
+      expect(text).toMatch(/^page_cache_requests_total\{result="miss"\} 2$/m);
+      expect(text).toMatch(/^page_cache_pages [1-9]\d*$/m);
+      expect(text).toMatch(/^db_query_duration_seconds_count [1-9]\d*$/m);
+      expect(text).toMatch(/^mail_outbox_pending \d+$/m);
+      expect(text).toMatch(/^mail_outbox_oldest_pending_seconds [\d.e+-]+$/m);
+      expect(text).toMatch(/^live_streams_open 0$/m);
+      expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+      expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds [\d.e+-]+$/m);
+      if (ENGINE === "postgres") expect(text).toMatch(/^db_pool_connections\{state="total"\} [1-9]\d*$/m);
+      // Only /metrics is there.
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+
+      site.child.kill("SIGTERM");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const draining = await get(site.base + "/readyz", false);
+      expect([draining.status, JSON.parse(draining.body)]).toEqual([503, { status: "draining" }]);
+      expect(await site.exit).toBe(0);
+      expect(errorLines(site)).toEqual([]);
+    } finally {
+      if (site.child.exitCode === null) site.child.kill("SIGKILL");
+    }
+  }, 60_000);
+});
+
 describe(`the mail worker in the running process, on ${ENGINE}`, () => {
   it("queues the reminder of an event starting within a day and sends it (an .eml file without SMTP_URL)", async () => {
     const site = startProcess({ ...database.env });

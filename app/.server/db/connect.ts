@@ -1,7 +1,17 @@
 import { DatabaseSync } from "node:sqlite";
 import fs from "node:fs";
 import path from "node:path";
-import { Kysely, PostgresAdapter, PostgresDialect, type CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from "kysely";
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type LogEvent,
+  type QueryResult,
+} from "kysely";
 import pg from "pg";
 import { NodeSqliteDialect } from "./node-sqlite-dialect";
 import type { Database } from "./schema";
@@ -24,6 +34,8 @@ export interface DatabaseOptions {
   onConnectionError?: (error: Error) => void;
   /** Told about every statement the database runs (the page-cache audit); none means no wrapper at all. */
   queries?: QueryObservers;
+  /** Told how long each statement took, in milliseconds (the operators' metrics, issue 33). */
+  onQuery?: (milliseconds: number) => void;
 }
 
 /**
@@ -153,10 +165,25 @@ export function createDatabase(options: DatabaseOptions): Db {
     const report = (error: Error) => options.onConnectionError?.(error);
     pool.on("error", report);
     pool.on("connect", (client) => client.on("error", report));
-    return new Kysely<Database>({ dialect: withObservers(new PostgresDialect({ pool }), options.queries) });
+    const db = new Kysely<Database>({ dialect: withObservers(new PostgresDialect({ pool }), options.queries), log: queryTimer(options.onQuery) });
+    pools.set(db, pool);
+    return db;
   }
   const file = options.sqlitePath ?? "./data/site.db";
-  return new Kysely<Database>({ dialect: withObservers(new NodeSqliteDialect(() => openSqlite(file)), options.queries) });
+  return new Kysely<Database>({ dialect: withObservers(new NodeSqliteDialect(() => openSqlite(file)), options.queries), log: queryTimer(options.onQuery) });
+}
+
+const pools = new WeakMap<Kysely<Database>, pg.Pool>();
+
+/** A PostgreSQL database's pool as it stands (connections open, idle, and requests waiting for one); undefined on SQLite. */
+export function poolUse(db: Kysely<Database>): { total: number; idle: number; waiting: number } | undefined {
+  const pool = pools.get(db);
+  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
+/** Kysely's log hook, timing every statement (failed ones too), or none at all. */
+function queryTimer(onQuery: ((milliseconds: number) => void) | undefined) {
+  return onQuery && ((event: LogEvent) => onQuery(event.queryDurationMillis));
 }
 
 function withObservers(dialect: Dialect, queries: QueryObservers | undefined) {

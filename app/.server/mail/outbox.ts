@@ -89,6 +89,17 @@ export async function enqueueMail(db: Db, mail: QueuedMail, now = new Date()): P
 /** How long a sent or given-up mail stays in the outbox (for support to look at) before it goes. */
 export const OUTBOX_KEEP_DAYS = 30;
 
+/** Mail not yet sent nor given up, and when the oldest of it was queued (the operators' metrics, issue 33). */
+export async function outboxBacklog(db: Db): Promise<{ pending: number; oldestAt: Date | null }> {
+  const row = await db
+    .selectFrom("mail_outbox")
+    .select((eb) => [eb.fn.countAll<number>().as("pending"), eb.fn.min("created_at").as("oldest")])
+    .where("sent_at", "is", null)
+    .where("failed_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), oldestAt: row.oldest === null ? null : new Date(row.oldest as string | Date) };
+}
+
 /**
  * Deletes the mail sent or given up before `before`: addresses and bodies are personal data, kept
  * no longer than support needs them. Due and leased rows are never touched. Reminders' dedupe keys
