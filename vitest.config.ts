@@ -21,7 +21,13 @@ export default defineConfig({
       ...(postgres
         ? []
         : [
-            { extends: true, test: { name: "unit", include: ["app/**/*.test.ts", "tests/lint/**/*.test.ts", "database/**/*.test.ts", "server/**/*.test.ts"] } },
+            {
+              extends: true,
+              test: {
+                name: "unit",
+                include: ["app/**/*.test.ts", "tests/lint/**/*.test.ts", "database/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+              },
+            },
           ]),
       // Its global setup builds the site once for the run's HTTP test files (ADR 0055). A project's
       // global setup runs only when the run has files of that project, so a run of unit tests alone

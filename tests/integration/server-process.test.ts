@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "~/.server/db/connect";
 import { ENGINE, PG_URL } from "./test-services";
 import { scratchPostgres } from "../../scripts/scratch-postgres";
+import { staleBuildReason } from "../../scripts/build-freshness.js";
 
 /**
  * The real process, started as `npm start` starts it (node server/index.js on the production
@@ -17,19 +18,9 @@ import { scratchPostgres } from "../../scripts/scratch-postgres";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 function ensureBuild() {
-  const built = path.join(root, "build/server/index.js");
-  const sources = Math.max(...["app", "server", "database"].map((d) => newestSource(path.join(root, d))));
-  if (fs.existsSync(built) && fs.statSync(built).mtimeMs > sources) return;
+  // The rule `npm start` follows (scripts/build-if-stale.js): build only what is stale.
+  if (staleBuildReason(root) === null) return;
   execFileSync("npx", ["react-router", "build"], { cwd: root, stdio: "ignore" });
 }
 
