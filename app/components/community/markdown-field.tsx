@@ -10,26 +10,22 @@ const MarkdownTools = hydrateLater(() => import("./markdown-tools").then((m) => 
  * A box that takes member Markdown (issue 32): the labelled box as every form has it, the help line
  * with a link to the Markdown guide, and, once scripts run, Write / Preview tabs (the preview is the
  * server's own rendering) and shortcuts for bold, italic and links, and for a new post a draft kept
- * in the browser at once and on the server every few seconds; a post's box also takes pictures
- * (Add image, a drop, a paste). Without JavaScript it is the plain
+ * in the browser at once and on the server every few seconds. Without JavaScript it is the plain
  * box, and the form posts as before.
  */
 export function MarkdownField({
   help = MARKDOWN_HELP,
   draft,
-  images = false,
   ...props
 }: TextAreaFieldProps & {
   /** A new post's box keeps a draft (issue 32): where it will be posted (lib/drafts.ts) and what the dashboard calls it. */
   draft?: { place: string; label: string };
-  /** A post's box takes pictures (issue 32): Add image, drop and paste, once scripts run. */
-  images?: boolean;
 }) {
   const id = props.id ?? props.name;
   return (
     <TextAreaField
       {...props}
-      toolbar={<MarkdownTools fieldId={id} draft={draft} images={images} />}
+      toolbar={<MarkdownTools fieldId={id} draft={draft} />}
       help={
         <>
           {help}{" "}

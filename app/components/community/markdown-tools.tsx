@@ -36,7 +36,7 @@ function wrapSelection(area: HTMLTextAreaElement, key: string) {
  * JavaScript has no tab that does nothing). The box stays the form's own field: Preview hides it and
  * shows what the server's renderer makes of its text (POST /markdown/preview); Write shows it again.
  */
-export function MarkdownTools({ fieldId, draft, images = false }: { fieldId: string; draft?: { place: string; label: string }; images?: boolean }) {
+export function MarkdownTools({ fieldId, draft }: { fieldId: string; draft?: { place: string; label: string } }) {
   // True once scripts run (false on the server and while hydrating), with no effect setting state.
   const ready = useSyncExternalStore(
     noSubscription,
@@ -66,6 +66,9 @@ export function MarkdownTools({ fieldId, draft, images = false }: { fieldId: str
   }, [tab, fieldId]);
 
   const restored = useDraft(fieldId, draft);
+  // A post's box takes pictures (issue 32): every kind of post names its text `body` (an event's or a
+  // challenge's description does not). Decided here, in the late chunk, so no page's script grows.
+  const images = ready && box()?.name === "body";
   const { status: imageStatus, input: imageInput, add: addImages, choose: chooseImages } = useImageUploads(fieldId, images);
 
   if (!ready) return null;

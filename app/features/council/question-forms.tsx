@@ -33,7 +33,7 @@ export function EditQuestionForm({
       <input type="hidden" name="intent" value="edit-question" />
       <FormAlert>{errors.form}</FormAlert>
       <TextField name="title" id="edit-question-title" label="Title" defaultValue={title} error={errors.title} maxLength={TITLE_MAX} />
-      <MarkdownField name="body" images id="edit-question-body" label="Your question" rows={8} maxLength={BODY_MAX} defaultValue={body} error={errors.body} />
+      <MarkdownField name="body" id="edit-question-body" label="Your question" rows={8} maxLength={BODY_MAX} defaultValue={body} error={errors.body} />
       <VirtuePicker idPrefix="edit" chosen={virtues} error={errors.virtues} />
       <div className="flex gap-2">
         <Button type="submit" variant="monk">
@@ -83,7 +83,6 @@ export function AnswerTextForm({
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
       <MarkdownField
         name="body"
-        images
         id={fieldId}
         draft={keep}
         label="Your answer"

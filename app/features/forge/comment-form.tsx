@@ -39,7 +39,6 @@ export function CommentForm({
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
       <MarkdownField
         name="body"
-        images
         id={intent === "comment" ? "comment-body" : `edit-comment-${commentId}`}
         draft={keep}
         label="Your comment"

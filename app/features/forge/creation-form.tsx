@@ -185,7 +185,6 @@ export function CreationForm({
         </div>
         <MarkdownField
           name="body"
-          images
           draft={keep}
           label="Your work"
           rows={10}

@@ -42,7 +42,6 @@ export function EditForm({
       ) : null}
       <MarkdownField
         name="body"
-        images
         id={`${fieldId}-body`}
         label={kind === "reply" ? "Your reply" : "Your post"}
         rows={8}
@@ -102,7 +101,6 @@ export function ReplyForm({
       <FormAlert>{errors.form ?? errors.submissionKey}</FormAlert>
       <MarkdownField
         name="body"
-        images
         id="reply-body"
         label="Your reply"
         rows={5}

@@ -72,7 +72,6 @@ export default function Ask({ loaderData, actionData }: Route.ComponentProps) {
             <SimilarQuestions titleId="title" initial={actionData && "similar" in actionData ? actionData.similar : []} />
             <MarkdownField
               name="body"
-              images
               label="Your question"
               draft={{ place: "question:new", label: "Question for the Council" }}
               rows={10}

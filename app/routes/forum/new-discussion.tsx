@@ -71,7 +71,6 @@ export default function NewDiscussion({ loaderData, actionData }: Route.Componen
             <TextField name="title" label="Title" error={errors.title} maxLength={TITLE_MAX} />
             <MarkdownField
               name="body"
-              images
               label="Your post"
               rows={10}
               maxLength={BODY_MAX}
