@@ -335,6 +335,7 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
   // an hour, drops reply counts older than the featured window, pictures uploaded a day ago that no
   // post took, mail sent a month ago and rate-limit hits a day old.
   const stopOutbox = startOutboxWorker(services, {
+    leaseMs: env.MAIL_LEASE_SECONDS * 1000,
     jobs: [
       reminderJob(env.BASE_URL),
       digestJob(env.BASE_URL, env.AUTH_SECRET),

@@ -52,6 +52,11 @@ const envSchema = z.object({
     .default(DEFAULT_MAIL_FROM),
   /** How long the first connection to the database is retried at start before the process gives up. */
   DATABASE_RETRY_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be a whole number").min(0).default(60),
+  /**
+   * How long an instance's claim on a mail holds (ADR 0025): a mail claimed by an instance that died
+   * before sending it is sent by another once this has passed.
+   */
+  MAIL_LEASE_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be a whole number").min(1).max(3600).default(300),
   /** After SIGTERM: how long /healthz says 503 while the site still accepts connections (within the 10 s bound). */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).min(0).max(8, "must be at most 8 (shutdown is bounded at 10 s)").default(2),
   /** The anonymous page cache in front of the app (ADR 0026); off serves every request through React Router. */

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase } from "~/.server/db/connect";
 import { ENGINE, PG_URL } from "./test-services";
+import { startSmtpServer } from "./smtp";
 import { scratchPostgres } from "../../scripts/scratch-postgres";
 import { staleBuildReason } from "../../scripts/build-freshness.js";
 
@@ -306,3 +307,214 @@ describe(`the mail worker in the running process, on ${ENGINE}`, () => {
     }
   }, 60_000);
 });
+
+/*
+ * Two instances on one PostgreSQL database (issue 33): two real processes, each with its own data
+ * folder and the same AUTH_SECRET, as a load balancer would run them. What a member does on one is
+ * what the other knows: sessions, limits, view counts, pages kept in memory, live updates, bells
+ * and mail. Several instances exist only on PostgreSQL: on SQLite one process owns the file.
+ */
+if (ENGINE === "postgres")
+  describe("two instances on one PostgreSQL database", () => {
+    const secret = `${randomUUID()}${randomUUID()}`;
+    const db = () => createDatabase({ engine: "postgres", url: database.env.DATABASE_URL });
+    const folders: string[] = [];
+    const sites: Site[] = [];
+    const closers: (() => Promise<void>)[] = [];
+    afterAll(async () => {
+      for (const site of sites) if (site.child.exitCode === null) site.child.kill("SIGKILL");
+      for (const close of closers) await close();
+      for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+    });
+
+    /** An instance on the file's database, started once the one before it listens (migrations, demo content). */
+    async function instance(env: Record<string, string> = {}) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-instance-"));
+      folders.push(dataDir);
+      const site = startProcess({ ...database.env, DATA_DIR: dataDir, AUTH_SECRET: secret, MAIL_LEASE_SECONDS: "3", ...env });
+      sites.push(site);
+      await listening(site);
+      return site;
+    }
+
+    let addresses = 0;
+    /** A request from an address of its own (the site trusts loopback's X-Forwarded-For). */
+    const from = () => `198.18.${Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`;
+    function post(base: string, pathname: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+      return fetch(base + pathname, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: base, "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": from(), ...headers },
+        body: new URLSearchParams(fields),
+      });
+    }
+    const cookieOf = (res: Response) =>
+      res.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+    async function join(base: string, name: string) {
+      const email = `${name.toLowerCase().replaceAll(" ", "-")}-${randomUUID().slice(0, 8)}@example.org`;
+      const res = await post(base, "/join", { fullName: name, email, password: "Secret123", confirmPassword: "Secret123", termsAccepted: "on" });
+      expect(res.status).toBe(200);
+      return { email, cookie: cookieOf(res) };
+    }
+    /** A reply posted through one instance's form, as a browser posts it. */
+    async function reply(base: string, pathname: string, cookie: string, body: string) {
+      const page = await (await fetch(base + pathname, { headers: { cookie } })).text();
+      const submissionKey = /name="submissionKey" value="([^"]+)"/.exec(page)![1]!;
+      return post(base, pathname, { intent: "reply", body, submissionKey }, { cookie });
+    }
+    async function until<T>(check: () => Promise<T | undefined | false>, what: string, ms = 5_000): Promise<T> {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const value = await check();
+        if (value) return value;
+        if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+
+    it("share sessions, limits, view counts, kept pages, live updates, bells and mail", async () => {
+      const smtp = await startSmtpServer();
+      closers.push(smtp.close);
+      const a = await instance({ SMTP_URL: smtp.url });
+      const b = await instance({ SMTP_URL: smtp.url });
+      const database = db();
+      closers.push(() => database.destroy());
+      const first = await database
+        .selectFrom("discussion")
+        .innerJoin("topic", "topic.id", "discussion.topic_id")
+        .select(["discussion.id", "discussion.slug", "discussion.topic_id", "topic.section"])
+        .orderBy("discussion.id")
+        .executeTakeFirstOrThrow();
+      const discussionPath = `/${first.section}/${first.topic_id}/${first.id}-${first.slug}`;
+
+      // A session opened on A is a session on B.
+      const nora = await join(a.base, "Nora Twofold");
+      const dashboard = await fetch(b.base + "/dashboard", { headers: { cookie: nora.cookie }, redirect: "manual" });
+      expect(dashboard.status).toBe(200);
+      expect(await dashboard.text()).toContain("Nora Twofold");
+
+      // One limit for both: ten wrong passwords for an address, five on each, and the eleventh is refused wherever it goes.
+      for (let i = 0; i < 10; i++) expect((await post(i % 2 ? a.base : b.base, "/signin", { email: nora.email, password: `Wrong${i}xyz` })).status).toBe(400);
+      const locked = await post(a.base, "/signin", { email: nora.email, password: "Secret123" });
+      expect(locked.status).toBe(429);
+      expect(await locked.text()).toContain("Too many attempts. Try again in 15 minutes.");
+
+      // A visitor's view is counted once whichever instance shows the question; another visitor's is counted too.
+      const question = await database.selectFrom("question").select(["id", "view_count"]).orderBy("id").executeTakeFirstOrThrow();
+      const visitor = { "x-forwarded-for": "198.19.0.1" };
+      for (const base of [a.base, b.base]) expect((await fetch(`${base}/council/${question.id}`, { headers: visitor })).status).toBe(200);
+      expect((await fetch(`${b.base}/council/${question.id}`, { headers: { "x-forwarded-for": "198.19.0.2" } })).status).toBe(200);
+      await until(async () => {
+        const row = await database.selectFrom("question").select("view_count").where("id", "=", question.id).executeTakeFirstOrThrow();
+        return Number(row.view_count) === Number(question.view_count) + 2;
+      }, "two views counted");
+
+      // B keeps the discussion's page; a reply posted on A is on B's next answer (NOTIFY, milliseconds).
+      await fetch(b.base + discussionPath);
+      const kept = await fetch(b.base + discussionPath);
+      expect(kept.headers.get("x-page-cache")).toBe("hit");
+      // Nora watches the discussion by replying in it; her live stream on B listens for replies.
+      expect((await reply(a.base, discussionPath, nora.cookie, "Counting breaths, then losing count.")).status).toBe(302);
+      const events: string[] = [];
+      const streamReq = http.get(`${b.base}/live?watch=discussion:${first.id}`, { agent: false, headers: { cookie: nora.cookie } }, (res) => {
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => events.push(chunk));
+      });
+      closers.push(async () => void streamReq.destroy());
+      await until(async () => events.join("").includes("retry:") || events.length > 0, "the stream to open");
+
+      const omar = await join(b.base, "Omar Twofold");
+      const words = `Seven breaths on a calm morning ${randomUUID().slice(0, 8)}`;
+      const posted = await reply(a.base, discussionPath, omar.cookie, words);
+      expect(posted.status).toBe(302);
+      const written = Date.now();
+      await until(async () => (await (await fetch(b.base + discussionPath)).text()).includes(words), "B to show the reply", 2_000);
+      expect(Date.now() - written).toBeLessThan(2_000);
+      await until(async () => events.join("").includes('"type":"reply"'), "B's stream to hear the reply from A");
+      // Nora's bell, on B, rings for Omar's reply on A.
+      await until(
+        async () => (await (await fetch(b.base + "/notifications", { headers: { cookie: nora.cookie } })).text()).includes("Omar Twofold"),
+        "Nora's notification",
+      );
+
+      // Mail: each instance's worker claims from one outbox, so every mail goes once.
+      const readers = Array.from({ length: 6 }, (_, i) => `reader-${i}-${randomUUID().slice(0, 8)}@example.org`);
+      for (const [i, email] of readers.entries()) expect((await post(i % 2 ? a.base : b.base, "/newsletter", { email })).status).toBe(200);
+      await until(async () => readers.every((r) => smtp.received.some((m) => m.to.includes(r))), "every confirmation mail", 15_000);
+      // A round more of both workers: nothing is sent twice.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      for (const r of readers) expect(smtp.received.filter((m) => m.to.includes(r))).toHaveLength(1);
+
+      // Both stop cleanly (and their workers claim nothing of the next test's mail).
+      for (const site of [a, b]) site.child.kill("SIGTERM");
+      expect([await a.exit, await b.exit]).toEqual([0, 0]);
+      expect([...errorLines(a), ...errorLines(b)]).toEqual([]);
+    }, 120_000);
+
+    it("chaos: one killed with SIGKILL under write load loses no acknowledged write, the other keeps serving and sends its leased mail once", async () => {
+      const hanging = await startSmtpServer({ hold: true });
+      const working = await startSmtpServer();
+      closers.push(hanging.close, working.close);
+      // A's mail server takes each mail and never answers: A dies holding the mails it claimed.
+      const a = await instance({ SMTP_URL: hanging.url });
+      const readers = Array.from({ length: 3 }, (_, i) => `leased-${i}-${randomUUID().slice(0, 8)}@example.org`);
+      for (const email of readers) expect((await post(a.base, "/newsletter", { email })).status).toBe(200);
+      await until(async () => hanging.held.length > 0, "A to claim the mail and hang sending it", 10_000);
+      const b = await instance({ SMTP_URL: working.url });
+      const database = db();
+      closers.push(() => database.destroy());
+      const first = await database
+        .selectFrom("discussion")
+        .innerJoin("topic", "topic.id", "discussion.topic_id")
+        .select(["discussion.id", "discussion.slug", "discussion.topic_id", "topic.section"])
+        .orderBy("discussion.id")
+        .executeTakeFirstOrThrow();
+      const discussionPath = `/${first.section}/${first.topic_id}/${first.id}-${first.slug}`;
+      const writers = await Promise.all(Array.from({ length: 6 }, (_, i) => join(b.base, `Writer ${i} Chaos`)));
+
+      // Six members write to both instances, one reply after another, until told to stop; A is killed meanwhile.
+      const acknowledged: string[] = [];
+      const failedOnB: string[] = [];
+      let stop = false;
+      let killed = false;
+      const load = writers.map(async (writer, w) => {
+        for (let n = 0; !stop; n++) {
+          const onA = n % 2 === 0 && !killed;
+          const words = `Chaos reply ${w}-${n}-${randomUUID().slice(0, 8)}`;
+          try {
+            const res = await reply(onA ? a.base : b.base, discussionPath, writer.cookie, words);
+            if (res.status === 302) acknowledged.push(words);
+            else if (!onA) failedOnB.push(`${res.status}`);
+          } catch (error) {
+            // A connection to A cut by the kill is no acknowledgement; B must never fail.
+            if (!onA) failedOnB.push(String(error));
+          }
+        }
+      });
+      await until(async () => acknowledged.length >= 12, "the load to get going", 30_000);
+      a.child.kill("SIGKILL");
+      killed = true;
+      expect(await a.exit).toBeNull();
+      const atKill = acknowledged.length;
+      await until(async () => acknowledged.length >= atKill + 12, "B to go on taking writes", 30_000);
+      stop = true;
+      await Promise.all(load);
+
+      expect(failedOnB).toEqual([]);
+      const stored = new Set(
+        (await database.selectFrom("reply").select("body").where("discussion_id", "=", first.id).where("body", "like", "Chaos reply %").execute()).map(
+          (r) => r.body,
+        ),
+      );
+      expect(acknowledged.filter((words) => !stored.has(words))).toEqual([]);
+      expect((await fetch(b.base + "/readyz")).status).toBe(200);
+
+      // Once A's lease on them ends, B sends the mails A claimed, each once.
+      await until(async () => readers.every((r) => working.received.some((m) => m.to.includes(r))), "B to send A's leased mail", 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      for (const r of readers) expect(working.received.filter((m) => m.to.includes(r))).toHaveLength(1);
+    }, 120_000);
+  });

@@ -10,15 +10,23 @@ export interface ReceivedMail {
 
 /**
  * A real SMTP server on loopback that keeps what it receives: on a random port, or on `port` (to
- * start it again where a stopped one was). `received` can be shared between such restarts.
+ * start it again where a stopped one was). `received` can be shared between such restarts. With
+ * `hold` it reads each mail and never answers, as a server that hangs mid-delivery.
  */
-export async function startSmtpServer(options: { port?: number; received?: ReceivedMail[] } = {}) {
+export async function startSmtpServer(options: { port?: number; received?: ReceivedMail[]; hold?: boolean } = {}) {
   const received: ReceivedMail[] = options.received ?? [];
+  /** With `hold`: the mails whose data came in and were never answered (the sender waits for ever). */
+  const held: string[][] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
     onData(stream, session, callback) {
+      if (options.hold) {
+        held.push(session.envelope.rcptTo.map((r) => r.address));
+        stream.resume();
+        return;
+      }
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
@@ -36,6 +44,7 @@ export async function startSmtpServer(options: { port?: number; received?: Recei
     port,
     url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
     received,
+    held,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
