@@ -365,6 +365,16 @@ if (ENGINE === "postgres")
       const submissionKey = /name="submissionKey" value="([^"]+)"/.exec(page)![1]!;
       return post(base, pathname, { intent: "reply", body, submissionKey }, { cookie });
     }
+    /** The demo content's first discussion and its address. */
+    async function firstDiscussion(database: ReturnType<typeof db>) {
+      const first = await database
+        .selectFrom("discussion")
+        .innerJoin("topic", "topic.id", "discussion.topic_id")
+        .select(["discussion.id", "discussion.slug", "discussion.topic_id", "topic.section"])
+        .orderBy("discussion.id")
+        .executeTakeFirstOrThrow();
+      return { first, discussionPath: `/${first.section}/${first.topic_id}/${first.id}-${first.slug}` };
+    }
     async function until<T>(check: () => Promise<T | undefined | false>, what: string, ms = 5_000): Promise<T> {
       const deadline = Date.now() + ms;
       for (;;) {
@@ -382,13 +392,7 @@ if (ENGINE === "postgres")
       const b = await instance({ SMTP_URL: smtp.url });
       const database = db();
       closers.push(() => database.destroy());
-      const first = await database
-        .selectFrom("discussion")
-        .innerJoin("topic", "topic.id", "discussion.topic_id")
-        .select(["discussion.id", "discussion.slug", "discussion.topic_id", "topic.section"])
-        .orderBy("discussion.id")
-        .executeTakeFirstOrThrow();
-      const discussionPath = `/${first.section}/${first.topic_id}/${first.id}-${first.slug}`;
+      const { first, discussionPath } = await firstDiscussion(database);
 
       // A session opened on A is a session on B.
       const nora = await join(a.base, "Nora Twofold");
@@ -466,13 +470,7 @@ if (ENGINE === "postgres")
       const b = await instance({ SMTP_URL: working.url });
       const database = db();
       closers.push(() => database.destroy());
-      const first = await database
-        .selectFrom("discussion")
-        .innerJoin("topic", "topic.id", "discussion.topic_id")
-        .select(["discussion.id", "discussion.slug", "discussion.topic_id", "topic.section"])
-        .orderBy("discussion.id")
-        .executeTakeFirstOrThrow();
-      const discussionPath = `/${first.section}/${first.topic_id}/${first.id}-${first.slug}`;
+      const { first, discussionPath } = await firstDiscussion(database);
       const writers = await Promise.all(Array.from({ length: 6 }, (_, i) => join(b.base, `Writer ${i} Chaos`)));
 
       // Six members write to both instances, one reply after another, until told to stop; A is killed meanwhile.
