@@ -52,27 +52,54 @@ export interface WatchedDiscussionItem {
   newReplies: number;
 }
 
-/** Discussions the member watches with replies they have not read, each linked at the first of them (issue 28). */
-export function WatchedDiscussions({ discussions }: { discussions: WatchedDiscussionItem[] }) {
+/** A dashboard list of cards, one an item, or the line saying there are none. */
+function CardList<T extends { id: number }>({
+  id,
+  title,
+  empty,
+  items,
+  className,
+  children,
+}: {
+  id: string;
+  title: string;
+  empty: { text: string; link: string; to: string };
+  items: T[];
+  className: string;
+  children: (item: T) => ReactNode;
+}) {
   return (
-    <DashboardSection
-      id="watched-discussions"
-      title="New in discussions you watch"
-      empty={discussions.length === 0 ? { text: "Nothing new in the discussions you watch.", link: "Browse the Monastery", to: "/monastery" } : null}
-    >
-      <ul className="flex flex-col gap-3" data-testid="watched-discussions">
-        {discussions.map((d) => (
-          <li key={d.id}>
-            <Card className="flex flex-wrap items-center justify-between gap-2 p-4">
-              <Link to={d.href} className="font-semibold underline-offset-4 hover:underline">
-                {d.title}
-              </Link>
-              <Badge tone="monk">{d.newReplies === 1 ? "1 new reply" : `${d.newReplies} new replies`}</Badge>
-            </Card>
+    <DashboardSection id={id} title={title} empty={items.length === 0 ? empty : null}>
+      <ul className="flex flex-col gap-3" data-testid={id}>
+        {items.map((item) => (
+          <li key={item.id}>
+            <Card className={className}>{children(item)}</Card>
           </li>
         ))}
       </ul>
     </DashboardSection>
+  );
+}
+
+/** Discussions the member watches with replies they have not read, each linked at the first of them (issue 28). */
+export function WatchedDiscussions({ discussions }: { discussions: WatchedDiscussionItem[] }) {
+  return (
+    <CardList
+      id="watched-discussions"
+      title="New in discussions you watch"
+      empty={{ text: "Nothing new in the discussions you watch.", link: "Browse the Monastery", to: "/monastery" }}
+      items={discussions}
+      className="flex flex-wrap items-center justify-between gap-2 p-4"
+    >
+      {(d) => (
+        <>
+          <Link to={d.href} className="font-semibold underline-offset-4 hover:underline">
+            {d.title}
+          </Link>
+          <Badge tone="monk">{d.newReplies === 1 ? "1 new reply" : `${d.newReplies} new replies`}</Badge>
+        </>
+      )}
+    </CardList>
   );
 }
 
@@ -87,29 +114,27 @@ export interface UpcomingEventItem {
 /** Events the member said they are going to, soonest first, each marked so. */
 export function UpcomingEvents({ events }: { events: UpcomingEventItem[] }) {
   return (
-    <DashboardSection
+    <CardList
       id="upcoming-events"
       title="Your upcoming events"
-      empty={events.length === 0 ? { text: "No upcoming events yet.", link: "Browse events", to: "/events" } : null}
+      empty={{ text: "No upcoming events yet.", link: "Browse events", to: "/events" }}
+      items={events}
+      className="flex flex-col gap-2 p-4"
     >
-      <ul className="flex flex-col gap-3" data-testid="upcoming-events">
-        {events.map((e) => (
-          <li key={e.id}>
-            <Card className="flex flex-col gap-2 p-4">
-              <h3 className="font-semibold">
-                <Link to={`/events/${e.id}`} className="underline-offset-4 hover:underline">
-                  {e.title}
-                </Link>
-              </h3>
-              <p className="flex flex-wrap items-center gap-2 text-sm text-stone-700">
-                <time dateTime={e.startsAt}>{e.start}</time>
-                <YoursMark label="You're going" />
-              </p>
-            </Card>
-          </li>
-        ))}
-      </ul>
-    </DashboardSection>
+      {(e) => (
+        <>
+          <h3 className="font-semibold">
+            <Link to={`/events/${e.id}`} className="underline-offset-4 hover:underline">
+              {e.title}
+            </Link>
+          </h3>
+          <p className="flex flex-wrap items-center gap-2 text-sm text-stone-700">
+            <time dateTime={e.startsAt}>{e.start}</time>
+            <YoursMark label="You're going" />
+          </p>
+        </>
+      )}
+    </CardList>
   );
 }
 

@@ -82,37 +82,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </ul>
       </section>
 
-      <section aria-labelledby="monastery-teaser" className="bg-monk-soft/60 py-16">
-        <div className="mx-auto max-w-6xl px-4">
-          <div className="flex flex-wrap items-end justify-between gap-3">
-            <SectionHeading id="monastery-teaser">From the Monastery</SectionHeading>
-            <Link to="/monastery" className="mb-4 text-sm font-semibold text-monk-strong underline">
-              All Monastery topics
-            </Link>
-          </div>
-          <div className="grid gap-6 md:grid-cols-3">
-            {monastery.map((t) => (
-              <TopicCard key={t.id} topic={t} />
-            ))}
-          </div>
-        </div>
-      </section>
-
-      <section aria-labelledby="battlefield-teaser" className="bg-warrior-soft/60 py-16">
-        <div className="mx-auto max-w-6xl px-4">
-          <div className="flex flex-wrap items-end justify-between gap-3">
-            <SectionHeading id="battlefield-teaser">From the Battlefield</SectionHeading>
-            <Link to="/battlefield" className="mb-4 text-sm font-semibold text-warrior-strong underline">
-              All Battlefield topics
-            </Link>
-          </div>
-          <div className="grid gap-6 md:grid-cols-3">
-            {battlefield.map((t) => (
-              <TopicCard key={t.id} topic={t} />
-            ))}
-          </div>
-        </div>
-      </section>
+      <SectionTeaser section="monastery" topics={monastery} />
+      <SectionTeaser section="battlefield" topics={battlefield} />
 
       {featured.length > 0 ? (
         <section aria-labelledby="featured-teaser" className="mx-auto max-w-6xl px-4 py-16">
@@ -216,6 +187,34 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </section>
       )}
     </>
+  );
+}
+
+/** Each section's teaser: its name and colours, written out whole so that Tailwind finds the classes. */
+const TEASERS = {
+  monastery: { name: "Monastery", band: "bg-monk-soft/60", link: "text-monk-strong" },
+  battlefield: { name: "Battlefield", band: "bg-warrior-soft/60", link: "text-warrior-strong" },
+} as const;
+
+/** "From the Monastery": three of a section's topics and the way to all of them. */
+function SectionTeaser({ section, topics }: { section: keyof typeof TEASERS; topics: Route.ComponentProps["loaderData"]["monastery"] }) {
+  const { name, band, link } = TEASERS[section];
+  return (
+    <section aria-labelledby={`${section}-teaser`} className={`${band} py-16`}>
+      <div className="mx-auto max-w-6xl px-4">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <SectionHeading id={`${section}-teaser`}>From the {name}</SectionHeading>
+          <Link to={`/${section}`} className={`mb-4 text-sm font-semibold ${link} underline`}>
+            All {name} topics
+          </Link>
+        </div>
+        <div className="grid gap-6 md:grid-cols-3">
+          {topics.map((t) => (
+            <TopicCard key={t.id} topic={t} />
+          ))}
+        </div>
+      </div>
+    </section>
   );
 }
 
