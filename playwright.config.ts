@@ -68,6 +68,7 @@ export default defineConfig({
         "reactions.spec.ts",
         "safety.spec.ts",
         "writing.spec.ts",
+        "avatars.spec.ts",
       ],
       dependencies: ["screens"],
       use: { ...devices["Desktop Chrome"], channel: undefined },

@@ -53,7 +53,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     baseUrl: context.get(servicesContext).env.BASE_URL,
     // The bell's count travels with the viewer (issue 28); the session's fingerprint holds it, so a
     // kept page never shows a stale one (ADR 0040).
-    viewer: viewer ? { name: viewer.name, handle: viewer.handle, role: viewer.role, ...unreadOf(context.get(viewerUnreadContext)) } : null,
+    viewer: viewer
+      ? { name: viewer.name, handle: viewer.handle, role: viewer.role, avatar: viewer.avatar, ...unreadOf(context.get(viewerUnreadContext)) }
+      : null,
     toast: flash
       ? { id: `${flash}-${Date.now()}`, ...FLASHES[flash] }
       : rankUp

@@ -328,6 +328,7 @@ async function build(): Promise<Built> {
     email: `member-${i + 1}@example.org`,
     handle: `member-${i + 1}`,
     role: "member",
+    avatar: null,
   }));
   const author = () => members[drawMember(random)]!.id;
   await step(`${MEMBERS} members`, () =>

@@ -108,6 +108,8 @@ export function createAuth({ db, engine, secret, baseURL, sendResetPassword }: A
         // its own (ADR 0027); the XP ledger's transaction writes `rank`, the check `seen_rank`.
         rank: { type: "string", required: false, input: false, defaultValue: "initiate" },
         seenRank: { type: "string", fieldName: "seen_rank", required: false, input: false },
+        // The picture's base name (ADR 0072), for the header; only the settings' upload sets it.
+        avatar: { type: "string", required: false, input: false },
       },
     },
     account: {

@@ -41,6 +41,8 @@ export interface Viewer {
   email: string;
   handle: string;
   role: MemberRole;
+  /** The base name of their picture (ADR 0072), for the header; null shows their initials. */
+  avatar: string | null;
 }
 
 /** The signed-in member's rank and the rank they were last shown, as the session read them (ADR 0022, 0027). */

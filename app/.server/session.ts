@@ -25,8 +25,14 @@ export async function loadViewer(context: Readonly<RouterContextProvider>, reque
   }
   const { headers, response } = await services.auth.api.getSession({ headers: request.headers, returnHeaders: true });
   if (!response) return { viewer: null, rank: null, unread: 0, headers };
-  const user = response.user as typeof response.user & { handle: string; role: Viewer["role"]; rank?: string | null; seenRank?: string | null };
-  const viewer: Viewer = { id: user.id, name: user.name, email: user.email, handle: user.handle, role: user.role };
+  const user = response.user as typeof response.user & {
+    handle: string;
+    role: Viewer["role"];
+    rank?: string | null;
+    seenRank?: string | null;
+    avatar?: string | null;
+  };
+  const viewer: Viewer = { id: user.id, name: user.name, email: user.email, handle: user.handle, role: user.role, avatar: user.avatar ?? null };
   const rank: ViewerRank = { rank: user.rank ?? "initiate", seenRank: user.seenRank ?? null };
   if (writes) writesAsViewer(viewer.id);
   // The bell's count; this page is never kept (Better Auth's path), so no fingerprint needs it.
@@ -72,7 +78,7 @@ async function settledSession(services: AppServices, request: Request): Promise<
   // NaN (a value that is not a time) fails every comparison: refused explicitly.
   if (!Number.isFinite(expiresAt) || expiresAt <= now || refreshAt <= now) return null;
   return {
-    viewer: { id: row.id, name: row.name, email: row.email, handle: row.handle, role: row.role },
+    viewer: { id: row.id, name: row.name, email: row.email, handle: row.handle, role: row.role, avatar: row.avatar },
     rank: { rank: row.rank ?? "initiate", seenRank: row.seen_rank ?? null },
     unread: Number(row.unread),
     page: { memberId: row.id, token, fingerprint: sessionFingerprint(row), until: Math.min(expiresAt, refreshAt) },
@@ -83,7 +89,7 @@ type SessionMember = NonNullable<Awaited<ReturnType<typeof findSessionMember>>>;
 
 /**
  * What a signed-in page may depend on of its session and member row: the expiry (a refresh moves
- * it), the name, address, handle and role (the header, the controls), the rank and the rank seen
+ * it), the name, address, handle, role and picture (the header, the controls), the rank and the rank seen
  * (the rank-up toast), the XP, which other members' likes, votes and accepted answers move, and the
  * bell's unread count, which others' replies and mentions move (issue 28).
  */
@@ -95,6 +101,7 @@ function sessionFingerprint(row: SessionMember) {
     row.email,
     row.handle,
     row.role,
+    row.avatar,
     row.rank,
     row.seen_rank,
     Number(row.xp),

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { firstErrors, type FieldErrors } from "~/schemas/form-data";
 import { AUDIO_MAX_BYTES, IMAGE_MAX_BYTES, UPLOAD_BODY_LIMIT } from "~/schemas/forge";
+import { AVATAR_BODY_LIMIT } from "~/schemas/fields";
 import { readMultipart, type UploadedFile } from "./media/multipart";
 
 const CREATION_FILES = {
@@ -19,4 +20,20 @@ export async function parseCreationForm<S extends z.core.$ZodType>(request: Requ
   const files: Record<string, UploadedFile | undefined> = read.files;
   if (!result.success) return { ok: false as const, status: 400 as const, errors: firstErrors(result.error.issues) };
   return { ok: true as const, values: result.data as z.infer<S>, files };
+}
+
+/**
+ * The settings' picture form (ADR 0072): one file field, `avatar`, and no text, read as it
+ * streams in; a file over 5 MB is refused before the rest is read. An empty field gives no file.
+ */
+export async function parseAvatarForm(request: Request) {
+  const read = await readMultipart(request, {
+    files: { avatar: { maxBytes: IMAGE_MAX_BYTES, tooLarge: "The image is larger than 5 MB." } },
+    totalBytes: AVATAR_BODY_LIMIT,
+    maxFields: 2,
+    fieldBytes: 1000,
+  });
+  if (!read.ok) return { ok: false as const, status: read.status, errors: { [read.field]: read.message } as FieldErrors };
+  const file: UploadedFile | undefined = read.files.avatar;
+  return { ok: true as const, file };
 }

@@ -50,6 +50,8 @@ export const AUDIO_MAX_BYTES = 20 * 1024 * 1024;
  * matches, so it lives outside server-only code); every other route keeps the global 1 MB.
  */
 export const UPLOAD_BODY_LIMIT = 21 * 1024 * 1024;
+/** The settings page's largest post: a profile picture at the image limit and the form's framing (ADR 0072). */
+export const AVATAR_BODY_LIMIT = IMAGE_MAX_BYTES + 64 * 1024;
 
 // events.ts, account.ts
 /**

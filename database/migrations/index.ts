@@ -34,6 +34,7 @@ import * as searchSpeed from "./2026-12-05-0250-search-speed";
 import * as replyTo from "./2026-12-05-0260-reply-to";
 import * as drafts from "./2026-12-05-0270-drafts";
 import * as postImages from "./2026-12-05-0280-post-images";
+import * as avatars from "./2026-12-05-0290-avatars";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-05-0260-reply-to": replyTo,
   "2026-12-05-0270-drafts": drafts,
   "2026-12-05-0280-post-images": postImages,
+  "2026-12-05-0290-avatars": avatars,
 };

@@ -34,6 +34,7 @@ export async function member(db: Db, overrides: MemberOverrides = {}): Promise<V
     email: overrides.email ?? `member-${tag}@example.org`,
     handle: overrides.handle ?? `member-${tag}`,
     role: overrides.role ?? "member",
+    avatar: null,
   };
   await db
     .insertInto("member")

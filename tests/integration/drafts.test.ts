@@ -82,7 +82,7 @@ describe(`drafts on ${ENGINE}`, () => {
     await keep(m.cookie, { place: `comment:${c.id}`, body: "Lovely gl", label: "Comment on A clay bowl", url: `/forge/${c.id}#comment-body` });
     const viewer = await web.site.services.db
       .selectFrom("member")
-      .select(["id", "name", "email", "handle", "role"])
+      .select(["id", "name", "email", "handle", "role", "avatar"])
       .where("id", "=", m.id)
       .executeTakeFirstOrThrow();
     const commented = await commentOnCreation(web.site.services, viewer, c.id, { body: "Lovely glaze.", submissionKey: crypto.randomUUID() });

@@ -14,7 +14,7 @@ const web = siteOverHttp();
 
 async function joinAs(name: string, xp = 0) {
   const { cookie, email, id } = await joinOverHttp(web, name, { xp });
-  const viewer: Viewer = { id, name, email, handle: id, role: "member" };
+  const viewer: Viewer = { id, name, email, handle: id, role: "member", avatar: null };
   return { cookie, viewer, id };
 }
 const key = () => crypto.randomUUID();

@@ -51,7 +51,7 @@ export async function joinedCookie(web: Web, name: string, ip: string) {
 
 /** The Viewer the domain services take, of a member who joined through the site (to post as them). */
 export function viewerOf(web: Web, id: string): Promise<Viewer> {
-  return web.site.services.db.selectFrom("member").select(["id", "name", "email", "handle", "role"]).where("id", "=", id).executeTakeFirstOrThrow();
+  return web.site.services.db.selectFrom("member").select(["id", "name", "email", "handle", "role", "avatar"]).where("id", "=", id).executeTakeFirstOrThrow();
 }
 
 /** Asks in the settings to move the account to `newAddress`: the token of the link mailed there. */

@@ -93,8 +93,9 @@ export const TAG_COVERAGE: Readonly<Record<TagKind, readonly Table[]>> = {
   event: EVENTS,
   challenges: CHALLENGES,
   challenge: CHALLENGES,
-  // A member as an author anywhere: name, rank (standing), advisor badge.
-  member: ["member", "advisor"],
+  // A member as an author anywhere: name, rank (standing), advisor badge, picture (its files are
+  // stored and deleted with the member row that names them, ADR 0072).
+  member: ["member", "advisor", "media"],
   // Their profile page: exact XP, their latest posts (every post names it) and their virtue levels,
   // counted from completed challenge attempts (a completion awards XP, which names it).
   // Every post names its author's profile (the posting pipeline), comments included (issue 30's tabs).

@@ -37,6 +37,8 @@ export interface MemberTable {
   silenced_until: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** The reason the moderator gave, shown to the member with every refusal. */
   silence_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The 32-hex base name of the member's picture in three sizes (issue 32, ADR 0072); null: their initials. */
+  avatar: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionTable {

@@ -3,6 +3,7 @@ import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
 import { WorkQueue } from "./image-queue";
 import { mediaName, type NewMedia } from "./media-store";
+import { AVATAR_SIZES, avatarFileName } from "~/lib/media";
 
 /**
  * What an uploaded image becomes before it is stored (ADR 0020, bounded by ADR 0043). The type is
@@ -115,13 +116,7 @@ export async function processImage(bytes: Buffer, options: { timeLimitMs?: numbe
  * EXIF orientation before the EXIF goes; nothing asks sharp to keep metadata.
  */
 async function encodeSizes(bytes: Buffer, deadline: number): Promise<{ ok: true; value: ProcessedImage }> {
-  // sharp's timeout is per pipeline, in whole seconds: each step gets what is left of the image's
-  // time, and no step starts once it is spent.
-  const secondsLeft = () => {
-    const left = Math.ceil((deadline - Date.now()) / 1000);
-    if (left <= 0) throw new Error("timeout");
-    return { seconds: left };
-  };
+  const secondsLeft = () => timeLeft(deadline);
   decodes += 1;
   const { data, info } = await sharp(bytes, INPUT)
     .rotate()
@@ -148,6 +143,58 @@ async function encodeSizes(bytes: Buffer, deadline: number): Promise<{ ok: true;
   const display = await encode("display", DISPLAY_WIDTH, 82);
   const thumb = await encode("thumb", THUMB_WIDTH, 75);
   return { ok: true, value: { full, display, thumb } };
+}
+
+/**
+ * sharp's timeout is per pipeline, in whole seconds: each step gets what is left of the image's
+ * time, and no step starts once it is spent.
+ */
+function timeLeft(deadline: number) {
+  const left = Math.ceil((deadline - Date.now()) / 1000);
+  if (left <= 0) throw new Error("timeout");
+  return { seconds: left };
+}
+
+/** A member's picture (ADR 0072): one square in each of AVATAR_SIZES, under one base name. */
+export interface ProcessedAvatar {
+  base: string;
+  files: Omit<NewMedia, "ownerId">[];
+}
+
+/**
+ * A turn in the same queue, under the same time limit, as any other image: the checked image is
+ * decoded once, turned upright by its EXIF orientation and cut to a square of the largest size
+ * around what draws the eye (libvips' attention crop); the smaller sizes are encoded from those
+ * pixels. Nothing of the upload's metadata is copied.
+ */
+export async function encodeAvatar(
+  image: CheckedImage,
+  { timeLimitMs = IMAGE_SECONDS * 1000 } = {},
+): Promise<{ ok: true; value: ProcessedAvatar } | ImageRefusal> {
+  const done = await imageWork.run(() => encodeAvatarSizes(image.bytes, Date.now() + timeLimitMs).catch(refusal));
+  return done.ok ? done.value : { ok: false, message: IMAGES_BUSY, busy: true };
+}
+
+async function encodeAvatarSizes(bytes: Buffer, deadline: number): Promise<{ ok: true; value: ProcessedAvatar }> {
+  const largest = AVATAR_SIZES[AVATAR_SIZES.length - 1];
+  decodes += 1;
+  const { data, info } = await sharp(bytes, INPUT)
+    .rotate()
+    .resize({ width: largest, height: largest, fit: "cover", position: sharp.strategy.attention })
+    .toColourspace("srgb")
+    .raw({ depth: "uchar" })
+    .timeout(timeLeft(deadline))
+    .toBuffer({ resolveWithObject: true });
+  const pixels = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const base = mediaName("image/webp").slice(0, 32);
+  const files = [];
+  for (const size of AVATAR_SIZES) {
+    const source = sharp(data, pixels);
+    const sized = size === largest ? source : source.resize({ width: size, height: size });
+    const out = await sized.webp({ quality: 80, effort: WEBP_EFFORT }).timeout(timeLeft(deadline)).toBuffer({ resolveWithObject: true });
+    files.push({ name: avatarFileName(base, size), contentType: "image/webp", data: new Uint8Array(out.data), width: out.info.width, height: out.info.height });
+  }
+  return { ok: true, value: { base, files } };
 }
 
 function refusal(error: unknown): ImageRefusal {

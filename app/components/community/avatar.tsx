@@ -1,52 +1,40 @@
-import { cn, initialsOf } from "~/lib/utils";
+import { initialsOf } from "~/lib/utils";
 
 /**
- * Backgrounds for generated avatars. Each is dark enough for white initials to pass WCAG AA at
- * small sizes (4.5:1 or better), so axe stays clean wherever an avatar shows.
+ * How many background tones generated avatars take. app/app.css draws each (`data-tone`), with the
+ * circle, the sizes (`data-size`) and the initials' type, so that every page's script, which
+ * carries the avatar, holds none of it (ADR 0072).
  */
-const TONES = [
-  "bg-teal-700",
-  "bg-sky-700",
-  "bg-indigo-700",
-  "bg-violet-700",
-  "bg-fuchsia-800",
-  "bg-rose-700",
-  "bg-amber-800",
-  "bg-emerald-800",
-  "bg-cyan-800",
-  "bg-stone-700",
-] as const;
+const TONES = 10;
 
 /** The same member always gets the same colour: a small string hash of the handle picks the tone. */
 export function avatarTone(key: string) {
   let hash = 0;
   for (const ch of key) hash = (hash * 31 + ch.codePointAt(0)!) >>> 0;
-  return TONES[hash % TONES.length];
+  return hash % TONES;
 }
 
-const SIZES = {
-  sm: "size-8 text-xs",
-  md: "size-9 text-sm",
-  lg: "size-16 text-xl",
-} as const;
+/** 32, 36 and 64 CSS pixels (app/app.css). */
+type AvatarSize = "sm" | "md" | "lg";
 
 /**
- * A member's initials on a colour derived from their handle. Decorative (the name is always shown
- * or announced beside it), so it is hidden from assistive technology.
+ * A member's picture (ADR 0072) when they uploaded one, else their initials on a colour derived
+ * from their handle. Decorative either way (the name is always shown or announced beside it): the
+ * picture has an empty alt, the initials are hidden from assistive technology. The picture sits on
+ * the same coloured circle, which shows until it has loaded.
  */
-export function Avatar({ name, handle, size = "md", className }: { name: string; handle: string; size?: keyof typeof SIZES; className?: string }) {
+export function Avatar({ member, size = "md" }: { member: { name: string; handle: string; avatar?: string | null }; size?: AvatarSize }) {
+  const look = { "data-slot": "avatar", "data-size": size, "data-tone": avatarTone(member.handle) };
+  if (member.avatar) {
+    // Stored sizes (avatarFileName in app/lib/media.ts) for the 32–36 and the 64 pixel boxes, at one
+    // and two device pixels per CSS pixel; the stylesheet gives the box its size.
+    const [one, two] = size === "lg" ? [96, 256] : [48, 96];
+    const file = (side: number) => `/media/${member.avatar}-avatar${side}.webp`;
+    return <img src={file(one)} srcSet={`${file(two)} 2x`} alt="" {...look} />;
+  }
   return (
-    <span
-      aria-hidden="true"
-      data-slot="avatar"
-      className={cn(
-        "inline-flex shrink-0 select-none items-center justify-center rounded-full font-semibold text-white",
-        SIZES[size],
-        avatarTone(handle),
-        className,
-      )}
-    >
-      {initialsOf(name)}
+    <span aria-hidden="true" {...look}>
+      {initialsOf(member.name)}
     </span>
   );
 }

@@ -9,6 +9,7 @@ export interface Author {
   name: string;
   handle: string;
   rank: RankId;
+  avatar?: string | null;
 }
 
 /**
@@ -18,7 +19,7 @@ export interface Author {
 export function Byline({ author, children }: { author: Author; children?: React.ReactNode }) {
   return (
     <div data-slot="byline" data-member={author.handle} className="flex min-w-0 items-center gap-3 text-sm">
-      <Avatar name={author.name} handle={author.handle} />
+      <Avatar member={author} />
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <AuthorName author={author} />

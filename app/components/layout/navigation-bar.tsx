@@ -15,6 +15,7 @@ export interface NavViewer {
   name: string;
   handle: string;
   role?: MemberRole;
+  avatar?: string | null;
   /** Unread notifications, and the count as the bell's badge shows it ("99+"), worked out by the server (issue 28). */
   unread?: number;
   unreadLabel?: string;
@@ -248,7 +249,7 @@ export function NavigationBar({ viewer }: { viewer: NavViewer | null }) {
               open={openMenu === "account"}
               onOpenChange={setAccountOpen}
               opener={accountOpener}
-              trigger={<Avatar name={viewer.name} handle={viewer.handle} />}
+              trigger={<Avatar member={viewer} />}
             >
               <p className="truncate px-3 py-2 text-sm font-semibold">{viewer.name}</p>
               <Link to="/dashboard" className={menuItemClass}>

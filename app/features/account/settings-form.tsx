@@ -8,7 +8,7 @@ import { CheckCircle2 } from "~/components/ui/icons/check-circle-2";
 import type { FieldErrors } from "~/schemas/form-data";
 
 /** The settings page's forms; each posts to `/settings?intent=<intent>` and is parsed by its own schema. */
-export type SettingsIntent = "profile" | "email" | "password" | "delete" | "notifications" | "unmute";
+export type SettingsIntent = "profile" | "avatar" | "remove-avatar" | "email" | "password" | "delete" | "notifications" | "unmute";
 
 /** What the settings action answers a form: its errors, or what it did. */
 export interface SettingsResult {

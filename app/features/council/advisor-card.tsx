@@ -11,6 +11,7 @@ export interface AdvisorSummary {
   name: string;
   handle: string;
   rank: RankId;
+  avatar: string | null;
   path: PathId;
   specialty: string;
   virtues: string[];
@@ -20,7 +21,7 @@ export interface AdvisorSummary {
 export function AdvisorCard({ advisor }: { advisor: AdvisorSummary }) {
   return (
     <Card className="flex flex-col items-center p-6 text-center">
-      <Avatar name={advisor.name} handle={advisor.handle} size="lg" />
+      <Avatar member={advisor} size="lg" />
       <h3 className="mt-3 text-lg font-semibold">
         <Link to={`/members/${advisor.handle}`} className="hover:underline">
           {advisor.name}

@@ -12,7 +12,7 @@ const cards = new Lru<string, string>(2000, { weigh: (key, markup) => key.length
  * The viewer-independent part of a reply card (ReplyCardMarkup) as HTML, rendered once per version
  * of the reply and reused by every request (issue 13: rendering the 50 cards of a discussion page was
  * about a third of a signed-in page's server time). The key is everything the markup is made of, so
- * an edit, a deletion, a moderator hiding the reply or the author's new name or rank gives a new key
+ * an edit, a deletion, a moderator hiding the reply or the author's new name, rank or picture gives a new key
  * (and new markup) without any invalidation; an entry no page asks for any more ages out of the
  * bounded map (least recently used first).
  */
@@ -24,6 +24,7 @@ export function replyCardHtml(reply: ReplyCardContent, withText: boolean): strin
     author.handle,
     author.name,
     author.rank,
+    author.avatar ?? null,
     createdAt,
     edited ? id : null,
     badge,

@@ -67,7 +67,7 @@ function NotificationLine({ line }: { line: Line }) {
   return (
     <li className={cn("flex gap-3 rounded-lg border p-4", line.read ? "border-line bg-white" : "border-monk/30 bg-monk-soft")}>
       {line.actor ? (
-        <Avatar name={line.actor.name} handle={line.actor.handle ?? line.actor.name} size="sm" />
+        <Avatar member={{ ...line.actor, handle: line.actor.handle ?? line.actor.name }} size="sm" />
       ) : (
         // What no member did (a rank, a check-in, an event, a moderator) carries the site's mark.
         <span aria-hidden="true" className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-ink text-sm text-white">

@@ -1,20 +1,23 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/settings";
+import { hydrateLater } from "~/components/layout/hydrate-later";
 import { DataExportCard } from "~/features/account/data-export-card";
 import { DeleteAccountForm } from "~/features/account/delete-account-form";
 import { EmailSettingsForm } from "~/features/account/email-settings-form";
 import { MutedMembers, NotificationSettingsForm } from "~/features/account/notification-settings-form";
 import { PasswordSettingsForm } from "~/features/account/password-settings-form";
 import { ProfileSettingsForm } from "~/features/account/profile-settings-form";
-import type { SettingsIntent, SettingsResult } from "~/features/account/settings-form";
+import { Done, type SettingsIntent, type SettingsResult } from "~/features/account/settings-form";
 import { servicesContext } from "~/.server/context";
 import { signOutMember } from "~/.server/domain/accounts/account-service";
+import { removeAvatar, setAvatar } from "~/.server/domain/accounts/avatar-service";
 import { changePassword, deleteAccount, requestEmailChange, saveProfile, settingsOf } from "~/.server/domain/accounts/settings-service";
 import { membersMutedBy, notificationSettings, saveNotificationSettings, setMemberMuted } from "~/.server/domain/notifications/notification-service";
 import { flashCookie } from "~/.server/flash";
 import { parseForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
-import { INTEREST_CHECKBOXES } from "~/schemas/fields";
+import { parseAvatarForm } from "~/.server/upload-forms";
+import { AVATAR_BODY_LIMIT, INTEREST_CHECKBOXES } from "~/schemas/fields";
 import type { FieldErrors } from "~/schemas/form-data";
 import {
   changeEmailSchema,
@@ -27,6 +30,15 @@ import {
 } from "~/schemas/settings";
 import { NOTIFICATION_SETTING_NAMES } from "~/lib/notifications";
 import { timeZoneNames } from "~/lib/time-zones";
+
+/**
+ * The picture form and its file field are a chunk of their own, hydrated after the page (ADR 0031):
+ * until then, and without JavaScript, the server's form posts the file as it is.
+ */
+const AvatarSettingsForm = hydrateLater(() => import("~/features/account/avatar-settings-form").then((m) => m.AvatarSettingsForm));
+
+/** The picture form takes an upload: server/http.ts lets this route's posts be larger than the global 1 MB. */
+export const handle = { maxBodyBytes: AVATAR_BODY_LIMIT };
 
 export const meta: Route.MetaFunction = () => [{ title: "Settings · Inner Peace. Outer Strength." }, { name: "robots", content: "noindex" }];
 
@@ -55,6 +67,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!parsed.ok) return fail(intent, parsed.errors, 400);
       await saveProfile(services, viewer, parsed.values);
       return data<SettingsResult>({ intent, errors: {}, done: "Your profile is saved." });
+    }
+    case "avatar": {
+      const parsed = await parseAvatarForm(request);
+      if (!parsed.ok) return fail(intent, parsed.errors, parsed.status);
+      const result = await setAvatar(services, viewer, parsed.file?.bytes);
+      if (!result.ok) return fail(intent, result.errors, result.status);
+      return data<SettingsResult>({ intent, errors: {}, done: "Your picture is saved." });
+    }
+    case "remove-avatar": {
+      await removeAvatar(services, viewer);
+      return data<SettingsResult>({ intent, errors: {}, done: "Your picture is removed." });
     }
     case "email": {
       const parsed = await parseForm(request, changeEmailSchema);
@@ -114,12 +137,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
   const { settings, zones, notifications, muted } = loaderData;
   const resultFor = (intent: SettingsIntent) => (actionData?.intent === intent ? actionData : undefined);
+  const avatarResult = resultFor("avatar") ?? resultFor("remove-avatar");
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
       <h1 className="font-serif text-4xl font-bold">Settings</h1>
       <p className="mt-2 text-stone-700">Your profile, notifications, sign-in and data.</p>
       <div className="mt-8 flex flex-col gap-8">
         <ProfileSettingsForm settings={settings} zones={zones} result={resultFor("profile")} />
+        <AvatarSettingsForm member={settings} result={avatarResult} done={<Done>{avatarResult?.done}</Done>} />
         <NotificationSettingsForm settings={notifications} result={resultFor("notifications")} />
         <MutedMembers members={muted} result={resultFor("unmute")} />
         <EmailSettingsForm email={settings.email} result={resultFor("email")} />

@@ -193,7 +193,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
           <ul className="mt-4 flex flex-wrap gap-3" aria-label="Members going">
             {event.going.map((m) => (
               <li key={m.handle} data-member={m.handle} className="flex items-center gap-2 rounded-full border border-line bg-white py-1 pr-3 pl-1 text-sm">
-                <Avatar name={m.name} handle={m.handle} size="sm" />
+                <Avatar member={m} size="sm" />
                 {m.name}
               </li>
             ))}

@@ -118,7 +118,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
             <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
               {members.map((m) => (
                 <li key={m.handle} className="flex gap-3 rounded-lg border border-line bg-white p-4">
-                  <Avatar name={m.name} handle={m.handle} />
+                  <Avatar member={m} />
                   <div className="min-w-0">
                     <Link to={m.profile} className="font-semibold text-monk-strong hover:underline">
                       {m.name}

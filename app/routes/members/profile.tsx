@@ -244,7 +244,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
     <div className="mx-auto max-w-5xl px-4 py-12">
       <StructuredData data={loaderData.structuredData} />
       <section aria-labelledby="profile-name" className="flex flex-col gap-6 sm:flex-row sm:items-center">
-        <Avatar name={p.name} handle={p.handle} size="lg" />
+        <Avatar member={p} size="lg" />
         <div className="min-w-0">
           <h1 id="profile-name" className="font-serif text-4xl font-bold">
             {p.name}

@@ -73,7 +73,7 @@ export async function registerMember(services: AppServices, values: JoinValues, 
       const user = response.user;
       // A new member shows nowhere until they write something: no page counts members.
       wroteNothingPublic();
-      return { ok: true, headers, viewer: { id: user.id, name: user.name, email: user.email, handle, role: "member" } };
+      return { ok: true, headers, viewer: { id: user.id, name: user.name, email: user.email, handle, role: "member", avatar: null } };
     } catch (error) {
       // Two joins with one address at the same moment: the unique index lets one through. The
       // owner is the other join, made a moment ago (most often this one's double submit): no mail.

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/connect";
 import { toIso } from "~/lib/dates";
+import { avatarFileName, mediaUrl } from "~/lib/media";
 
 // "Download all my data" (issue 11, item 7): everything the member wrote or did, and nothing of
 // anyone else's beyond the ids and titles of what they answered or liked. No password hash, no
@@ -10,7 +11,7 @@ const iso = (v: string | Date | null) => (v === null ? null : toIso(v));
 export async function exportMemberData(db: Db, memberId: string, now = new Date()) {
   const member = await db
     .selectFrom("member")
-    .select(["id", "name", "email", "handle", "bio", "interests", "time_zone", "role", "created_at", "updated_at"])
+    .select(["id", "name", "email", "handle", "bio", "interests", "time_zone", "role", "created_at", "updated_at", "avatar"])
     .where("id", "=", memberId)
     .executeTakeFirst();
   if (!member) return null;
@@ -135,6 +136,8 @@ export async function exportMemberData(db: Db, memberId: string, now = new Date(
       interests,
       timeZone: member.time_zone,
       role: member.role,
+      // The largest size of their picture, where the site serves it (ADR 0072).
+      picture: member.avatar ? mediaUrl(avatarFileName(member.avatar, 256)) : null,
       joinedAt: iso(member.created_at),
       updatedAt: iso(member.updated_at),
     },

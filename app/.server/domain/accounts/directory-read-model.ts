@@ -32,6 +32,7 @@ export interface DirectoryMember {
   xp: number;
   joinedAt: string;
   bio: string | null;
+  avatar: string | null;
 }
 
 /**
@@ -55,6 +56,7 @@ export async function memberDirectory(db: Executor, filters: DirectoryFilters, a
     xp: Number(m.xp),
     joinedAt: toIso(m.created_at),
     bio: m.bio,
+    avatar: m.avatar,
   }));
   const last = members[members.length - 1];
   const next =

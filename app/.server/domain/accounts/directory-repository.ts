@@ -22,7 +22,10 @@ export interface DirectoryQuery {
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function directoryPage(db: Executor, query: DirectoryQuery) {
-  let q = db.selectFrom("member").select(["id", "name", "handle", "bio", "rank", "xp", "created_at"]).where("handle", "not like", `${DELETED_HANDLE_PREFIX}%`);
+  let q = db
+    .selectFrom("member")
+    .select(["id", "name", "handle", "bio", "rank", "xp", "created_at", "avatar"])
+    .where("handle", "not like", `${DELETED_HANDLE_PREFIX}%`);
   for (const word of query.words) {
     const pattern = `%${likeLiteral(word)}%`;
     q = q.where((eb) =>

@@ -1,4 +1,5 @@
 import { BELL_MAX } from "~/lib/notifications";
+import { engineOf } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import type { MemberRole } from "~/lib/domain-values";
 
@@ -31,7 +32,7 @@ export async function updateRoleByEmail(db: Executor, email: string, role: Membe
 export async function findProfileByHandle(db: Executor, handle: string) {
   return db
     .selectFrom("member")
-    .select(["id", "name", "handle", "bio", "interests", "image", "created_at"])
+    .select(["id", "name", "handle", "bio", "interests", "avatar", "created_at"])
     .where("handle", "=", handle)
     .where("handle", "not like", "deleted-%")
     .executeTakeFirst();
@@ -39,7 +40,26 @@ export async function findProfileByHandle(db: Executor, handle: string) {
 
 /** What the settings page edits, and shows back. */
 export async function findSettings(db: Executor, memberId: string) {
-  return db.selectFrom("member").select(["id", "name", "email", "handle", "bio", "interests", "time_zone"]).where("id", "=", memberId).executeTakeFirst();
+  return db
+    .selectFrom("member")
+    .select(["id", "name", "email", "handle", "bio", "interests", "time_zone", "avatar"])
+    .where("id", "=", memberId)
+    .executeTakeFirst();
+}
+
+/**
+ * The base name of the member's picture (issue 32), read in the transaction that replaces or
+ * removes it and locked until it ends (PostgreSQL's `for update`; SQLite's writers are serial
+ * already), so two changes at once each delete the files the other one left, never the same twice.
+ */
+export async function findAvatarForChange(db: Executor, memberId: string) {
+  let query = db.selectFrom("member").select("avatar").where("id", "=", memberId);
+  if (engineOf(db) === "postgres") query = query.forUpdate();
+  return (await query.executeTakeFirst())?.avatar ?? null;
+}
+
+export async function updateAvatar(db: Executor, memberId: string, avatar: string | null, at: string) {
+  await db.updateTable("member").set({ avatar, updated_at: at }).where("id", "=", memberId).execute();
 }
 
 export interface ProfileChange {
@@ -168,6 +188,7 @@ export async function findSessionMember(db: Executor, token: string) {
         "member.rank",
         "member.seen_rank",
         "member.xp",
+        "member.avatar",
       ])
       // The bell's count (issue 28), counted up to one past what it shows: an index range, never the whole list.
       .select((eb) =>

@@ -70,6 +70,7 @@ export async function memberProfile(db: Db, handle: string, view: ProfileView = 
     id: member.id,
     name: member.name,
     handle: member.handle,
+    avatar: member.avatar,
     bio: member.bio,
     interests: interestLabels(member.interests),
     joinedAt: toIso(member.created_at),

@@ -32,6 +32,7 @@ import { deleteMailTo, deleteRateLimitKeys } from "./account-deletion-repository
 import { deleteAdvisor } from "../council/council-repository";
 import { deleteSignInTrust } from "./sign-in-trust-repository";
 import { endSignInTrust } from "./trusted-devices";
+import { dropAvatar } from "./avatar-service";
 import { emailChangeHash, newToken } from "./tokens";
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, formatInZone } from "~/lib/time-zones";
 
@@ -51,7 +52,7 @@ export async function settingsOf(services: AppServices, memberId: string) {
   } catch {
     // A malformed list shows as no interests; saving the form writes a good one.
   }
-  return { name: row.name, email: row.email, handle: row.handle, bio: row.bio ?? "", interests, timeZone: row.time_zone };
+  return { name: row.name, email: row.email, handle: row.handle, bio: row.bio ?? "", interests, timeZone: row.time_zone, avatar: row.avatar };
 }
 
 /** Zones are stored by their canonical name ("europe/berlin" → "Europe/Berlin"), as the list shows them. */
@@ -214,7 +215,7 @@ export async function confirmEmailChange(
 
 /**
  * ADR 0023: one transaction removes everything that says who the member was (name, address,
- * handle, bio, interests, sessions, sign-in methods, links, newsletter subscription, queued mail,
+ * handle, bio, interests, picture, sessions, sign-in methods, links, newsletter subscription, queued mail,
  * rate-limit keys with the address) and keeps what they wrote, signed "[deleted member]".
  */
 export async function deleteAccount(
@@ -251,6 +252,8 @@ export async function deleteAccount(
     await deleteMailTo(trx, current.email);
     // A deleted account is no advisor: it would otherwise be featured as "[deleted member]".
     await deleteAdvisor(trx, viewer.id);
+    // Their picture shows who they were: its files go with the row's name for it.
+    await dropAvatar(services, trx, viewer.id, now);
     await anonymiseMember(
       trx,
       viewer.id,

@@ -89,6 +89,7 @@ export async function featuredAdvisorSummaries(db: Db, limit = 3) {
     name: a.author_name,
     handle: a.author_handle,
     rank: storedRank(a.author_rank),
+    avatar: a.author_avatar,
     path: a.path,
     specialty: a.specialty,
     virtues: virtues.get(a.author_id) ?? [],

@@ -22,6 +22,7 @@ function questionRows(db: Db, { includeHidden = false } = {}) {
       "member.name as author_name",
       "member.handle as author_handle",
       "member.rank as author_rank",
+      "member.avatar as author_avatar",
     ])
     .where("question.deleted_at", "is", null);
   return includeHidden ? rows : rows.where("question.hidden_at", "is", null);
@@ -101,6 +102,7 @@ export async function listAnswers(db: Db, questionId: number, { includeHidden = 
       "member.name as author_name",
       "member.handle as author_handle",
       "member.rank as author_rank",
+      "member.avatar as author_avatar",
       "advisor.path as advisor_path",
       "advisor.specialty as advisor_specialty",
     ])
@@ -131,6 +133,7 @@ export async function featuredAdvisors(db: Db, limit = 3) {
       "member.name as author_name",
       "member.handle as author_handle",
       "member.rank as author_rank",
+      "member.avatar as author_avatar",
       "advisor.path",
       "advisor.specialty",
       eb

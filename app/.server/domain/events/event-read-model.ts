@@ -51,7 +51,7 @@ function summary(row: Awaited<ReturnType<typeof listEvents>>[number], zone: stri
     going,
     placesLeft: Math.max(0, row.capacity - going),
     cancelled: row.cancelled_at !== null,
-    host: { name: row.host_name, handle: row.host_handle, rank: storedRank(row.host_rank) },
+    host: { name: row.host_name, handle: row.host_handle, rank: storedRank(row.host_rank), avatar: row.host_avatar },
   };
 }
 
@@ -107,7 +107,15 @@ export async function eventPage(db: Db, id: number, viewer: Viewer | null, now =
     rsvpMembers(db, id, "waitlisted"),
     viewer ? findRsvp(db, id, viewer.id) : Promise.resolve(undefined),
   ]);
-  const [withHost] = withAuthors([{ author_id: event.host_id, author_name: event.host_name, author_handle: event.host_handle, author_rank: event.host_rank }]);
+  const [withHost] = withAuthors([
+    {
+      author_id: event.host_id,
+      author_name: event.host_name,
+      author_handle: event.host_handle,
+      author_rank: event.host_rank,
+      author_avatar: event.host_avatar,
+    },
+  ]);
   const goingPeople = withAuthors(going);
   const started = new Date(event.starts_at).getTime() <= now.getTime();
   const ended = new Date(event.ends_at).getTime() <= now.getTime();

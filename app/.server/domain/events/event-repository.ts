@@ -21,6 +21,7 @@ const EVENT_COLUMNS = [
   "member.name as host_name",
   "member.handle as host_handle",
   "member.rank as host_rank",
+  "member.avatar as host_avatar",
 ] as const;
 
 export async function findEvent(db: Db, id: number) {
@@ -154,6 +155,7 @@ export async function rsvpMembers(db: Db, eventId: number, status: RsvpStatus) {
       "member.name as author_name",
       "member.handle as author_handle",
       "member.rank as author_rank",
+      "member.avatar as author_avatar",
       "member.email",
       "member.time_zone",
       "event_rsvp.waitlist_position",

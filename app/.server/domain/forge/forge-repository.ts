@@ -86,6 +86,7 @@ function creationRows(db: Db, type?: CreationType) {
       "member.name as author_name",
       "member.handle as author_handle",
       "member.rank as author_rank",
+      "member.avatar as author_avatar",
     ]);
   if (type) query = query.where("creation.type", "=", type);
   return query;
@@ -132,6 +133,7 @@ export async function findCreation(db: Db, id: number, { includeHidden = false }
       "member.name as author_name",
       "member.handle as author_handle",
       "member.rank as author_rank",
+      "member.avatar as author_avatar",
     ])
     .where("creation.id", "=", id)
     .where("creation.deleted_at", "is", null);
@@ -156,6 +158,7 @@ export async function listCreationComments(db: Db, creationId: number, { include
       "member.name as author_name",
       "member.handle as author_handle",
       "member.rank as author_rank",
+      "member.avatar as author_avatar",
     ])
     .where("creation_comment.creation_id", "=", creationId);
   if (!includeHidden) query = query.where("creation_comment.hidden_at", "is", null);

@@ -15,6 +15,8 @@ const MEDIA_COLUMNS = ["image_name", "image_display_name", "image_thumb_name", "
 
 /** One query, one index read per media column (migration 2026-11-26-0140). */
 export async function mediaAccess(db: Db, name: string, viewer: Pick<Viewer, "id" | "role"> | null): Promise<MediaAccess> {
+  const avatar = AVATAR_FILE.exec(name);
+  if (avatar) return avatarAccess(db, avatar[1]);
   const owner = await db
     .selectFrom("creation")
     .select(["author_id", "hidden_at"])
@@ -26,4 +28,17 @@ export async function mediaAccess(db: Db, name: string, viewer: Pick<Viewer, "id
   if (!owner) return (await isPostImageFile(db, name)) ? "public" : "none";
   if (owner.hidden_at === null) return "public";
   return viewer && (viewer.id === owner.author_id || isModerator(viewer)) ? "private" : "none";
+}
+
+/** One size of a member's picture (ADR 0072); the group is the base `member.avatar` holds. */
+const AVATAR_FILE = /^([0-9a-f]{32})-avatar(?:48|96|256)\.webp$/;
+
+/**
+ * A member's picture shows beside everything they write, to everyone: public while it is their
+ * current one; a replaced or removed picture (its files are deleted with it) or a deleted
+ * account's is served to no one.
+ */
+async function avatarAccess(db: Db, base: string): Promise<MediaAccess> {
+  const owner = await db.selectFrom("member").select("id").where("avatar", "=", base).executeTakeFirst();
+  return owner ? "public" : "none";
 }

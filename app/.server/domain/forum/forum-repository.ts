@@ -30,6 +30,7 @@ export function discussionSelect(db: Executor) {
       "member.name as author_name",
       "member.handle as author_handle",
       "member.rank as author_rank",
+      "member.avatar as author_avatar",
     ]);
 }
 
@@ -77,6 +78,7 @@ const REPLY_COLUMNS = [
   "member.name as author_name",
   "member.handle as author_handle",
   "member.rank as author_rank",
+  "member.avatar as author_avatar",
 ] as const;
 
 export function replySelect(db: Executor) {

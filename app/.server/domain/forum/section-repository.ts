@@ -50,6 +50,7 @@ function discussionRows(db: Db) {
       "member.name as author_name",
       "member.handle as author_handle",
       "member.rank as author_rank",
+      "member.avatar as author_avatar",
     ])
     .where("discussion.deleted_at", "is", null)
     .where("discussion.hidden_at", "is", null);

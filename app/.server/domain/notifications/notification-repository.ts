@@ -178,6 +178,7 @@ export async function listNotifications(db: Executor, memberId: string, after: {
       "notification.read_at",
       "actor.name as actor_name",
       "actor.handle as actor_handle",
+      "actor.avatar as actor_avatar",
     ])
     .where("notification.member_id", "=", memberId);
   if (after) {

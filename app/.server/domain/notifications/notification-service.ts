@@ -172,7 +172,7 @@ export async function notificationsPage(db: Db, viewer: Viewer, cursor: { at: st
     items: shown.map((r) => ({
       id: Number(r.id),
       kind: r.kind,
-      actor: r.actor_name === null ? null : { name: r.actor_name, handle: r.actor_handle },
+      actor: r.actor_name === null ? null : { name: r.actor_name, handle: r.actor_handle, avatar: r.actor_avatar },
       others: Number(r.others),
       title: r.title,
       at: new Date(r.at).toISOString(),

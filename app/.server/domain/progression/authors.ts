@@ -5,21 +5,24 @@ export interface AuthorRef {
   name: string;
   handle: string;
   rank: RankId;
+  /** Their picture's base name (ADR 0072); null shows their initials. */
+  avatar: string | null;
 }
 
 /**
- * Gathers each row's author (name, handle, rank) into one object. The rank is the member row's own
+ * Gathers each row's author (name, handle, rank, picture) into one object. The rank is the member row's own
  * (`member.rank`, kept by the XP ledger's transaction, ADR 0027), selected by the same join that
  * gives the name and handle, so a list of authors costs no query of its own.
- * The page then shows each author, so it reads their member tag (a new name or rank invalidates it).
+ * The page then shows each author, so it reads their member tag (a new name, rank or picture
+ * invalidates it).
  */
-export function withAuthors<T extends { author_id: string; author_name: string; author_handle: string; author_rank: string }>(
+export function withAuthors<T extends { author_id: string; author_name: string; author_handle: string; author_rank: string; author_avatar: string | null }>(
   rows: T[],
-): (Omit<T, "author_name" | "author_handle" | "author_rank"> & { author: AuthorRef })[] {
+): (Omit<T, "author_name" | "author_handle" | "author_rank" | "author_avatar"> & { author: AuthorRef })[] {
   readsFrom(...rows.map((r) => tag.member(r.author_id)));
-  return rows.map(({ author_name, author_handle, author_rank, ...rest }) => ({
+  return rows.map(({ author_name, author_handle, author_rank, author_avatar, ...rest }) => ({
     ...rest,
-    author: { name: author_name, handle: author_handle, rank: storedRank(author_rank) },
+    author: { name: author_name, handle: author_handle, rank: storedRank(author_rank), avatar: author_avatar },
   }));
 }
 

@@ -1,0 +1,73 @@
+import type { AppServices, Viewer } from "../../context";
+import type { Db } from "../../db/connect";
+import { tag, wrote } from "../../cache/page-tags";
+import { TurnsByKey } from "../../media/image-queue";
+import { encodeAvatar, readImageHeader } from "../../media/image-upload";
+import { forgetHits, hit } from "../../rate-limit";
+import { fail, type Outcome } from "../outcome";
+import { IMAGE_IN_PROGRESS, tooManyImagesMessage } from "../forge/creation-service";
+import { IMAGE_DECODE_LIMIT } from "~/lib/limits";
+import { AVATAR_SIZES, avatarFileName } from "~/lib/media";
+import { findAvatarForChange, updateAvatar } from "./member-repository";
+
+/**
+ * A member's picture (issue 32, ADR 0072): uploaded in the settings, shown wherever they are an
+ * author, removed with one click. The upload meets the same bounds as any image (ADR 0043): the
+ * route has refused visitors and files over 5 MB, then the type and the header are read (no pixel
+ * decoded), then the member's turn and their hourly image budget, and only then the one decode.
+ * The new files, the member row and the old files' deletion are one transaction, so the row never
+ * names a file that is not there and no replaced file is left behind.
+ */
+
+/** The form's file field. */
+export const AVATAR_FIELD = "avatar";
+export const AVATAR_MISSING = "Choose a picture to upload.";
+
+/**
+ * One picture at a time per member; a second (a double submit) waits for the first and then
+ * replaces it, as a second upload would. More at once is no person at a form.
+ */
+const memberAvatars = new TurnsByKey(1);
+
+const filesOf = (base: string) => AVATAR_SIZES.map((size) => avatarFileName(base, size));
+
+export async function setAvatar(services: AppServices, viewer: Viewer, bytes: Buffer | undefined, now = new Date()): Promise<Outcome<{ avatar: string }>> {
+  if (!bytes) return fail(400, AVATAR_MISSING, AVATAR_FIELD);
+  const header = await readImageHeader(bytes);
+  if (!header.ok) return fail(400, header.message, AVATAR_FIELD);
+  const turn = await memberAvatars.run(viewer.id, async (): Promise<Outcome<{ avatar: string }>> => {
+    // Every decode counts against the same hourly budget as the Forge's images, whatever it finds.
+    const budget = await hit(services.db, [{ key: `image-decode:member:${viewer.id}`, ...IMAGE_DECODE_LIMIT }]);
+    if (!budget.ok) return fail(429, tooManyImagesMessage(budget.retryMinutes), AVATAR_FIELD);
+    const image = await encodeAvatar(header.value);
+    // Turned away by a full queue, the image was never decoded: the member gets the decode back.
+    if (!image.ok && image.busy) await forgetHits(services.db, budget.hitIds);
+    if (!image.ok) return fail(image.busy ? 503 : 400, image.message, AVATAR_FIELD);
+    const { base, files } = image.value;
+    // The picture shows wherever the member is an author, and in their own header.
+    wrote(tag.member(viewer.id));
+    await services.db.transaction().execute(async (trx) => {
+      const previous = await findAvatarForChange(trx, viewer.id);
+      for (const file of files) await services.media.put(trx, { ...file, ownerId: viewer.id });
+      await updateAvatar(trx, viewer.id, base, now.toISOString());
+      if (previous) await services.media.delete(trx, filesOf(previous));
+    });
+    return { ok: true, value: { avatar: base } };
+  });
+  return turn.ok ? turn.value : fail(429, IMAGE_IN_PROGRESS, AVATAR_FIELD);
+}
+
+/** Back to the initials in one click; removing no picture changes nothing. */
+export async function removeAvatar(services: AppServices, viewer: Viewer, now = new Date()): Promise<Outcome<null>> {
+  wrote(tag.member(viewer.id));
+  await services.db.transaction().execute((trx) => dropAvatar(services, trx, viewer.id, now));
+  return { ok: true, value: null };
+}
+
+/** The member's picture gone, row and files together, in the caller's transaction (also an account's deletion's, ADR 0023). */
+export async function dropAvatar(services: AppServices, trx: Db, memberId: string, now: Date) {
+  const previous = await findAvatarForChange(trx, memberId);
+  if (!previous) return;
+  await updateAvatar(trx, memberId, null, now.toISOString());
+  await services.media.delete(trx, filesOf(previous));
+}
