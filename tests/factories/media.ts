@@ -50,6 +50,25 @@ export async function pixelBomb() {
   return bytes;
 }
 
+/**
+ * A GIF bomb: a 2 × 2 GIF whose screen and frame say 65,535 × 65,535 pixels, which would decode to
+ * 17 GB. Its header alone is read, and refused.
+ */
+export async function gifBomb() {
+  const bytes = Buffer.from(
+    await sharp({ create: { width: 2, height: 2, channels: 3, background: "#888" } })
+      .gif()
+      .toBuffer(),
+  );
+  bytes.writeUInt16LE(65_535, 6);
+  bytes.writeUInt16LE(65_535, 8);
+  // The image descriptor (0x2C) after the header, its colour table and the graphic control block.
+  const frame = bytes.indexOf(0x2c, 13);
+  bytes.writeUInt16LE(65_535, frame + 5);
+  bytes.writeUInt16LE(65_535, frame + 7);
+  return bytes;
+}
+
 export async function truncatedJpeg() {
   const jpeg = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#777" } })
     .jpeg()

@@ -10,7 +10,7 @@ import { POST_IMAGES_MAX, POST_IMAGES_MAX_MESSAGE } from "~/lib/post-images";
 import { NEW_MEMBER_LINKS_MESSAGE, NEW_MEMBER_LIMITS_RANK } from "~/lib/privileges";
 import { rankById } from "~/lib/ranks";
 import { discussion } from "../factories";
-import { COMMENT_MARK, GPS_MARK, htmlAsPng, jpegWithMetadata, pixelBomb, png, XMP_MARK } from "../factories/media";
+import { COMMENT_MARK, gifBomb, GPS_MARK, htmlAsPng, jpegWithMetadata, pixelBomb, png, XMP_MARK } from "../factories/media";
 import { ENGINE, rowCount } from "./test-services";
 import { readable, siteOverHttp } from "./site-server";
 import { joinOverHttp } from "./site-join";
@@ -47,6 +47,10 @@ describe(`pictures in posts on ${ENGINE}`, () => {
     const bomb = await upload(member.cookie, await pixelBomb(), "bomb.png");
     expect(bomb.status).toBe(400);
     expect(((await bomb.json()) as { error: string }).error).toBe(TOO_MANY_PIXELS);
+    // A GIF whose screen says 65,535 × 65,535 pixels: refused from its header too.
+    const gif = await upload(member.cookie, await gifBomb(), "bomb.gif");
+    expect(gif.status).toBe(400);
+    expect(((await gif.json()) as { error: string }).error).toBe(TOO_MANY_PIXELS);
     const pathName = await upload(member.cookie, await png(), "../../x.png");
     expect(pathName.status).toBe(400);
     expect(((await pathName.json()) as { error: string }).error).toBe("The file name is not allowed.");
