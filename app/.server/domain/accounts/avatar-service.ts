@@ -44,14 +44,14 @@ export async function setAvatar(services: AppServices, viewer: Viewer, bytes: Bu
     if (!image.ok && image.busy) await forgetHits(services.db, budget.hitIds);
     if (!image.ok) return fail(image.busy ? 503 : 400, image.message, AVATAR_FIELD);
     const { base, files } = image.value;
-    // The picture shows wherever the member is an author, and in their own header.
-    wrote(tag.member(viewer.id));
     await services.db.transaction().execute(async (trx) => {
       const previous = await findAvatarForChange(trx, viewer.id);
       for (const file of files) await services.media.put(trx, { ...file, ownerId: viewer.id });
       await updateAvatar(trx, viewer.id, base, now.toISOString());
       if (previous) await services.media.delete(trx, filesOf(previous));
     });
+    // Named once committed: the picture shows wherever the member is an author, and in their own header.
+    wrote(tag.member(viewer.id));
     return { ok: true, value: { avatar: base } };
   });
   return turn.ok ? turn.value : fail(429, IMAGE_IN_PROGRESS, AVATAR_FIELD);
@@ -59,8 +59,8 @@ export async function setAvatar(services: AppServices, viewer: Viewer, bytes: Bu
 
 /** Back to the initials in one click; removing no picture changes nothing. */
 export async function removeAvatar(services: AppServices, viewer: Viewer, now = new Date()): Promise<Outcome<null>> {
-  wrote(tag.member(viewer.id));
   await services.db.transaction().execute((trx) => dropAvatar(services, trx, viewer.id, now));
+  wrote(tag.member(viewer.id));
   return { ok: true, value: null };
 }
 
