@@ -61,8 +61,12 @@ describe(`pictures in posts on ${ENGINE}`, () => {
 
   it("stores a photo as three WebP files without its metadata and answers Markdown with the display size", async () => {
     const member = await joinOverHttp(web, "Pia Photographer");
+    // A reader's kept page: an upload that no post holds yet changes nothing it shows.
+    await web.http.get("/council");
+    expect((await web.http.get("/council")).headers.get("x-page-cache")).toBe("hit");
     const res = await upload(member.cookie, await jpegWithMetadata(2400, 1800), "My [garden]|photo.jpg");
     expect(res.status).toBe(201);
+    expect((await web.http.get("/council")).headers.get("x-page-cache")).toBe("hit");
     const answer = (await res.json()) as { markdown: string; url: string; width: number; height: number };
     const [, alt, width, height, url] = MARKDOWN.exec(answer.markdown) ?? [];
     expect([alt, width, height, url]).toEqual(["My garden photo", "1600", "1200", answer.url]);

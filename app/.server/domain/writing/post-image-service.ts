@@ -2,6 +2,7 @@ import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
 import { TurnsByKey } from "../../media/image-queue";
 import { encodeImage, readImageHeader } from "../../media/image-upload";
+import { wroteNothingPublic } from "../../cache/page-tags";
 import { forgetHits, hit } from "../../rate-limit";
 import { IMAGE_DECODE_LIMIT } from "~/lib/limits";
 import { mediaUrl } from "~/lib/media";
@@ -68,6 +69,9 @@ export async function uploadPostImage(
         at: now.toISOString(),
       });
     });
+    // Nothing any page shows until a post holds it (and the post's own write names its pages): an
+    // upload keeps every kept page.
+    wroteNothingPublic();
     const url = mediaUrl(display.name);
     return { ok: true, value: { url, width, height, markdown: postImageMarkdown(file.fileName, url, width, height) } };
   });
