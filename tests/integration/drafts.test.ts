@@ -25,8 +25,12 @@ describe(`drafts on ${ENGINE}`, () => {
       .where("id", "=", m.id)
       .execute();
     const place = `reply:${d.id}`;
+    // A reader's copy of the discussion stays kept while a member's draft is saved every few seconds.
+    await web.http.get(path);
+    expect((await web.http.get(path)).headers.get("x-page-cache")).toBe("hit");
     const kept = await keep(m.cookie, { place, body: "I count to ten, then", label: "Reply in Breath counting", url: `${path}#reply-body` });
     expect(kept.status).toBe(200);
+    expect((await web.http.get(path)).headers.get("x-page-cache")).toBe("hit");
     expect(await draftOf(m.cookie, place)).toMatchObject({ body: "I count to ten, then" });
     // Another member has no such draft.
     const other = await joinOverHttp(web, "Oli Other");

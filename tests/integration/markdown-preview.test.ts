@@ -13,6 +13,9 @@ const preview = (body: string, cookie?: string) => web.http.post("/markdown/prev
 describe(`the Markdown preview on ${ENGINE}`, () => {
   it("renders a member's Markdown with the posts' own renderer, raw HTML as text, and stores nothing", async () => {
     const m = await joinOverHttp(web, "Pia Previewer");
+    // A reader's kept page stays kept: a preview changes nothing any page shows.
+    await web.http.get("/faq");
+    expect((await web.http.get("/faq")).headers.get("x-page-cache")).toBe("hit");
     const before = await web.site.services.db
       .selectFrom("reply")
       .select((eb) => eb.fn.countAll().as("n"))
@@ -31,6 +34,7 @@ describe(`the Markdown preview on ${ENGINE}`, () => {
       .select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+    expect((await web.http.get("/faq")).headers.get("x-page-cache")).toBe("hit");
     // Hostile Markdown at the longest a post may be: answered, as a post would be.
     expect((await preview("![".repeat(BODY_MAX / 2), m.cookie)).status).toBe(200);
   });

@@ -1,5 +1,6 @@
 import type { AppServices, Viewer } from "../../context";
 import type { Db } from "../../db/connect";
+import { wroteNothingPublic } from "../../cache/page-tags";
 import { hit, tryAgainMessage } from "../../rate-limit";
 import { toIso } from "~/lib/dates";
 import { DRAFT_LABEL_MAX, DRAFT_PLACE } from "~/lib/drafts";
@@ -47,6 +48,9 @@ export async function keepDraft(
       url: input.url,
       at: now.toISOString(),
     });
+  // Only the member's own pages show a draft (the dashboard), and their writes drop those already
+  // (ADR 0040): every other kept page stays.
+  wroteNothingPublic();
   return { ok: true, value: null };
 }
 
@@ -65,4 +69,5 @@ export async function dashboardDrafts(db: Db, viewer: Viewer) {
 /** A draft discarded from the dashboard or the editor. */
 export async function discardDraft(db: Db, viewer: Viewer, place: string) {
   if (DRAFT_PLACE.test(place)) await deleteDraft(db, viewer.id, place);
+  wroteNothingPublic();
 }

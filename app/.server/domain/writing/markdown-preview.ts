@@ -1,5 +1,6 @@
 import type { AppServices, Viewer } from "../../context";
 import { renderMarkdown } from "../../markdown";
+import { wroteNothingPublic } from "../../cache/page-tags";
 import { hit, tryAgainMessage } from "../../rate-limit";
 import { PREVIEW_LIMIT } from "~/lib/limits";
 import { BODY_MAX } from "~/schemas/fields";
@@ -18,5 +19,7 @@ export async function previewMarkdown(services: AppServices, viewer: Viewer, sou
   if (source.length > BODY_MAX) return fail(400, PREVIEW_TOO_LONG, "body");
   const limited = await hit(services.db, [{ key: `preview:member:${viewer.id}`, ...PREVIEW_LIMIT }]);
   if (!limited.ok) return fail(429, tryAgainMessage(limited.retryMinutes));
+  // A preview stores nothing a page shows: every kept page stays.
+  wroteNothingPublic();
   return { ok: true, value: { html: renderMarkdown(source) } };
 }
