@@ -18,6 +18,7 @@ import { reminderJob } from "~/.server/domain/events/reminders";
 import { digestJob } from "~/.server/domain/notifications/digest";
 import { checkInReminderJob } from "~/.server/domain/notifications/check-in-reminders";
 import { bookmarkReminderJob } from "~/.server/domain/bookmarks/bookmark-reminders";
+import { backupJob } from "~/.server/ops/backup";
 import { sql } from "kysely";
 import { currentPageTags } from "~/.server/cache/page-tags";
 import { cachePolicyOf } from "~/.server/cache/route-policies";
@@ -345,6 +346,8 @@ export async function start({ vite, clientDir = "build/client" }: StartOptions =
       postImageSweepJob(),
       outboxPruningJob(),
       rateLimitPruningJob(),
+      // BACKUP_EVERY_HOURS (ADR 0073): a backup when the newest in BACKUP_DIR is that old.
+      backupJob(env),
     ],
   });
   let draining = false;

@@ -52,6 +52,12 @@ const envSchema = z.object({
     .default(DEFAULT_MAIL_FROM),
   /** How long the first connection to the database is retried at start before the process gives up. */
   DATABASE_RETRY_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be a whole number").min(0).default(60),
+  /** Where `npm run backup` and the scheduled backups write (ADR 0073); unset: DATA_DIR/backups. */
+  BACKUP_DIR: z.string().min(1, "must not be empty").optional(),
+  /** A backup by the app process whenever the newest in BACKUP_DIR is this many hours old; 0: none. */
+  BACKUP_EVERY_HOURS: z.coerce.number({ error: "must be a number of hours" }).min(0, "must be 0 (off) or more").default(0),
+  /** How many backups BACKUP_DIR keeps (the newest); the scheduled backup deletes the older ones. */
+  BACKUP_KEEP: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").default(7),
   /**
    * How long an instance's claim on a mail holds (ADR 0025): a mail claimed by an instance that died
    * before sending it is sent by another once this has passed.
@@ -100,12 +106,13 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
-export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET" | "BASE_URL"> & {
+export type Env = Omit<z.infer<typeof envSchema>, "AUTH_SECRET" | "BASE_URL" | "BACKUP_DIR"> & {
   AUTH_SECRET: string;
   BASE_URL: string;
   /** "sqlite" unless DATABASE_URL points at PostgreSQL. */
   DATABASE_ENGINE: "sqlite" | "postgres";
   SQLITE_PATH: string;
+  BACKUP_DIR: string;
 };
 
 export class EnvError extends Error {
@@ -135,6 +142,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     DATA_DIR: dataDir,
     DATABASE_ENGINE: engine,
     SQLITE_PATH: sqlitePath,
+    BACKUP_DIR: path.resolve(env.BACKUP_DIR ?? path.join(dataDir, "backups")),
     BASE_URL: env.BASE_URL ?? `http://localhost:${env.PORT}`,
     AUTH_SECRET: env.AUTH_SECRET ?? readOrCreateSecret(dataDir),
   };
