@@ -48,14 +48,22 @@ export const NOTIFICATION_KINDS = {
   "moderation.hidden": { setting: "moderation", says: ({ title }) => `A moderator hid your post in "${title}"` },
   "moderation.restored": { setting: "moderation", says: ({ title }) => `A moderator restored your post in "${title}"` },
   "moderation.pending": { setting: "moderation", says: ({ title }) => `Your post in "${title}" waits for a moderator's approval` },
-  "moderation.silenced": { setting: "moderation", says: ({ title }) => `A moderator silenced you until ${title}` },
+  // What a moderator decided about the member themselves always reaches their bell, whatever their
+  // settings (as Discourse's official warnings do): they are told why they cannot post, or why a
+  // next time may cost more. Mail still follows the setting.
+  "moderation.silenced": { setting: "moderation", always: true, says: ({ title }) => `A moderator silenced you until ${title}` },
   // Its title is the moderator's own words to the author (issue 31), not a post's title.
-  "moderation.warned": { setting: "moderation", says: ({ title }) => `A moderator warned you about a post of yours: "${title}"` },
+  "moderation.warned": { setting: "moderation", always: true, says: ({ title }) => `A moderator warned you about a post of yours: "${title}"` },
   "moderation.flagged": { setting: "moderation", says: ({ title }) => `Your post in "${title}" is hidden while the community reviews it` },
   bookmark: { setting: "bookmark", says: ({ title }) => `Reminder: "${title}", which you bookmarked` },
   "flag.agreed": { setting: "flag", says: ({ title }) => `A moderator agreed with your flag on a post in "${title}"` },
   "flag.disagreed": { setting: "flag", says: ({ title }) => `A moderator did not agree with your flag on a post in "${title}"; it shows again` },
-} as const satisfies Record<string, { setting: NotificationSetting; says: Sentence }>;
+} as const satisfies Record<string, { setting: NotificationSetting; always?: true; says: Sentence }>;
+
+/** Whether a kind reaches the bell whatever the member's settings and mutes. */
+export function alwaysTold(kind: NotificationKind): boolean {
+  return "always" in NOTIFICATION_KINDS[kind];
+}
 
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 

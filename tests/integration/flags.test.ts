@@ -3,7 +3,7 @@ import type { Viewer } from "~/.server/context";
 import { decideReview, FLAG_MESSAGES, flagPost, flagWeightOf, REVIEW_SILENCE_REASON } from "~/.server/domain/flags/flag-service";
 import { reviewQueue } from "~/.server/domain/flags/review-read-model";
 import { deleteForumPost, moderate, postReply } from "~/.server/domain/forum/forum-service";
-import { notificationsPage, openNotification } from "~/.server/domain/notifications/notification-service";
+import { notificationsPage, openNotification, saveNotificationSettings } from "~/.server/domain/notifications/notification-service";
 import { SPAM_SILENCE_REASON } from "~/.server/domain/accounts/silence";
 import { FLAG_THRESHOLD } from "~/lib/flags";
 import { rankById } from "~/lib/ranks";
@@ -181,6 +181,8 @@ describe(`flags and review on ${ENGINE}`, () => {
 
   it("agreeing may also delete the post and warn its author in the moderator's words, each in the log; the other decisions take neither", async () => {
     const { post, author, id, d } = await flaggedReply();
+    // The author hears no news of hidden posts, but a warning about themselves comes all the same.
+    await saveNotificationSettings(site.services, author, [{ kind: "moderation", inSite: false, byMail: false }]);
     ok(await flagPost(site.services, moderator, post, { reason: "spam", note: "" }));
     const tooLong = await decideReview(site.services, moderator, post, "agree", { warning: "x".repeat(501), remove: true });
     expect(tooLong).toMatchObject({ ok: false, status: 400, errors: { warning: FLAG_MESSAGES.warningLong } });
@@ -192,6 +194,7 @@ describe(`flags and review on ${ENGINE}`, () => {
     expect((await logOf(id)).map((l) => l.action)).toEqual(["auto-hide", "agree", "delete", "warn"]);
     const warned = (await linesOf(author)).find((n) => n.kind === "moderation.warned");
     expect(warned).toMatchObject({ title: words, actor: null });
+    expect((await linesOf(author)).some((n) => n.kind === "moderation.flagged" || n.kind === "moderation.hidden")).toBe(false);
     const opened = await openNotification(site.services, author, warned!.id);
     expect(opened.ok && opened.value).toContain(`/${d.id}-`);
 

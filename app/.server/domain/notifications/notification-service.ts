@@ -6,6 +6,7 @@ import type { Timestamp } from "../../db/schema";
 import { fail, type Outcome } from "../outcome";
 import {
   BELL_MAX,
+  alwaysTold,
   NOTIFICATION_KINDS,
   NOTIFICATION_SETTING_NAMES,
   type NotificationKind,
@@ -81,8 +82,9 @@ export async function notify(trx: Executor, actorId: string | null, notices: rea
   const told: string[] = [];
   for (const notice of first.values()) {
     const { memberId } = notice;
-    if (muting.has(memberId) || off.get(NOTIFICATION_KINDS[notice.kind].setting)?.has(memberId)) continue;
-    if (notice.quietIf?.some((subject) => quiet.get(memberId)?.has(subject))) continue;
+    const silenceable = !alwaysTold(notice.kind);
+    if (silenceable && (muting.has(memberId) || off.get(NOTIFICATION_KINDS[notice.kind].setting)?.has(memberId))) continue;
+    if (silenceable && notice.quietIf?.some((subject) => quiet.get(memberId)?.has(subject))) continue;
     const row: NotificationRow = {
       member_id: memberId,
       kind: notice.kind,
