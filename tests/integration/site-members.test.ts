@@ -8,6 +8,7 @@ import { joinSchema } from "~/schemas/account";
 import { postReply } from "~/.server/domain/forum/forum-service";
 import { commentOnCreation } from "~/.server/domain/forge/forge-engagement";
 import { answer, attempt, challenge, creation, discussion, grantXp, member, question } from "../factories";
+import { png } from "../factories/media";
 import { readable, siteOverHttp } from "./site-server";
 import { emailChangeToken } from "./site-join";
 import { cookieHeader, ENGINE } from "./test-services";
@@ -453,6 +454,28 @@ describe(`data export on ${ENGINE}`, () => {
     const c = await challenge(db(), { title: "Thirty cold mornings" });
     await attempt(db(), viewer.id, c.id, { startsOn: "2026-01-01", endsOn: "2026-01-07", days: ["2026-01-01", "2026-01-02"] });
     await attempt(db(), stranger.id, c.id, { startsOn: "2026-01-01", endsOn: "2026-01-07", days: ["2026-01-03"] });
+    // What they are writing, and an earlier version of their discussion (issue 32).
+    await web.http.post("/drafts", { place: `reply:${d.id}`, body: "Half a thought", label: "Reply in My own discussion here", url: "/" }, { cookie });
+    await db()
+      .insertInto("post_revision")
+      .values({
+        kind: "discussion",
+        post_id: d.id,
+        title: "My first title",
+        body: "What I wrote first",
+        written_at: "2026-01-01T00:00:00.000Z",
+        replaced_at: "2026-01-02T00:00:00.000Z",
+        diff_html: "",
+      })
+      .execute();
+
+    const upload = new FormData();
+    upload.append("image", new Blob([(await png(40, 30)) as Uint8Array<ArrayBuffer>]), "stance.png");
+    const picture = (await (
+      await fetch(`${web.http.base}/uploads/images`, { method: "POST", headers: { origin: web.http.base, cookie }, body: upload })
+    ).json()) as {
+      url: string;
+    };
 
     const res = await web.http.get("/settings/export", { cookie });
     expect(res.status).toBe(200);
@@ -467,6 +490,9 @@ describe(`data export on ${ENGINE}`, () => {
     expect(body.newsletter).toMatchObject({ status: "pending" });
     expect(body.challengeAttempts).toMatchObject([{ challenge_id: c.id, title: "Thirty cold mornings", status: "active", check_in_count: 2 }]);
     expect(body.checkIns.map((x: { day: string }) => x.day)).toEqual(["2026-01-01", "2026-01-02"]);
+    expect(body.pictures).toMatchObject([{ url: picture.url, width: 40, height: 30, inAPostSince: null }]);
+    expect(body.drafts).toMatchObject([{ place: `reply:${d.id}`, body: "Half a thought" }]);
+    expect(body.revisions).toMatchObject([{ kind: "discussion", post_id: d.id, title: "My first title", body: "What I wrote first" }]);
     for (const key of [
       "discussions",
       "replies",
@@ -484,6 +510,9 @@ describe(`data export on ${ENGINE}`, () => {
       "reactions",
       "flags",
       "blocks",
+      "drafts",
+      "pictures",
+      "revisions",
     ]) {
       expect(Array.isArray(body[key]), key).toBe(true);
     }
