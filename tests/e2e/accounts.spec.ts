@@ -320,9 +320,12 @@ test.describe("account menu", () => {
     // The menu closes after navigating.
     await expect(dashboard).toBeHidden();
 
+    // A draft this browser kept for the member (issue 32) goes with the session.
+    await page.evaluate(() => localStorage.setItem("draft:ada-lovelace:reply:1", JSON.stringify({ body: "Half a thought", at: new Date().toISOString() })));
     await account.click();
     await signOut.click();
     await expect(page).toHaveURL("/");
+    await expect.poll(() => page.evaluate(() => localStorage.length)).toBe(0);
     await expect(nav.getByRole("link", { name: "Sign In", exact: true })).toBeVisible();
     await expect(nav.getByRole("link", { name: "Join the Path", exact: true })).toBeVisible();
     await expect(nav.getByText("IN", { exact: true })).toBeVisible();

@@ -12,5 +12,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = await signOutMember(context.get(servicesContext), request.headers);
   const out = new Headers();
   for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
+  // The browser forgets what it kept for the member: the drafts of their posts (issue 32, the only
+  // thing this site keeps in its storage), so the next person at a shared computer finds none.
+  out.set("Clear-Site-Data", '"storage"');
   return redirect("/", { headers: out });
 }
