@@ -46,6 +46,7 @@ describe(`error boundaries over HTTP on ${ENGINE}`, () => {
       "routes/resources/markdown-preview",
       "routes/resources/media",
       "routes/resources/newsletter",
+      "routes/resources/post-image-upload",
       "routes/resources/previews",
       "routes/resources/robots",
       "routes/resources/settings-export",

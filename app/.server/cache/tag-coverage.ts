@@ -156,6 +156,8 @@ export const HIDDEN_TABLES: Readonly<Partial<Record<Table, string>>> = {
  * none lists or counts them.
  */
 export const NEW_ROWS_UNSEEN: Readonly<Partial<Record<Table, string>>> = {
+  media:
+    "a stored file is reached only by its generated name, from the creation, member or post that names it, whose own write names its pages; no kept page lists or counts files, so a new one (a picture uploaded into a box, issue 32) changes none",
   member:
     "a member shows only as an author (through posts, which name their pages) and on their own profile, a 404 before they join, which is never kept; no kept page lists or counts members (the directory and search, which do, are never kept)",
 };
