@@ -21,6 +21,7 @@ import { createServices } from "../app/.server/services";
 import { migrateToLatest } from "../database/migrate";
 import { createSite } from "../server/app";
 import { eventChunk } from "../server/live/live-streams";
+import { readEventStream } from "./event-stream-reader";
 
 const STREAMS = Number(process.env.STREAMS ?? 1000);
 const CHANNELS = Number(process.env.CHANNELS ?? 10);
@@ -178,16 +179,8 @@ async function readers(base: string) {
     new Promise<http.IncomingMessage>((resolve, reject) => {
       const req = http.get(base + path, { agent: false }, (res) => {
         if (res.statusCode !== 200) reject(new Error(`GET ${path}: ${res.statusCode}`));
-        let buffered = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          buffered += chunk;
-          let at: number;
-          while ((at = buffered.indexOf("\n\n")) !== -1) {
-            const block = buffered.slice(0, at);
-            buffered = buffered.slice(at + 2);
-            if (block.startsWith("data: ")) onEvent?.(block.slice(6));
-          }
+        readEventStream(res, (event) => {
+          if (event.data !== undefined) onEvent?.(event.data);
         });
         res.on("error", () => {});
         resolve(res);

@@ -18,12 +18,7 @@ describe(`drafts on ${ENGINE}`, () => {
   it("keeps a member's half-written reply, lists it on their dashboard, and drops it once the reply is posted", async () => {
     const d = await discussion(web.site.services, { title: "Breath counting" });
     const path = `/${d.section}/${d.topicId}/${d.id}-${d.slug}`;
-    const m = await joinOverHttp(web, "Dee Drafter");
-    await web.site.services.db
-      .updateTable("member")
-      .set({ xp: rankById("acolyte").minXp })
-      .where("id", "=", m.id)
-      .execute();
+    const m = await joinOverHttp(web, "Dee Drafter", { xp: rankById("acolyte").minXp });
     const place = `reply:${d.id}`;
     // A reader's copy of the discussion stays kept while a member's draft is saved every few seconds.
     await web.http.get(path);

@@ -6,6 +6,7 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { inProcessLiveBus, type LiveEvent } from "~/.server/live/live-bus";
 import { postgresLiveBridge } from "../../server/live/postgres-bridge";
+import { readEventStream } from "../../scripts/event-stream-reader";
 import type { SiteOptions } from "../../server/app";
 import { loadApp, siteOverHttp } from "./site-server";
 import { joinOverHttp } from "./site-join";
@@ -34,7 +35,6 @@ function openStream(base: string, path: string, headers: Record<string, string> 
       }
       const events: LiveEvent[] = [];
       const waiters: ((event: LiveEvent) => void)[] = [];
-      let buffered = "";
       let settle: () => void;
       const ended = new Promise<void>((r) => (settle = r));
       const stream: Stream = {
@@ -44,22 +44,13 @@ function openStream(base: string, path: string, headers: Record<string, string> 
         ended,
         close: () => req.destroy(),
       };
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        buffered += chunk;
-        let at: number;
-        while ((at = buffered.indexOf("\n\n")) !== -1) {
-          const block = buffered.slice(0, at);
-          buffered = buffered.slice(at + 2);
-          for (const line of block.split("\n")) {
-            if (line.startsWith("retry: ")) stream.retry = Number(line.slice(7));
-            if (!line.startsWith("data: ")) continue;
-            const event = JSON.parse(line.slice(6)) as LiveEvent;
-            const waiter = waiters.shift();
-            if (waiter) waiter(event);
-            else events.push(event);
-          }
-        }
+      readEventStream(res, ({ data, retry }) => {
+        if (retry !== undefined) stream.retry = retry;
+        if (data === undefined) return;
+        const event = JSON.parse(data) as LiveEvent;
+        const waiter = waiters.shift();
+        if (waiter) waiter(event);
+        else events.push(event);
       });
       // A cut stream ends in an error ("aborted") rather than an end: both are the end here.
       res.on("error", () => settle());

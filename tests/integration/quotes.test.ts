@@ -23,12 +23,7 @@ describe(`quotes and replies to replies on ${ENGINE}`, () => {
     const d = await discussion(web.site.services, { title: "Evening walks" });
     const path = `/${d.section}/${d.topicId}/${d.id}-${d.slug}`;
     const omar = await replyBy("Omar Walker", d.id, "Walk after dinner.\nTwenty minutes is enough.");
-    const m = await joinOverHttp(web, "Quin Quoter");
-    await web.site.services.db
-      .updateTable("member")
-      .set({ xp: rankById("acolyte").minXp })
-      .where("id", "=", m.id)
-      .execute();
+    const m = await joinOverHttp(web, "Quin Quoter", { xp: rankById("acolyte").minXp });
 
     const page = await readable(await web.http.get(path, { cookie: m.cookie }));
     expect(page).toContain(`href="${path}?quote=${omar.id}#reply-body"`);

@@ -44,6 +44,49 @@ const ok = <T>(outcome: { ok: true; value: T } | { ok: false }) => {
   return outcome.value;
 };
 
+/** A creation shared through the Forge (indexed as the site indexes it) by a new Acolyte, and a comment on it by another member. */
+async function creationWithComment(creation: { title: string; description: string; body: string }, comment: string) {
+  const author = await acolyte();
+  const shared = ok(await shareCreation(site.services, author, { ...creation, type: "writing", submissionKey: crypto.randomUUID() }, {}));
+  const commented = ok(
+    await commentOnCreation(site.services, await member(site.services.db), shared.id, { body: comment, submissionKey: crypto.randomUUID() }),
+  );
+  return { author, creation: shared, comment: commented };
+}
+
+/** Every page of a search's results, followed by their cursors, as keys in the order shown. */
+async function everyPage(query: string, filters: Partial<SearchFilters>, viewer: Viewer) {
+  const seen: string[] = [];
+  for (let next: string | null = null, first = true; first || next; first = false) {
+    const outcome = await search(query, filters, viewer, next);
+    if (outcome.status !== "found") throw new Error(outcome.status);
+    seen.push(...outcome.results.map((r) => r.key));
+    next = outcome.next;
+  }
+  return seen;
+}
+
+type IndexRow = { kind: "event" | "challenge"; ref_id: number; title: string; body: string; created_at: string; hidden?: number };
+
+/**
+ * Index rows written directly, `batch` to a statement (no post behind them: events and challenges
+ * need none to be shown), then PostgreSQL's statistics brought up to date, as they would be on a
+ * live site, so that its choice of window is the one it would make there. Removed with `removeIndexRows`.
+ */
+async function writeIndexRows(rows: readonly IndexRow[], batch: number) {
+  const db = site.services.db;
+  const values = rows.map((r) => ({ hidden: 0, parent_hidden: 0, virtues: "", ...r }));
+  for (let i = 0; i < values.length; i += batch)
+    await db
+      .insertInto("search_document")
+      .values(values.slice(i, i + batch))
+      .execute();
+  if (ENGINE === "postgres") await sql`analyze search_document`.execute(db);
+}
+
+const removeIndexRows = (kind: IndexRow["kind"], from: number) =>
+  site.services.db.deleteFrom("search_document").where("kind", "=", kind).where("ref_id", ">=", from).execute();
+
 describe(`search on ${ENGINE}`, () => {
   it("finds a discussion by a word of its body, by its stem, and an edit by its new word only", async () => {
     const d = await discussion(site.services, { title: "Dawn practice", body: "I keep a **quartzfox** journal while meditating by the river." });
@@ -72,18 +115,11 @@ describe(`search on ${ENGINE}`, () => {
     );
     const q = await question(site.services, { title: "How to cinderlark?", body: "Asking for a friend.", virtues: ["courage"] });
     const a = ok(await answerQuestion(site.services, await member(site.services.db), q.id, { body: "Cinderlark slowly.", submissionKey: crypto.randomUUID() }));
-    const author = await acolyte();
-    const c = ok(
-      await shareCreation(
-        site.services,
-        author,
-        { title: "Cinderlark poem", description: "A poem.", type: "writing", body: "Lines.", submissionKey: crypto.randomUUID() },
-        {},
-      ),
-    );
-    const comment = ok(
-      await commentOnCreation(site.services, await member(site.services.db), c.id, { body: "Lovely cinderlark.", submissionKey: crypto.randomUUID() }),
-    );
+    const {
+      author,
+      creation: c,
+      comment,
+    } = await creationWithComment({ title: "Cinderlark poem", description: "A poem.", body: "Lines." }, "Lovely cinderlark.");
     const e = await event(site.services, { title: "Cinderlark walk", description: "We walk." });
     const publisher = await member(site.services.db, { role: "admin" });
     const ch = ok(
@@ -185,18 +221,7 @@ describe(`search on ${ENGINE}`, () => {
     // A hidden reply alone; a hidden creation takes its comments with it.
     ok(await moderate(site.services, moderator, "hide", "reply", reply.id));
     expect(await keys("thornquill")).toEqual([`discussion:${d.id}`]);
-    const author = await acolyte();
-    const c = ok(
-      await shareCreation(
-        site.services,
-        author,
-        { title: "Thornquill art", description: "Made.", type: "writing", body: "x", submissionKey: crypto.randomUUID() },
-        {},
-      ),
-    );
-    const comment = ok(
-      await commentOnCreation(site.services, await member(site.services.db), c.id, { body: "Thornquill!", submissionKey: crypto.randomUUID() }),
-    );
+    const { creation: c, comment } = await creationWithComment({ title: "Thornquill art", description: "Made.", body: "x" }, "Thornquill!");
     expect((await keys("thornquill", { kind: "comment" })).sort()).toEqual([`comment:${comment.id}`]);
     ok(await moderateForge(site.services, moderator, "creation", c.id, true));
     expect(await keys("thornquill", { kind: "comment" })).toEqual([]);
@@ -314,28 +339,11 @@ describe(`search on ${ENGINE}`, () => {
       created_at: new Date(start + i * 60_000).toISOString(),
       // The newest ten are hidden: they take no place in an anonymous search's window.
       hidden: i >= count - 10 ? 1 : 0,
-      parent_hidden: 0,
-      virtues: "",
     }));
-    const db = site.services.db;
-    for (let i = 0; i < rows.length; i += 100)
-      await db
-        .insertInto("search_document")
-        .values(rows.slice(i, i + 100))
-        .execute();
     // PostgreSQL's statistics then count the word as common: its window is walked, not read from the index.
-    if (ENGINE === "postgres") await sql`analyze search_document`.execute(db);
+    await writeIndexRows(rows, 100);
     try {
-      const pages = async (sort: "relevance" | "newest", viewer: Viewer, query = "windowmoss") => {
-        const seen: string[] = [];
-        for (let next: string | null = null, first = true; first || next; first = false) {
-          const outcome = await search(query, { sort, kind: "event" }, viewer, next);
-          if (outcome.status !== "found") throw new Error(outcome.status);
-          seen.push(...outcome.results.map((r) => r.key));
-          next = outcome.next;
-        }
-        return seen;
-      };
+      const pages = (sort: "relevance" | "newest", viewer: Viewer, query = "windowmoss") => everyPage(query, { sort, kind: "event" }, viewer);
       const key = (i: number) => `event:${1_000_000 + i}`;
       const visible = Array.from({ length: count - 10 }, (_, i) => key(i));
 
@@ -356,7 +364,7 @@ describe(`search on ${ENGINE}`, () => {
       const moderated = await pages("relevance", moderator);
       expect(new Set(moderated)).toEqual(new Set(rows.slice(-RANKED_WINDOW).map((r) => `event:${r.ref_id}`)));
     } finally {
-      await db.deleteFrom("search_document").where("kind", "=", "event").where("ref_id", ">=", 1_000_000).execute();
+      await removeIndexRows("event", 1_000_000);
     }
   });
 
@@ -371,32 +379,17 @@ describe(`search on ${ENGINE}`, () => {
       title: `Trial ${i}`,
       body: i < 5000 ? `An oldbrook trial, number ${i}.` : `A later trial, number ${i}.`,
       created_at: new Date(start + i * 60_000).toISOString(),
-      hidden: 0,
-      parent_hidden: 0,
-      virtues: "",
     }));
-    const db = site.services.db;
-    for (let i = 0; i < rows.length; i += 500)
-      await db
-        .insertInto("search_document")
-        .values(rows.slice(i, i + 500))
-        .execute();
-    if (ENGINE === "postgres") await sql`analyze search_document`.execute(db);
+    await writeIndexRows(rows, 500);
     try {
       const key = (i: number) => `challenge:${2_000_000 + i}`;
       const newest = await search("oldbrook", { sort: "newest", kind: "challenge" });
       if (newest.status !== "found") throw new Error(newest.status);
       expect(newest.results.map((r) => r.key)).toEqual(Array.from({ length: SEARCH_PAGE_SIZE }, (_, i) => key(4999 - i)));
-      const ranked: string[] = [];
-      for (let next: string | null = null, first = true; first || next; first = false) {
-        const outcome = await search("oldbrook", { kind: "challenge" }, reader, next);
-        if (outcome.status !== "found") throw new Error(outcome.status);
-        ranked.push(...outcome.results.map((r) => r.key));
-        next = outcome.next;
-      }
+      const ranked = await everyPage("oldbrook", { kind: "challenge" }, reader);
       expect(new Set(ranked)).toEqual(new Set(Array.from({ length: RANKED_WINDOW }, (_, i) => key(4999 - i))));
     } finally {
-      await db.deleteFrom("search_document").where("kind", "=", "challenge").where("ref_id", ">=", 2_000_000).execute();
+      await removeIndexRows("challenge", 2_000_000);
     }
   });
 

@@ -96,21 +96,28 @@ export interface TopicMemberTable {
   joined_at: Timestamp;
 }
 
-export interface DiscussionTable {
+/**
+ * The columns every table of posts has (post-kinds.ts's PostTable), which the posting pipeline,
+ * moderation, search and the pages read alike.
+ */
+interface PostColumns {
   id: Generated<number>;
-  topic_id: string;
   author_id: string;
-  title: string;
-  slug: string;
   body: string;
   /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
   body_html: string;
-  /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
-  excerpt: string;
   created_at: Timestamp;
   edited_at: Timestamp | null;
   deleted_at: Timestamp | null;
   hidden_at: Timestamp | null;
+}
+
+export interface DiscussionTable extends PostColumns {
+  topic_id: string;
+  title: string;
+  slug: string;
+  /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
+  excerpt: string;
   locked_at: Timestamp | null;
   featured_at: Timestamp | null;
   reply_count: Generated<number>;
@@ -118,31 +125,17 @@ export interface DiscussionTable {
   submission_key: string | null;
 }
 
-export interface ReplyTable {
-  id: Generated<number>;
+export interface ReplyTable extends PostColumns {
   discussion_id: number;
-  author_id: string;
-  body: string;
-  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
-  body_html: string;
-  created_at: Timestamp;
-  edited_at: Timestamp | null;
-  deleted_at: Timestamp | null;
-  hidden_at: Timestamp | null;
   submission_key: string | null;
   /** The reply of the same discussion it answers, if its author named one (issue 32). */
   reply_to_id: number | null;
 }
 
-export interface CreationTable {
-  id: Generated<number>;
-  author_id: string;
+export interface CreationTable extends PostColumns {
   title: string;
   description: string;
   type: CreationType;
-  body: string;
-  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
-  body_html: string;
   /** Visual Art: the full image re-encoded without metadata, its display size and its thumbnail (media names). */
   image_name: string | null;
   image_display_name: string | null;
@@ -152,10 +145,6 @@ export interface CreationTable {
   link_url: string | null;
   like_count: Generated<number>;
   comment_count: Generated<number>;
-  created_at: Timestamp;
-  edited_at: Timestamp | null;
-  deleted_at: Timestamp | null;
-  hidden_at: Timestamp | null;
   submission_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
@@ -198,36 +187,18 @@ export interface CreationLikeTable {
   created_at: Timestamp;
 }
 
-export interface CreationCommentTable {
-  id: Generated<number>;
+export interface CreationCommentTable extends PostColumns {
   creation_id: number;
-  author_id: string;
-  body: string;
-  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
-  body_html: string;
-  created_at: Timestamp;
-  edited_at: Timestamp | null;
-  deleted_at: Timestamp | null;
-  hidden_at: Timestamp | null;
   submission_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export interface QuestionTable {
-  id: Generated<number>;
-  author_id: string;
+export interface QuestionTable extends PostColumns {
   title: string;
-  body: string;
-  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
-  body_html: string;
   /** Plain-text teaser of the body, made when the body is written (ADR 0012). */
   excerpt: string;
   view_count: Generated<number>;
   answer_count: Generated<number>;
   accepted_answer_id: number | null;
-  created_at: Timestamp;
-  edited_at: Timestamp | null;
-  deleted_at: Timestamp | null;
-  hidden_at: Timestamp | null;
   last_activity_at: Timestamp;
   submission_key: string | null;
 }
@@ -237,18 +208,9 @@ export interface QuestionVirtueTable {
   virtue: string;
 }
 
-export interface AnswerTable {
-  id: Generated<number>;
+export interface AnswerTable extends PostColumns {
   question_id: number;
-  author_id: string;
-  body: string;
-  /** The body rendered to HTML when it is written (ADR 0012, 0027); every writer supplies it, no page renders Markdown. */
-  body_html: string;
   helpful_count: Generated<number>;
-  created_at: Timestamp;
-  edited_at: Timestamp | null;
-  deleted_at: Timestamp | null;
-  hidden_at: Timestamp | null;
   submission_key: string | null;
 }
 

@@ -35,6 +35,48 @@ export function searchText(markdown: string): string {
 
 const flag = (value: unknown) => (value === null || value === undefined ? 0 : 1);
 
+/** What every post's row is made of, read from its own table (a child's parent is joined beside it). */
+const postColumns = <T extends "discussion" | "reply" | "question" | "answer" | "creation" | "creation_comment">(table: T) =>
+  [`${table}.id`, `${table}.body`, `${table}.author_id`, `${table}.created_at`, `${table}.hidden_at`, `${table}.deleted_at`] as const;
+
+/** A post's row as postColumns reads it; a reply's, answer's or comment's with its parent's id and hidden mark. */
+interface PostSource {
+  id: number;
+  body: string;
+  author_id: string;
+  created_at: string | Date;
+  hidden_at: unknown;
+  deleted_at: unknown;
+  parent_id?: number;
+  parent_hidden_at?: unknown;
+}
+
+/**
+ * The rows of these posts: none for a deleted one, the hidden flags from the post and its parent,
+ * what the kind adds of its own (a title, a section, virtues) and the text its words are found in
+ * (the body, or a creation's description and body).
+ */
+function postDocuments<R extends PostSource>(
+  kind: SearchKind,
+  rows: readonly R[],
+  own: (row: R) => Partial<Row> = () => ({}),
+  text: (row: R) => string = (row) => row.body,
+): Row[] {
+  return rows
+    .filter((r) => r.deleted_at === null)
+    .map((r) => ({
+      kind,
+      ref_id: r.id,
+      parent_id: r.parent_id,
+      body: searchText(text(r)),
+      author_id: r.author_id,
+      created_at: r.created_at,
+      hidden: flag(r.hidden_at),
+      parent_hidden: flag(r.parent_hidden_at),
+      ...own(r),
+    }));
+}
+
 /** The index rows of these things as they are now; a thing with none is not findable. */
 async function documentsOf(db: Executor, kind: SearchKind, ids: readonly number[]): Promise<Row[]> {
   if (ids.length === 0) return [];
@@ -43,158 +85,60 @@ async function documentsOf(db: Executor, kind: SearchKind, ids: readonly number[
       const rows = await db
         .selectFrom("discussion")
         .innerJoin("topic", "topic.id", "discussion.topic_id")
-        .select([
-          "discussion.id",
-          "discussion.title",
-          "discussion.body",
-          "discussion.author_id",
-          "discussion.created_at",
-          "discussion.hidden_at",
-          "discussion.deleted_at",
-          "topic.section",
-        ])
+        .select([...postColumns("discussion"), "discussion.title", "topic.section"])
         .where("discussion.id", "in", ids)
         .execute();
-      return rows
-        .filter((r) => r.deleted_at === null)
-        .map((r) => ({
-          kind,
-          ref_id: r.id,
-          title: r.title,
-          body: searchText(r.body),
-          author_id: r.author_id,
-          section: r.section,
-          created_at: r.created_at,
-          hidden: flag(r.hidden_at),
-        }));
+      return postDocuments(kind, rows, (r) => ({ title: r.title, section: r.section }));
     }
     case "reply": {
       const rows = await db
         .selectFrom("reply")
         .innerJoin("discussion", "discussion.id", "reply.discussion_id")
         .innerJoin("topic", "topic.id", "discussion.topic_id")
-        .select([
-          "reply.id",
-          "reply.discussion_id",
-          "reply.body",
-          "reply.author_id",
-          "reply.created_at",
-          "reply.hidden_at",
-          "reply.deleted_at",
-          "discussion.hidden_at as parent_hidden_at",
-          "topic.section",
-        ])
+        .select([...postColumns("reply"), "reply.discussion_id as parent_id", "discussion.hidden_at as parent_hidden_at", "topic.section"])
         .where("reply.id", "in", ids)
         .execute();
-      return rows
-        .filter((r) => r.deleted_at === null)
-        .map((r) => ({
-          kind,
-          ref_id: r.id,
-          parent_id: r.discussion_id,
-          body: searchText(r.body),
-          author_id: r.author_id,
-          section: r.section,
-          created_at: r.created_at,
-          hidden: flag(r.hidden_at),
-          parent_hidden: flag(r.parent_hidden_at),
-        }));
+      return postDocuments(kind, rows, (r) => ({ section: r.section }));
     }
     case "question": {
       const rows = await db
         .selectFrom("question")
-        .select(["id", "title", "body", "author_id", "created_at", "hidden_at", "deleted_at"])
+        .select([...postColumns("question"), "question.title"])
         .where("id", "in", ids)
         .execute();
       const virtues = await virtuesOf(db, "question_virtue", "question_id", ids);
-      return rows
-        .filter((r) => r.deleted_at === null)
-        .map((r) => ({
-          kind,
-          ref_id: r.id,
-          title: r.title,
-          body: searchText(r.body),
-          author_id: r.author_id,
-          virtues: virtues.get(r.id) ?? "",
-          created_at: r.created_at,
-          hidden: flag(r.hidden_at),
-        }));
+      return postDocuments(kind, rows, (r) => ({ title: r.title, virtues: virtues.get(r.id) ?? "" }));
     }
     case "answer": {
       const rows = await db
         .selectFrom("answer")
         .innerJoin("question", "question.id", "answer.question_id")
-        .select([
-          "answer.id",
-          "answer.question_id",
-          "answer.body",
-          "answer.author_id",
-          "answer.created_at",
-          "answer.hidden_at",
-          "answer.deleted_at",
-          "question.hidden_at as parent_hidden_at",
-        ])
+        .select([...postColumns("answer"), "answer.question_id as parent_id", "question.hidden_at as parent_hidden_at"])
         .where("answer.id", "in", ids)
         .execute();
-      return rows
-        .filter((r) => r.deleted_at === null)
-        .map((r) => ({
-          kind,
-          ref_id: r.id,
-          parent_id: r.question_id,
-          body: searchText(r.body),
-          author_id: r.author_id,
-          created_at: r.created_at,
-          hidden: flag(r.hidden_at),
-          parent_hidden: flag(r.parent_hidden_at),
-        }));
+      return postDocuments(kind, rows);
     }
     case "creation": {
       const rows = await db
         .selectFrom("creation")
-        .select(["id", "title", "description", "body", "author_id", "created_at", "hidden_at", "deleted_at"])
+        .select([...postColumns("creation"), "creation.title", "creation.description"])
         .where("id", "in", ids)
         .execute();
-      return rows
-        .filter((r) => r.deleted_at === null)
-        .map((r) => ({
-          kind,
-          ref_id: r.id,
-          title: r.title,
-          body: searchText(r.body ? `${r.description}\n\n${r.body}` : r.description),
-          author_id: r.author_id,
-          created_at: r.created_at,
-          hidden: flag(r.hidden_at),
-        }));
+      return postDocuments(
+        kind,
+        rows,
+        (r) => ({ title: r.title }),
+        (r) => (r.body ? `${r.description}\n\n${r.body}` : r.description),
+      );
     }
     case "comment": {
       const rows = await db
         .selectFrom("creation_comment")
         .innerJoin("creation", "creation.id", "creation_comment.creation_id")
-        .select([
-          "creation_comment.id",
-          "creation_comment.creation_id",
-          "creation_comment.body",
-          "creation_comment.author_id",
-          "creation_comment.created_at",
-          "creation_comment.hidden_at",
-          "creation_comment.deleted_at",
-          "creation.hidden_at as parent_hidden_at",
-        ])
+        .select([...postColumns("creation_comment"), "creation_comment.creation_id as parent_id", "creation.hidden_at as parent_hidden_at"])
         .where("creation_comment.id", "in", ids)
         .execute();
-      return rows
-        .filter((r) => r.deleted_at === null)
-        .map((r) => ({
-          kind,
-          ref_id: r.id,
-          parent_id: r.creation_id,
-          body: searchText(r.body),
-          author_id: r.author_id,
-          created_at: r.created_at,
-          hidden: flag(r.hidden_at),
-          parent_hidden: flag(r.parent_hidden_at),
-        }));
+      return postDocuments(kind, rows);
     }
     case "challenge": {
       const rows = await db

@@ -1,9 +1,9 @@
 import { sql, type RawBuilder } from "kysely";
-import { toIso } from "~/lib/dates";
 import type { Executor } from "../executor";
 import { tsQuery } from "./search-query";
 import { MARK_END, MARK_START } from "~/lib/search";
 import { rowFilters } from "./search-filters";
+import { searchHit, type HitRow } from "./search-hits";
 import { RANKED_WINDOW, type SearchHit, type SearchRequest } from "./search-types";
 
 /**
@@ -77,19 +77,7 @@ export async function searchPostgres(db: Executor, request: SearchRequest): Prom
     ? sql`select hits.*, ts_rank_cd(d.document, q.query) as score from hits join search_document d on d.id = hits.id, q`
     : sql`select hits.*, 0::real as score from hits`;
   const order = relevance ? sql`score desc, id` : sql`created_at desc, id desc`;
-  const { rows } = await sql<{
-    id: number;
-    kind: SearchHit["kind"];
-    ref_id: number;
-    parent_id: number | null;
-    author_id: string | null;
-    created_at: Date | string;
-    hidden: number;
-    parent_hidden: number;
-    score: number;
-    title: string;
-    excerpt: string;
-  }>`with q as not materialized (select ${query} as query),
+  const { rows } = await sql<HitRow & { title: string | null; excerpt: string | null }>`with q as not materialized (select ${query} as query),
       ${window},
       scored as (${scored}),
       page as (select * from scored ${pastCursor} order by ${order} limit ${request.limit})
@@ -98,18 +86,7 @@ export async function searchPostgres(db: Executor, request: SearchRequest): Prom
         ts_headline('english', d.body, q.query, ${HEADLINE}) as excerpt
       from page join search_document d on d.id = page.id, q
       order by ${relevance ? sql`page.score desc, page.id` : sql`page.created_at desc, page.id desc`}`.execute(db);
-  return rows.map((r) => ({
-    id: Number(r.id),
-    kind: r.kind,
-    refId: Number(r.ref_id),
-    parentId: r.parent_id === null ? null : Number(r.parent_id),
-    authorId: r.author_id,
-    createdAt: toIso(r.created_at),
-    hidden: Number(r.hidden) === 1 || Number(r.parent_hidden) === 1,
-    score: Number(r.score),
-    title: r.title ?? "",
-    excerpt: r.excerpt ?? "",
-  }));
+  return rows.map((r) => searchHit(r, r));
 }
 
 /**

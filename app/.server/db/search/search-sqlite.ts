@@ -3,6 +3,7 @@ import type { Executor } from "../executor";
 import { fts5Query } from "./search-query";
 import { MARK_END, MARK_START } from "~/lib/search";
 import { rowFilters } from "./search-filters";
+import { searchHit, type HitRow } from "./search-hits";
 import { RANKED_WINDOW, type SearchHit, type SearchRequest } from "./search-types";
 
 /**
@@ -30,17 +31,7 @@ export async function searchSqlite(db: Executor, request: SearchRequest): Promis
   const pastCursor = after && relevance ? sql`where (score > ${after.score} or (score = ${after.score} and id > ${after.id}))` : sql``;
   const order = relevance ? sql`score, id` : sql`created_at desc, id desc`;
   // Newest first needs no score: bm25 counts every match of each word once per query for its weight.
-  const { rows } = await sql<{
-    id: number;
-    kind: SearchHit["kind"];
-    ref_id: number;
-    parent_id: number | null;
-    author_id: string | null;
-    created_at: string;
-    hidden: number;
-    parent_hidden: number;
-    score: number;
-  }>`select * from (
+  const { rows } = await sql<HitRow>`select * from (
         select d.id, d.kind, d.ref_id, d.parent_id, d.author_id, d.created_at, d.hidden, d.parent_hidden, ${relevance ? SCORE : sql`0`} as score
         from search_fts join search_document d on d.id = search_fts.rowid
         where ${sql.join(where, sql` and `)}
@@ -56,16 +47,5 @@ export async function searchSqlite(db: Executor, request: SearchRequest): Promis
         snippet(search_fts, 1, ${MARK_START}, ${MARK_END}, ${"…"}, 40) as excerpt
       from search_fts where search_fts match ${match} and rowid in (${sql.join(rows.map((r) => r.id))})`.execute(db);
   const marks = new Map(marked.rows.map((m) => [Number(m.id), m]));
-  return rows.map((r) => ({
-    id: Number(r.id),
-    kind: r.kind,
-    refId: Number(r.ref_id),
-    parentId: r.parent_id === null ? null : Number(r.parent_id),
-    authorId: r.author_id,
-    createdAt: r.created_at,
-    hidden: r.hidden === 1 || r.parent_hidden === 1,
-    score: Number(r.score),
-    title: marks.get(Number(r.id))?.title ?? "",
-    excerpt: marks.get(Number(r.id))?.excerpt ?? "",
-  }));
+  return rows.map((r) => searchHit(r, marks.get(Number(r.id))));
 }

@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/executor";
+import { discussionsWithPlace } from "../forum/forum-repository";
 
 // What the dashboard reads about its own member: a fixed number of queries, whatever they wrote.
 
@@ -45,18 +46,8 @@ export async function upcomingEventsGoing(db: Executor, memberId: string, now: s
 /** These discussions as the dashboard lists them (those that show), most recent activity first. */
 export async function showingDiscussions(db: Executor, ids: number[]) {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom("discussion")
-    .innerJoin("topic", "topic.id", "discussion.topic_id")
-    .select([
-      "discussion.id",
-      "discussion.title",
-      "discussion.slug",
-      "discussion.topic_id",
-      "topic.section",
-      "discussion.reply_count",
-      "discussion.last_activity_at",
-    ])
+  return discussionsWithPlace(db)
+    .select(["discussion.reply_count", "discussion.last_activity_at"])
     .where("discussion.id", "in", ids)
     .where("discussion.hidden_at", "is", null)
     .where("discussion.deleted_at", "is", null)

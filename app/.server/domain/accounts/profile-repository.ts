@@ -1,6 +1,8 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
 import type { Db } from "../../db/connect";
 import type { Database } from "../../db/schema";
+import { discussionsWithPlace, repliesWithPlace } from "../forum/forum-repository";
+import { publiclyShown } from "../posts/post-visibility";
 
 // What a profile and the member's own dashboard list: posts anyone can read, so nothing deleted and
 // nothing a moderator hid (a removed post would link to a page that is not there).
@@ -11,11 +13,6 @@ type Post = "discussion" | "reply" | "question" | "answer" | "creation" | "creat
 export interface ContributionCursor {
   at: string;
   id: number;
-}
-
-/** Neither deleted nor hidden. */
-function shows(post: Post) {
-  return sql<boolean>`${sql.ref(`${post}.deleted_at`)} is null and ${sql.ref(`${post}.hidden_at`)} is null`;
 }
 
 function authoredBy(post: Post, memberId: string) {
@@ -34,7 +31,7 @@ function newestBy<TB extends keyof Database, O>(
   const id = sql.ref(`${post}.id`);
   return query
     .where(authoredBy(post, memberId))
-    .where(shows(post))
+    .where(publiclyShown(post))
     .$if(before !== null, (q) => q.where(sql<boolean>`(${at} < ${before!.at} or (${at} = ${before!.at} and ${id} < ${before!.id}))`))
     .orderBy(sql.ref(`${post}.created_at`), "desc")
     .orderBy(sql.ref(`${post}.id`), "desc")
@@ -43,21 +40,13 @@ function newestBy<TB extends keyof Database, O>(
 }
 
 export async function recentDiscussionsBy(db: Db, memberId: string, limit: number, before: ContributionCursor | null = null) {
-  const discussions = db
-    .selectFrom("discussion")
-    .innerJoin("topic", "topic.id", "discussion.topic_id")
-    .select(["discussion.id", "discussion.title", "discussion.slug", "discussion.topic_id", "topic.section", "discussion.created_at"]);
+  const discussions = discussionsWithPlace(db).select("discussion.created_at");
   return newestBy(discussions, "discussion", memberId, limit, before);
 }
 
 /** Replies, each with its discussion's title and place (a reply has no title of its own). */
 export async function recentRepliesBy(db: Db, memberId: string, limit: number, before: ContributionCursor | null = null) {
-  const replies = db
-    .selectFrom("reply")
-    .innerJoin("discussion", "discussion.id", "reply.discussion_id")
-    .innerJoin("topic", "topic.id", "discussion.topic_id")
-    .select(["reply.id", "reply.created_at", "discussion.id as discussion_id", "discussion.title", "discussion.slug", "discussion.topic_id", "topic.section"])
-    .where(shows("discussion"));
+  const replies = repliesWithPlace(db).select("reply.created_at").where(publiclyShown("discussion"));
   return newestBy(replies, "reply", memberId, limit, before);
 }
 
@@ -71,7 +60,7 @@ export async function recentAnswersBy(db: Db, memberId: string, limit: number, b
     .selectFrom("answer")
     .innerJoin("question", "question.id", "answer.question_id")
     .select(["answer.id", "answer.question_id", "question.title as question_title", "answer.created_at"])
-    .where(shows("question"));
+    .where(publiclyShown("question"));
   return newestBy(answers, "answer", memberId, limit, before);
 }
 
@@ -85,7 +74,7 @@ export async function recentCommentsBy(db: Db, memberId: string, limit: number, 
     .selectFrom("creation_comment")
     .innerJoin("creation", "creation.id", "creation_comment.creation_id")
     .select(["creation_comment.id", "creation_comment.creation_id", "creation.title", "creation_comment.created_at"])
-    .where(shows("creation"));
+    .where(publiclyShown("creation"));
   return newestBy(comments, "creation_comment", memberId, limit, before);
 }
 
@@ -95,7 +84,7 @@ function countBy(eb: ExpressionBuilder<Database, never>, post: Post, memberId: s
     .selectFrom(post)
     .select((e) => e.fn.countAll<number>().as("n"))
     .where(authoredBy(post, memberId))
-    .where(shows(post));
+    .where(publiclyShown(post));
 }
 
 /** All six counts in one query; a reply, answer or comment under a removed post does not count. */
@@ -103,11 +92,14 @@ export async function countContributions(db: Db, memberId: string) {
   const row = await db
     .selectNoFrom((eb) => [
       countBy(eb, "discussion", memberId).as("discussions"),
-      countBy(eb, "reply", memberId).innerJoin("discussion", "discussion.id", "reply.discussion_id").where(shows("discussion")).as("replies"),
+      countBy(eb, "reply", memberId).innerJoin("discussion", "discussion.id", "reply.discussion_id").where(publiclyShown("discussion")).as("replies"),
       countBy(eb, "question", memberId).as("questions"),
-      countBy(eb, "answer", memberId).innerJoin("question", "question.id", "answer.question_id").where(shows("question")).as("answers"),
+      countBy(eb, "answer", memberId).innerJoin("question", "question.id", "answer.question_id").where(publiclyShown("question")).as("answers"),
       countBy(eb, "creation", memberId).as("creations"),
-      countBy(eb, "creation_comment", memberId).innerJoin("creation", "creation.id", "creation_comment.creation_id").where(shows("creation")).as("comments"),
+      countBy(eb, "creation_comment", memberId)
+        .innerJoin("creation", "creation.id", "creation_comment.creation_id")
+        .where(publiclyShown("creation"))
+        .as("comments"),
     ])
     .executeTakeFirstOrThrow();
   return {

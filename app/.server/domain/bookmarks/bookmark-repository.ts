@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Executor } from "../../db/executor";
 import type { ActivityCursor } from "../../pagination";
-import type { PostRef } from "../posts/post-places";
+import { aboutPosts, type PostRef } from "../posts/post-places";
 
 /** Adds the bookmark unless the member has it already; returns whether it was added. */
 export async function insertBookmark(db: Executor, memberId: string, post: PostRef, at: string) {
@@ -55,12 +55,7 @@ export async function bookmarksOf(db: Executor, memberId: string, limit: number,
 /** Which of these posts the member bookmarked. */
 export async function bookmarkedAmong(db: Executor, memberId: string, posts: readonly PostRef[]) {
   if (posts.length === 0) return [];
-  return db
-    .selectFrom("bookmark")
-    .select(["kind", "post_id"])
-    .where("member_id", "=", memberId)
-    .where((eb) => eb.or(posts.map((p) => eb.and([eb("kind", "=", p.kind), eb("post_id", "=", p.id)]))))
-    .execute();
+  return db.selectFrom("bookmark").select(["kind", "post_id"]).where("member_id", "=", memberId).where(aboutPosts(posts)).execute();
 }
 
 /** Reminders due now and not yet sent, oldest first. */

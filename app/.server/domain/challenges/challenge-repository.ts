@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/executor";
-import type { AttemptStatus, ChallengeStatus } from "../../db/schema";
-import type { PathId } from "~/lib/domain-values";
+import type { Insertable } from "kysely";
+import type { AttemptStatus, ChallengeStatus, ChallengeTable } from "../../db/schema";
 
 const CHALLENGE_COLUMNS = [
   "challenge.id",
@@ -73,20 +73,10 @@ export async function participationOf(db: Executor, challengeIds: readonly numbe
   return out;
 }
 
+/** A new challenge, every column named (who wrote it, when, the submission's key); null when its key made one already. */
 export async function insertChallenge(
   db: Executor,
-  values: {
-    title: string;
-    description: string;
-    path: PathId;
-    length_days: number;
-    check_ins_required: number;
-    status: ChallengeStatus;
-    created_by: string;
-    created_at: string;
-    published_at: string | null;
-    submission_key: string;
-  },
+  values: Required<Omit<Insertable<ChallengeTable>, "id" | "reviewed_by">> & { created_by: string; submission_key: string },
 ) {
   const row = await db
     .insertInto("challenge")

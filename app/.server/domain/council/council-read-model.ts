@@ -1,4 +1,4 @@
-import { hiddenPostsView } from "../flags/under-review";
+import { hiddenPostsView, postAsShown } from "../flags/under-review";
 import { isModerator } from "../accounts/roles";
 import { parseId } from "~/lib/params";
 import { QUOTE_REMOVED, quoteMarkdown } from "~/lib/quotes";
@@ -146,22 +146,9 @@ export async function questionWithAnswers(db: Db, id: number, viewer: Viewer | n
       mine: mine(row.author_id),
     },
     answers: answers.map((a) => ({
-      id: a.id,
-      html: a.deleted_at || a.veiled ? null : a.body_html,
-      body: mine(a.author_id) && !a.deleted_at ? a.body : null,
+      ...postAsShown(a, viewer),
       helpful: Number(a.helpful_count),
       accepted: a.id === row.accepted_answer_id,
-      createdAt: toIso(a.created_at),
-      edited: a.edited_at !== null && !a.veiled,
-      deleted: a.deleted_at !== null,
-      hidden: a.hidden_at !== null,
-      review: a.review,
-      veiled: a.veiled,
-      note: mine(a.author_id) ? reviewNoteText(a.review) : null,
-      badge: hiddenBadgeText({ hidden: a.hidden_at !== null, review: a.review, veiled: a.veiled }),
-      author: a.author,
-      authorId: a.author_id,
-      mine: mine(a.author_id),
       voted: voted.has(a.id),
       advisor: a.advisor_path ? { path: a.advisor_path, specialty: a.advisor_specialty ?? "" } : null,
     })),

@@ -1,6 +1,8 @@
 import { engineOf, type Db } from "../../db/connect";
 import type { PathId } from "~/lib/domain-values";
 import { activityPage, type ActivityCursor, type PageRequest } from "../../pagination";
+import { latestMarker } from "../posts/mark-repository";
+import { AUTHOR_COLUMNS } from "../progression/authors";
 
 function questionRows(db: Db, { includeHidden = false } = {}) {
   const rows = db
@@ -19,10 +21,7 @@ function questionRows(db: Db, { includeHidden = false } = {}) {
       "question.edited_at",
       "question.hidden_at",
       "question.author_id",
-      "member.name as author_name",
-      "member.handle as author_handle",
-      "member.rank as author_rank",
-      "member.avatar as author_avatar",
+      ...AUTHOR_COLUMNS,
     ])
     .where("question.deleted_at", "is", null);
   return includeHidden ? rows : rows.where("question.hidden_at", "is", null);
@@ -99,10 +98,7 @@ export async function listAnswers(db: Db, questionId: number, { includeHidden = 
       "answer.deleted_at",
       "answer.hidden_at",
       "answer.author_id",
-      "member.name as author_name",
-      "member.handle as author_handle",
-      "member.rank as author_rank",
-      "member.avatar as author_avatar",
+      ...AUTHOR_COLUMNS,
       "advisor.path as advisor_path",
       "advisor.specialty as advisor_specialty",
     ])
@@ -130,10 +126,7 @@ export async function featuredAdvisors(db: Db, limit = 3) {
     .innerJoin("member", "member.id", "advisor.member_id")
     .select((eb) => [
       "advisor.member_id as author_id",
-      "member.name as author_name",
-      "member.handle as author_handle",
-      "member.rank as author_rank",
-      "member.avatar as author_avatar",
+      ...AUTHOR_COLUMNS,
       "advisor.path",
       "advisor.specialty",
       eb
@@ -276,17 +269,8 @@ export async function deleteHelpfulVote(db: Db, answerId: number, memberId: stri
 }
 
 /** The member who marked the answer helpful last, since `since` (all when null), other than `except`. */
-export async function latestHelpfulVoter(db: Db, answerId: number, except: string, since: string | null) {
-  const row = await db
-    .selectFrom("helpful_vote")
-    .select("member_id")
-    .where("answer_id", "=", answerId)
-    .where("member_id", "!=", except)
-    .$if(since !== null, (q) => q.where("created_at", ">", since!))
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row?.member_id ?? null;
+export function latestHelpfulVoter(db: Db, answerId: number, except: string, since: string | null) {
+  return latestMarker(db, "helpful_vote", { answer_id: answerId }, except, since);
 }
 
 export async function moveHelpfulCount(db: Db, answerId: number, delta: number) {

@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import type { Executor } from "../../db/executor";
+import { publiclyShown } from "../posts/post-visibility";
 import { DELETED_HANDLE_PREFIX } from "~/lib/members";
 
 /**
@@ -29,15 +31,18 @@ export async function livingMemberCount(db: Executor) {
   return Number(row?.n ?? 0);
 }
 
+/** A part's posts of one table: the ids from `first` to `last` (one primary-key range) that anyone may read. */
+function publicBetween(table: "discussion" | "question" | "creation", first: number, last: number) {
+  const id = sql.ref(`${table}.id`);
+  return sql<boolean>`${id} >= ${first} and ${id} <= ${last} and ${publiclyShown(table)}`;
+}
+
 export function publicDiscussionsBetween(db: Executor, first: number, last: number) {
   return db
     .selectFrom("discussion")
     .innerJoin("topic", "topic.id", "discussion.topic_id")
     .select(["discussion.id", "discussion.slug", "discussion.topic_id", "topic.section", "discussion.last_activity_at as at"])
-    .where("discussion.id", ">=", first)
-    .where("discussion.id", "<=", last)
-    .where("discussion.hidden_at", "is", null)
-    .where("discussion.deleted_at", "is", null)
+    .where(publicBetween("discussion", first, last))
     .orderBy("discussion.id")
     .execute();
 }
@@ -46,10 +51,7 @@ export function publicQuestionsBetween(db: Executor, first: number, last: number
   return db
     .selectFrom("question")
     .select(["id", "last_activity_at as at"])
-    .where("id", ">=", first)
-    .where("id", "<=", last)
-    .where("hidden_at", "is", null)
-    .where("deleted_at", "is", null)
+    .where(publicBetween("question", first, last))
     .orderBy("id")
     .execute();
 }
@@ -58,10 +60,7 @@ export function publicCreationsBetween(db: Executor, first: number, last: number
   return db
     .selectFrom("creation")
     .select(["id", "created_at", "edited_at"])
-    .where("id", ">=", first)
-    .where("id", "<=", last)
-    .where("hidden_at", "is", null)
-    .where("deleted_at", "is", null)
+    .where(publicBetween("creation", first, last))
     .orderBy("id")
     .execute();
 }

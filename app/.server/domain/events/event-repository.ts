@@ -1,6 +1,7 @@
 import type { Db } from "../../db/connect";
 import type { EventTable, RsvpStatus } from "../../db/schema";
 import type { Insertable, Updateable } from "kysely";
+import { AUTHOR_COLUMNS } from "../progression/authors";
 
 /** The columns every read of an event needs, with its host's name and handle. */
 const EVENT_COLUMNS = [
@@ -150,16 +151,7 @@ export async function rsvpMembers(db: Db, eventId: number, status: RsvpStatus) {
   return db
     .selectFrom("event_rsvp")
     .innerJoin("member", "member.id", "event_rsvp.member_id")
-    .select([
-      "event_rsvp.member_id as author_id",
-      "member.name as author_name",
-      "member.handle as author_handle",
-      "member.rank as author_rank",
-      "member.avatar as author_avatar",
-      "member.email",
-      "member.time_zone",
-      "event_rsvp.waitlist_position",
-    ])
+    .select(["event_rsvp.member_id as author_id", ...AUTHOR_COLUMNS, "member.email", "member.time_zone", "event_rsvp.waitlist_position"])
     .where("event_rsvp.event_id", "=", eventId)
     .where("event_rsvp.status", "=", status)
     .orderBy("event_rsvp.waitlist_position", "asc")

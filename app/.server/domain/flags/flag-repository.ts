@@ -1,5 +1,5 @@
 import type { Executor } from "../../db/executor";
-import type { PostRef } from "../posts/post-places";
+import { aboutPosts, type PostRef } from "../posts/post-places";
 import type { FlagReason, ReviewState } from "~/lib/flags";
 
 /** Records a flag; its id, or null when this member flagged the post already (the unique key lets one in). */
@@ -208,7 +208,7 @@ export async function reviewStatesOf(db: Executor, refs: readonly PostRef[]): Pr
     .selectFrom("review_item")
     .select(["kind", "post_id", "reason", "hidden_by_flags_at"])
     .where("status", "=", "pending")
-    .where((eb) => eb.or(refs.map((r) => eb.and([eb("kind", "=", r.kind), eb("post_id", "=", r.id)]))))
+    .where(aboutPosts(refs))
     .execute();
   for (const row of rows) {
     const state = row.reason === "approval" ? "approval" : row.hidden_by_flags_at !== null ? "flags" : null;

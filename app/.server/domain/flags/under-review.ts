@@ -2,7 +2,9 @@ import type { Viewer } from "../../context";
 import type { Executor } from "../../db/executor";
 import { isModerator } from "../accounts/roles";
 import type { PostKind } from "../posts/post-kinds";
-import type { ReviewState } from "~/lib/flags";
+import { toIso } from "~/lib/dates";
+import { hiddenBadgeText, reviewNoteText, type ReviewState } from "~/lib/flags";
+import type { AuthorRef } from "../progression/authors";
 import { reviewStatesOf } from "./flag-repository";
 
 /** How a post loaded with the hidden ones shows to this viewer. */
@@ -44,6 +46,45 @@ export async function hiddenPostsView<R extends { id: number; author_id: string;
     else if (review === "flags") shown.push({ ...row, review, veiled: true });
   }
   return shown;
+}
+
+/** A post of a thread as hiddenPostsView let it through, with its author gathered (withAuthors). */
+interface ShownPost extends HiddenView {
+  id: number;
+  body: string;
+  body_html: string;
+  created_at: string | Date;
+  edited_at: unknown;
+  deleted_at: unknown;
+  hidden_at: unknown;
+  author_id: string;
+  author: AuthorRef;
+}
+
+/**
+ * What a page shows of a post in a thread (a discussion's opening post and replies, answers,
+ * comments): its words unless deleted or veiled, its Markdown to its author alone (the edit form),
+ * no history link on a veiled one (its history is not the reader's to read), why it is hidden and
+ * the badge that says so, and whose it is.
+ */
+export function postAsShown(post: ShownPost, viewer: Viewer | null) {
+  const mine = viewer?.id === post.author_id;
+  return {
+    id: post.id,
+    html: post.deleted_at || post.veiled ? null : post.body_html,
+    body: mine && !post.deleted_at ? post.body : null,
+    createdAt: toIso(post.created_at),
+    edited: post.edited_at !== null && !post.veiled,
+    deleted: post.deleted_at !== null,
+    hidden: post.hidden_at !== null,
+    review: post.review,
+    veiled: post.veiled,
+    note: mine ? reviewNoteText(post.review) : null,
+    badge: hiddenBadgeText({ hidden: post.hidden_at !== null, review: post.review, veiled: post.veiled }),
+    author: post.author,
+    authorId: post.author_id,
+    mine,
+  };
 }
 
 /** Whether the author may still change their hidden post: while it waits on /review. */

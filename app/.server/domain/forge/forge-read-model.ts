@@ -3,7 +3,7 @@ import type { Db } from "../../db/connect";
 import type { CreationType } from "~/lib/domain-values";
 import { toIso } from "~/lib/dates";
 import { mediaUrl } from "~/lib/media";
-import { hiddenPostsView } from "../flags/under-review";
+import { hiddenPostsView, postAsShown } from "../flags/under-review";
 import { hiddenBadgeText, reviewNoteText, UNDER_REVIEW_TITLE } from "~/lib/flags";
 import { encodeActivityCursor, type ActivityCursor, type PageRequest } from "../../pagination";
 import { readsFrom, tag } from "../../cache/page-tags";
@@ -104,21 +104,6 @@ export async function creationWithComments(db: Db, id: number, viewer: Viewer | 
       mine: viewer?.id === creation.author_id,
       liked,
     },
-    comments: comments.map((c) => ({
-      id: c.id,
-      html: c.deleted_at || c.veiled ? null : c.body_html,
-      body: c.deleted_at || viewer?.id !== c.author_id ? null : c.body,
-      createdAt: toIso(c.created_at),
-      edited: c.edited_at !== null && !c.veiled,
-      deleted: c.deleted_at !== null,
-      hidden: c.hidden_at !== null,
-      review: c.review,
-      veiled: c.veiled,
-      note: viewer?.id === c.author_id ? reviewNoteText(c.review) : null,
-      badge: hiddenBadgeText({ hidden: c.hidden_at !== null, review: c.review, veiled: c.veiled }),
-      mine: viewer?.id === c.author_id,
-      author: c.author,
-      authorId: c.author_id,
-    })),
+    comments: comments.map((c) => postAsShown(c, viewer)),
   };
 }

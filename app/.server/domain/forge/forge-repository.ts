@@ -1,6 +1,8 @@
 import { engineOf, type Db } from "../../db/connect";
 import type { CreationType } from "~/lib/domain-values";
 import { activityPage, type ActivityCursor, type PageRequest } from "../../pagination";
+import { latestMarker } from "../posts/mark-repository";
+import { AUTHOR_COLUMNS } from "../progression/authors";
 
 export const CREATION_TYPES: { id: CreationType; label: string }[] = [
   { id: "writing", label: "Writing" },
@@ -83,10 +85,7 @@ function creationRows(db: Db, type?: CreationType) {
       "creation.image_thumb_name",
       "thumb.width as thumb_width",
       "thumb.height as thumb_height",
-      "member.name as author_name",
-      "member.handle as author_handle",
-      "member.rank as author_rank",
-      "member.avatar as author_avatar",
+      ...AUTHOR_COLUMNS,
     ]);
   if (type) query = query.where("creation.type", "=", type);
   return query;
@@ -130,10 +129,7 @@ export async function findCreation(db: Db, id: number, { includeHidden = false }
       "creation.edited_at",
       "creation.hidden_at",
       "creation.author_id",
-      "member.name as author_name",
-      "member.handle as author_handle",
-      "member.rank as author_rank",
-      "member.avatar as author_avatar",
+      ...AUTHOR_COLUMNS,
     ])
     .where("creation.id", "=", id)
     .where("creation.deleted_at", "is", null);
@@ -155,10 +151,7 @@ export async function listCreationComments(db: Db, creationId: number, { include
       "creation_comment.deleted_at",
       "creation_comment.hidden_at",
       "creation_comment.author_id",
-      "member.name as author_name",
-      "member.handle as author_handle",
-      "member.rank as author_rank",
-      "member.avatar as author_avatar",
+      ...AUTHOR_COLUMNS,
     ])
     .where("creation_comment.creation_id", "=", creationId);
   if (!includeHidden) query = query.where("creation_comment.hidden_at", "is", null);
@@ -192,17 +185,8 @@ export async function deleteLike(db: Db, creationId: number, memberId: string) {
 }
 
 /** The member who liked the creation last, since `since` (all when null), other than `except`. */
-export async function latestLiker(db: Db, creationId: number, except: string, since: string | null) {
-  const row = await db
-    .selectFrom("creation_like")
-    .select("member_id")
-    .where("creation_id", "=", creationId)
-    .where("member_id", "!=", except)
-    .$if(since !== null, (q) => q.where("created_at", ">", since!))
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row?.member_id ?? null;
+export function latestLiker(db: Db, creationId: number, except: string, since: string | null) {
+  return latestMarker(db, "creation_like", { creation_id: creationId }, except, since);
 }
 
 export async function moveLikeCount(db: Db, creationId: number, delta: number) {

@@ -12,8 +12,8 @@ import { findTopic } from "./section-repository";
 import { isModerator } from "../accounts/roles";
 import { discussionPath, replyPath, topicSummary } from "./section-read-model";
 import { markDiscussionRead, newSince, type ReadMarker } from "../notifications/read-markers";
-import { hiddenPostsView } from "../flags/under-review";
-import { hiddenBadgeText, reviewNoteText, UNDER_REVIEW_TITLE } from "~/lib/flags";
+import { hiddenPostsView, postAsShown } from "../flags/under-review";
+import { UNDER_REVIEW_TITLE } from "~/lib/flags";
 
 /** A topic with one page of its discussions (newest activity first) and links to the pages around. */
 export async function topicWithDiscussions(db: Db, viewer: Viewer | null, section: SectionId, topicId: string, request: PageRequest<ActivityCursor>) {
@@ -87,7 +87,6 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
   // A discussion the flags hid shows none of its words, its replies' neither.
   const replies = opening.veiled ? [] : withAuthors(await hiddenPostsView(db, viewer, "reply", page.rows));
   const path = discussionPath(topic.section, topic.id, row);
-  const mine = (authorId: string) => viewer?.id === authorId;
   const answered = await answeredReplies(db, moderator, path, replies);
   // What the member has now been shown is no longer new to them (issue 28).
   if (viewer && !opening.veiled) {
@@ -103,44 +102,17 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
     topic: { id: topic.id, section: topic.section, title: topic.title },
     path,
     discussion: {
-      id: discussion.id,
+      ...postAsShown(discussion, viewer),
       slug: discussion.slug,
       title: discussion.veiled ? UNDER_REVIEW_TITLE : discussion.title,
-      html: discussion.deleted_at || discussion.veiled ? null : discussion.body_html,
-      body: mine(row.author_id) && !discussion.deleted_at ? discussion.body : null,
       excerpt: discussion.deleted_at || discussion.veiled ? "" : discussion.excerpt,
-      createdAt: toIso(discussion.created_at),
-      // A veiled post links to no history: its history is not the reader's to read.
-      edited: discussion.edited_at !== null && !discussion.veiled,
-      deleted: discussion.deleted_at !== null,
-      hidden: discussion.hidden_at !== null,
-      review: discussion.review,
-      veiled: discussion.veiled,
-      note: mine(row.author_id) ? reviewNoteText(discussion.review) : null,
-      badge: hiddenBadgeText({ hidden: discussion.hidden_at !== null, review: discussion.review, veiled: discussion.veiled }),
       locked: discussion.locked_at !== null,
       featured: discussion.featured_at !== null,
       replies: Number(discussion.reply_count),
-      author: discussion.author,
-      authorId: row.author_id,
-      mine: mine(row.author_id),
     },
     replies: replies.map((r) => ({
-      id: r.id,
-      html: r.deleted_at || r.veiled ? null : r.body_html,
-      body: mine(r.author_id) && !r.deleted_at ? r.body : null,
-      createdAt: toIso(r.created_at),
-      edited: r.edited_at !== null && !r.veiled,
-      deleted: r.deleted_at !== null,
-      hidden: r.hidden_at !== null,
-      review: r.review,
-      veiled: r.veiled,
-      note: mine(r.author_id) ? reviewNoteText(r.review) : null,
+      ...postAsShown(r, viewer),
       replyTo: r.reply_to_id === null ? null : (answered.get(Number(r.reply_to_id)) ?? null),
-      badge: hiddenBadgeText({ hidden: r.hidden_at !== null, review: r.review, veiled: r.veiled }),
-      author: r.author,
-      authorId: r.author_id,
-      mine: mine(r.author_id),
     })),
     pages: opening.veiled
       ? { first: null, earlier: null, later: null, last: null }

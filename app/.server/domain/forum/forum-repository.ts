@@ -2,9 +2,30 @@ import { engineOf } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import { MAX_ID } from "~/lib/params";
 import { activityPage, slicePage, walksForward, type ActivityCursor, type PageRequest } from "../../pagination";
+import { AUTHOR_COLUMNS } from "../progression/authors";
 
 export const DISCUSSIONS_PER_PAGE = 20;
 export const REPLIES_PER_PAGE = 50;
+
+/**
+ * Discussions with their title and what their address is made of (discussionPath: the topic's
+ * section, the topic, the id and slug), for the lists and notices that link to them.
+ */
+export function discussionsWithPlace(db: Executor) {
+  return db
+    .selectFrom("discussion")
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .select(["discussion.id", "discussion.title", "discussion.slug", "discussion.topic_id", "topic.section"]);
+}
+
+/** Replies with their discussion's title and what its address is made of, to link to the reply (replyPath). */
+export function repliesWithPlace(db: Executor) {
+  return db
+    .selectFrom("reply")
+    .innerJoin("discussion", "discussion.id", "reply.discussion_id")
+    .innerJoin("topic", "topic.id", "discussion.topic_id")
+    .select(["reply.id", "discussion.id as discussion_id", "discussion.title", "discussion.slug", "discussion.topic_id", "topic.section"]);
+}
 
 export function discussionSelect(db: Executor) {
   return db
@@ -27,10 +48,7 @@ export function discussionSelect(db: Executor) {
       "discussion.featured_at",
       "discussion.last_activity_at",
       "discussion.author_id",
-      "member.name as author_name",
-      "member.handle as author_handle",
-      "member.rank as author_rank",
-      "member.avatar as author_avatar",
+      ...AUTHOR_COLUMNS,
     ]);
 }
 
@@ -75,10 +93,7 @@ const REPLY_COLUMNS = [
   "reply.hidden_at",
   "reply.reply_to_id",
   "reply.author_id",
-  "member.name as author_name",
-  "member.handle as author_handle",
-  "member.rank as author_rank",
-  "member.avatar as author_avatar",
+  ...AUTHOR_COLUMNS,
 ] as const;
 
 export function replySelect(db: Executor) {

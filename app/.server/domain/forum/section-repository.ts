@@ -4,6 +4,7 @@ import { sql, type Insertable } from "kysely";
 import { replyHourOf } from "../../db/reply-hours";
 import type { TopicTable } from "../../db/schema";
 import type { SectionId } from "~/lib/domain-values";
+import { AUTHOR_COLUMNS } from "../progression/authors";
 
 export async function listTopics(db: Db, section: SectionId, limit = 50) {
   return db
@@ -47,10 +48,7 @@ function discussionRows(db: Db) {
       "topic.title as topic_title",
       "topic.section",
       "discussion.author_id",
-      "member.name as author_name",
-      "member.handle as author_handle",
-      "member.rank as author_rank",
-      "member.avatar as author_avatar",
+      ...AUTHOR_COLUMNS,
     ])
     .where("discussion.deleted_at", "is", null)
     .where("discussion.hidden_at", "is", null);

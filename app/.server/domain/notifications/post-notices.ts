@@ -1,5 +1,6 @@
 import type { Executor } from "../../db/executor";
 import type { NotificationKind } from "~/lib/notifications";
+import { discussionsWithPlace } from "../forum/forum-repository";
 import { discussionPath, replyPath } from "../forum/section-read-model";
 import { watchersOf } from "./notification-repository";
 
@@ -27,12 +28,7 @@ export interface NoticePlace {
 type Post = { id: number; parentId: string | number | null };
 
 async function discussionOf(db: Executor, id: number) {
-  return db
-    .selectFrom("discussion")
-    .innerJoin("topic", "topic.id", "discussion.topic_id")
-    .select(["discussion.id", "discussion.slug", "discussion.title", "discussion.topic_id", "topic.section"])
-    .where("discussion.id", "=", id)
-    .executeTakeFirst();
+  return discussionsWithPlace(db).where("discussion.id", "=", id).executeTakeFirst();
 }
 
 const tell = (members: string[], kind: NotificationKind) => members.map((memberId) => ({ memberId, kind }));

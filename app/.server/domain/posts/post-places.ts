@@ -1,4 +1,7 @@
+import type { ExpressionBuilder } from "kysely";
+import type { Database } from "../../db/schema";
 import type { Executor } from "../../db/executor";
+import { discussionsWithPlace, repliesWithPlace } from "../forum/forum-repository";
 import { discussionPath, replyPath } from "../forum/section-read-model";
 import { isPostKind, type PostKind } from "./post-kinds";
 import { parseId } from "~/lib/params";
@@ -31,132 +34,108 @@ export function postRefOf(kind: unknown, id: unknown): PostRef | null {
   return isPostKind(kind) && postId ? { kind, id: postId } : null;
 }
 
+/** The tables that name a post by (kind, post_id). */
+type PostMarkTable = "bookmark" | "reaction" | "reaction_count" | "review_item";
+
+/**
+ * The rows about any of these posts, in a table that names a post by (kind, post_id): one condition
+ * for any number of posts of any kinds (a page's discussion and its replies), their ids grouped by
+ * kind, so one query where a query per post would do. `refs` must not be empty.
+ */
+export function aboutPosts(refs: readonly PostRef[]) {
+  const byKind = new Map<PostKind, Set<number>>();
+  for (const ref of refs) byKind.set(ref.kind, (byKind.get(ref.kind) ?? new Set()).add(ref.id));
+  return (eb: ExpressionBuilder<Database, PostMarkTable>) =>
+    eb.or([...byKind].map(([kind, ids]) => eb.and([eb("kind", "=", kind), eb("post_id", "in", [...ids])])));
+}
+
 const SECTION_NAME = { monastery: "Monastery", battlefield: "Battlefield" } as const;
-const removed = (row: { deleted_at: unknown }) => row.deleted_at !== null;
 const hiddenAt = (...values: unknown[]) => values.some((v) => v !== null && v !== undefined);
+
+interface PlaceRow {
+  id: number;
+  deleted_at: unknown;
+  hidden_at: unknown;
+  /** A reply's, answer's or comment's parent's: hidden with it. */
+  parent_hidden_at?: unknown;
+}
+
+/** One kind's places: its rows by id, each made a place (deleted and hidden read alike for every kind). */
+function placesOf<R extends PlaceRow>(rows: (db: Executor, ids: number[]) => Promise<R[]>, place: (row: R) => Pick<PostPlace, "title" | "url" | "where">) {
+  return async (db: Executor, ids: number[]) =>
+    (await rows(db, ids)).map((row): [number, PostPlace] => [
+      row.id,
+      { ...place(row), deleted: row.deleted_at !== null, hidden: hiddenAt(row.hidden_at, row.parent_hidden_at) },
+    ]);
+}
+
+const PLACES: Record<PostKind, (db: Executor, ids: number[]) => Promise<Array<[number, PostPlace]>>> = {
+  discussion: placesOf(
+    (db, ids) => discussionsWithPlace(db).select(["discussion.deleted_at", "discussion.hidden_at"]).where("discussion.id", "in", ids).execute(),
+    (d) => ({ title: d.title, url: discussionPath(d.section, d.topic_id, d), where: SECTION_NAME[d.section] }),
+  ),
+  reply: placesOf(
+    (db, ids) =>
+      repliesWithPlace(db).select(["reply.deleted_at", "reply.hidden_at", "discussion.hidden_at as parent_hidden_at"]).where("reply.id", "in", ids).execute(),
+    (r) => ({
+      title: r.title,
+      url: replyPath(discussionPath(r.section, r.topic_id, { id: r.discussion_id, slug: r.slug }), r.id),
+      where: `Reply in ${SECTION_NAME[r.section]}`,
+    }),
+  ),
+  question: placesOf(
+    (db, ids) => db.selectFrom("question").select(["id", "title", "deleted_at", "hidden_at"]).where("id", "in", ids).execute(),
+    (q) => ({ title: q.title, url: `/council/${q.id}`, where: "Council" }),
+  ),
+  answer: placesOf(
+    (db, ids) =>
+      db
+        .selectFrom("answer")
+        .innerJoin("question", "question.id", "answer.question_id")
+        .select([
+          "answer.id",
+          "answer.deleted_at",
+          "answer.hidden_at",
+          "question.id as question_id",
+          "question.title",
+          "question.hidden_at as parent_hidden_at",
+        ])
+        .where("answer.id", "in", ids)
+        .execute(),
+    (a) => ({ title: a.title, url: `/council/${a.question_id}#answer-${a.id}`, where: "Answer in the Council" }),
+  ),
+  creation: placesOf(
+    (db, ids) => db.selectFrom("creation").select(["id", "title", "deleted_at", "hidden_at"]).where("id", "in", ids).execute(),
+    (c) => ({ title: c.title, url: `/forge/${c.id}`, where: "Forge" }),
+  ),
+  comment: placesOf(
+    (db, ids) =>
+      db
+        .selectFrom("creation_comment")
+        .innerJoin("creation", "creation.id", "creation_comment.creation_id")
+        .select([
+          "creation_comment.id",
+          "creation_comment.deleted_at",
+          "creation_comment.hidden_at",
+          "creation.id as creation_id",
+          "creation.title",
+          "creation.hidden_at as parent_hidden_at",
+        ])
+        .where("creation_comment.id", "in", ids)
+        .execute(),
+    (c) => ({ title: c.title, url: `/forge/${c.creation_id}#comment-${c.id}`, where: "Comment in the Forge" }),
+  ),
+};
 
 /**
  * The places of these posts, by `postKey`: one query per kind asked for, never one per post. A post
  * that does not exist has no entry.
  */
 export async function postPlaces(db: Executor, refs: readonly PostRef[]): Promise<Map<string, PostPlace>> {
-  const ids = (kind: PostKind) => [...new Set(refs.filter((r) => r.kind === kind).map((r) => r.id))];
-  const none = Promise.resolve([]);
-  const [discussions, replies, questions, answers, creations, comments] = await Promise.all([
-    ids("discussion").length === 0
-      ? none
-      : db
-          .selectFrom("discussion")
-          .innerJoin("topic", "topic.id", "discussion.topic_id")
-          .select([
-            "discussion.id",
-            "discussion.title",
-            "discussion.slug",
-            "discussion.topic_id",
-            "topic.section",
-            "discussion.deleted_at",
-            "discussion.hidden_at",
-          ])
-          .where("discussion.id", "in", ids("discussion"))
-          .execute(),
-    ids("reply").length === 0
-      ? none
-      : db
-          .selectFrom("reply")
-          .innerJoin("discussion", "discussion.id", "reply.discussion_id")
-          .innerJoin("topic", "topic.id", "discussion.topic_id")
-          .select([
-            "reply.id",
-            "reply.deleted_at",
-            "reply.hidden_at",
-            "discussion.id as discussion_id",
-            "discussion.title",
-            "discussion.slug",
-            "discussion.topic_id",
-            "discussion.hidden_at as parent_hidden_at",
-            "topic.section",
-          ])
-          .where("reply.id", "in", ids("reply"))
-          .execute(),
-    ids("question").length === 0
-      ? none
-      : db.selectFrom("question").select(["id", "title", "deleted_at", "hidden_at"]).where("id", "in", ids("question")).execute(),
-    ids("answer").length === 0
-      ? none
-      : db
-          .selectFrom("answer")
-          .innerJoin("question", "question.id", "answer.question_id")
-          .select([
-            "answer.id",
-            "answer.deleted_at",
-            "answer.hidden_at",
-            "question.id as question_id",
-            "question.title",
-            "question.hidden_at as parent_hidden_at",
-          ])
-          .where("answer.id", "in", ids("answer"))
-          .execute(),
-    ids("creation").length === 0
-      ? none
-      : db.selectFrom("creation").select(["id", "title", "deleted_at", "hidden_at"]).where("id", "in", ids("creation")).execute(),
-    ids("comment").length === 0
-      ? none
-      : db
-          .selectFrom("creation_comment")
-          .innerJoin("creation", "creation.id", "creation_comment.creation_id")
-          .select([
-            "creation_comment.id",
-            "creation_comment.deleted_at",
-            "creation_comment.hidden_at",
-            "creation.id as creation_id",
-            "creation.title",
-            "creation.hidden_at as parent_hidden_at",
-          ])
-          .where("creation_comment.id", "in", ids("comment"))
-          .execute(),
-  ]);
+  const byKind = new Map<PostKind, Set<number>>();
+  for (const ref of refs) byKind.set(ref.kind, (byKind.get(ref.kind) ?? new Set()).add(ref.id));
+  const read = await Promise.all([...byKind].map(async ([kind, ids]) => ({ kind, rows: await PLACES[kind](db, [...ids]) })));
   const places = new Map<string, PostPlace>();
-  const put = (kind: PostKind, id: number, place: PostPlace) => places.set(postKey({ kind, id }), place);
-  for (const d of discussions) {
-    put("discussion", d.id, {
-      title: d.title,
-      url: discussionPath(d.section, d.topic_id, d),
-      where: SECTION_NAME[d.section],
-      deleted: removed(d),
-      hidden: hiddenAt(d.hidden_at),
-    });
-  }
-  for (const r of replies) {
-    const url = replyPath(discussionPath(r.section, r.topic_id, { id: r.discussion_id, slug: r.slug }), r.id);
-    put("reply", r.id, {
-      title: r.title,
-      url,
-      where: `Reply in ${SECTION_NAME[r.section]}`,
-      deleted: removed(r),
-      hidden: hiddenAt(r.hidden_at, r.parent_hidden_at),
-    });
-  }
-  for (const q of questions)
-    put("question", q.id, { title: q.title, url: `/council/${q.id}`, where: "Council", deleted: removed(q), hidden: hiddenAt(q.hidden_at) });
-  for (const a of answers) {
-    put("answer", a.id, {
-      title: a.title,
-      url: `/council/${a.question_id}#answer-${a.id}`,
-      where: "Answer in the Council",
-      deleted: removed(a),
-      hidden: hiddenAt(a.hidden_at, a.parent_hidden_at),
-    });
-  }
-  for (const c of creations)
-    put("creation", c.id, { title: c.title, url: `/forge/${c.id}`, where: "Forge", deleted: removed(c), hidden: hiddenAt(c.hidden_at) });
-  for (const c of comments) {
-    put("comment", c.id, {
-      title: c.title,
-      url: `/forge/${c.creation_id}#comment-${c.id}`,
-      where: "Comment in the Forge",
-      deleted: removed(c),
-      hidden: hiddenAt(c.hidden_at, c.parent_hidden_at),
-    });
-  }
+  for (const { kind, rows } of read) for (const [id, place] of rows) places.set(postKey({ kind, id }), place);
   return places;
 }

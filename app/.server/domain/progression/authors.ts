@@ -10,6 +10,17 @@ export interface AuthorRef {
 }
 
 /**
+ * The author columns withAuthors gathers, selected through a join of `member` on the post's author
+ * (beside its `author_id`): every list and page that shows who wrote something reads these.
+ */
+export const AUTHOR_COLUMNS = [
+  "member.name as author_name",
+  "member.handle as author_handle",
+  "member.rank as author_rank",
+  "member.avatar as author_avatar",
+] as const;
+
+/**
  * Gathers each row's author (name, handle, rank, picture) into one object. The rank is the member row's own
  * (`member.rank`, kept by the XP ledger's transaction, ADR 0027), selected by the same join that
  * gives the name and handle, so a list of authors costs no query of its own.

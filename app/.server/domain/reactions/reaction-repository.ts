@@ -1,6 +1,6 @@
 import type { Executor } from "../../db/executor";
-import type { PostKind } from "../posts/post-kinds";
-import type { PostRef } from "../posts/post-places";
+import { latestMarker } from "../posts/mark-repository";
+import { aboutPosts, type PostRef } from "../posts/post-places";
 import { isReaction, noReactions, type Reaction, type ReactionCounts } from "~/lib/reactions";
 
 /** Records a reaction; false when this member gave it already (the primary key lets one in). */
@@ -66,12 +66,7 @@ export async function moveReactionCount(db: Executor, post: PostRef, reaction: R
 export async function reactionCounts(db: Executor, refs: readonly PostRef[]): Promise<Map<string, ReactionCounts>> {
   const found = new Map<string, ReactionCounts>();
   if (refs.length === 0) return found;
-  const rows = await db
-    .selectFrom("reaction_count")
-    .select(["kind", "post_id", "reaction", "count"])
-    .where((eb) => eb.or(kindsOf(refs).map(([kind, ids]) => eb.and([eb("kind", "=", kind), eb("post_id", "in", ids)]))))
-    .where("count", ">", 0)
-    .execute();
+  const rows = await db.selectFrom("reaction_count").select(["kind", "post_id", "reaction", "count"]).where(aboutPosts(refs)).where("count", ">", 0).execute();
   for (const row of rows) {
     if (!isReaction(row.reaction)) continue;
     const key = `${row.kind}:${row.post_id}`;
@@ -85,28 +80,13 @@ export async function reactionCounts(db: Executor, refs: readonly PostRef[]): Pr
 /** Which reactions this member gave these posts, as `<kind>:<id>:<reaction>` keys; one query. */
 export async function reactionsBy(db: Executor, memberId: string, refs: readonly PostRef[]): Promise<Set<string>> {
   if (refs.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("reaction")
-    .select(["kind", "post_id", "reaction"])
-    .where("member_id", "=", memberId)
-    .where((eb) => eb.or(kindsOf(refs).map(([kind, ids]) => eb.and([eb("kind", "=", kind), eb("post_id", "in", ids)]))))
-    .execute();
+  const rows = await db.selectFrom("reaction").select(["kind", "post_id", "reaction"]).where("member_id", "=", memberId).where(aboutPosts(refs)).execute();
   return new Set(rows.map((r) => `${r.kind}:${r.post_id}:${r.reaction}`));
 }
 
 /** The member who reacted to the post last since `since` (all when null), other than `except`. */
-export async function latestReactor(db: Executor, post: PostRef, except: string, since: string | null) {
-  const row = await db
-    .selectFrom("reaction")
-    .select("member_id")
-    .where("kind", "=", post.kind)
-    .where("post_id", "=", post.id)
-    .where("member_id", "!=", except)
-    .$if(since !== null, (q) => q.where("created_at", ">", since!))
-    .orderBy("created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row?.member_id ?? null;
+export function latestReactor(db: Executor, post: PostRef, except: string, since: string | null) {
+  return latestMarker(db, "reaction", { kind: post.kind, post_id: post.id }, except, since);
 }
 
 /** Who gave each reaction to a post, earliest first, up to `limit` members per reaction. */
@@ -121,14 +101,4 @@ export async function reactorsOf(db: Executor, post: PostRef, limit: number) {
     .orderBy("member.handle", "asc")
     .limit(limit)
     .execute();
-}
-
-function kindsOf(refs: readonly PostRef[]): Array<[PostKind, number[]]> {
-  const byKind = new Map<PostKind, Set<number>>();
-  for (const ref of refs) {
-    const ids = byKind.get(ref.kind) ?? new Set<number>();
-    ids.add(ref.id);
-    byKind.set(ref.kind, ids);
-  }
-  return [...byKind].map(([kind, ids]) => [kind, [...ids]]);
 }

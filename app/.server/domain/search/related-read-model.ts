@@ -1,6 +1,7 @@
 import { readsFrom, tag } from "../../cache/page-tags";
 import type { Executor } from "../../db/executor";
-import { searchDocuments } from "../../db/search/search-index";
+import { searchDocuments, type SearchHit, type SearchRequest } from "../../db/search/search-index";
+import type { SearchKind } from "../../db/schema";
 import { aboutTerms } from "../../db/search/search-query";
 import type { SectionId } from "~/lib/domain-values";
 import { markedPieces } from "~/lib/search";
@@ -27,21 +28,10 @@ const areaTag = (area: RelatedArea) => tag.related(area.kind === "discussion" ? 
  */
 export async function relatedPosts(db: Executor, area: RelatedArea, id: number, title: string): Promise<RelatedPost[]> {
   readsFrom(areaTag(area));
-  const terms = aboutTerms(title);
-  if (terms.length === 0) return [];
-  const hits = await searchDocuments(db, {
-    terms,
-    match: "any",
-    kinds: [area.kind],
+  const hits = await nearestByTitle(db, title, {
+    kind: area.kind,
     exclude: { kind: area.kind, id },
     section: area.kind === "discussion" ? area.section : null,
-    virtue: null,
-    authorId: null,
-    bookmarkedBy: null,
-    includeHidden: false,
-    sort: "relevance",
-    after: null,
-    limit: RELATED_SIZE,
   });
   const places = await postPlaces(
     db,
@@ -58,13 +48,27 @@ export async function relatedPosts(db: Executor, area: RelatedArea, id: number, 
  * shows them while the title is typed, and once more on submit when they were not seen.
  */
 export async function similarQuestions(db: Executor, title: string): Promise<RelatedPost[]> {
+  const hits = await nearestByTitle(db, title, { kind: "question", exclude: null, section: null });
+  return hits.map((h) => ({ title: textOf(h.title), url: `/council/${h.refId}` }));
+}
+
+/**
+ * The shown posts of one kind (and section) whose words are nearest a title: any of its words, best
+ * first, never a hidden one. None when the title has no word worth searching for.
+ */
+async function nearestByTitle(
+  db: Executor,
+  title: string,
+  { kind, exclude, section }: { kind: SearchKind; exclude: SearchRequest["exclude"]; section: SectionId | null },
+): Promise<SearchHit[]> {
   const terms = aboutTerms(title);
   if (terms.length === 0) return [];
-  const hits = await searchDocuments(db, {
+  return searchDocuments(db, {
     terms,
     match: "any",
-    kinds: ["question"],
-    section: null,
+    kinds: [kind],
+    exclude,
+    section,
     virtue: null,
     authorId: null,
     bookmarkedBy: null,
@@ -73,7 +77,6 @@ export async function similarQuestions(db: Executor, title: string): Promise<Rel
     after: null,
     limit: RELATED_SIZE,
   });
-  return hits.map((h) => ({ title: textOf(h.title), url: `/council/${h.refId}` }));
 }
 
 /** A marked title as plain text. */

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 
 export const SITE_NAME = "Inner Peace. Outer Strength.";
@@ -25,58 +26,77 @@ export interface RenderedMail {
   html: string;
 }
 
-const styles = {
+/** The look every mail shares, inline as mail clients need it: the page, the card, the site's name, the button. */
+export const MAIL_STYLES = {
   body: { margin: 0, padding: "24px 0", backgroundColor: "#f5f1ea", fontFamily: "Georgia, 'Times New Roman', serif", color: "#2b2622" },
   card: { maxWidth: 560, margin: "0 auto", padding: "32px", backgroundColor: "#ffffff", borderRadius: 8 },
   site: { margin: "0 0 24px", fontSize: 14, letterSpacing: "0.08em", textTransform: "uppercase", color: "#8a6d3b" },
   paragraph: { margin: "0 0 16px", fontSize: 16, lineHeight: 1.5 },
   button: { display: "inline-block", padding: "12px 20px", backgroundColor: "#8a6d3b", color: "#ffffff", textDecoration: "none", borderRadius: 4 },
-  fallback: { margin: "0 0 16px", fontSize: 13, lineHeight: 1.5, color: "#6b625a", wordBreak: "break-all" },
   footer: { maxWidth: 560, margin: "16px auto 0", fontSize: 12, lineHeight: 1.5, color: "#6b625a", textAlign: "center" },
 } as const;
 
-function MailLayout({ content }: { content: MailContent }) {
+const styles = {
+  ...MAIL_STYLES,
+  fallback: { margin: "0 0 16px", fontSize: 13, lineHeight: 1.5, color: "#6b625a", wordBreak: "break-all" },
+} as const;
+
+/** A mail's page: its head, the card with the site's name over `children`, and `footer` below the card. */
+export function MailPage({ subject, children, footer }: { subject: string; children: ReactNode; footer?: ReactNode }) {
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{content.subject}</title>
+        <title>{subject}</title>
       </head>
-      <body style={styles.body}>
-        <div style={styles.card}>
-          <p style={styles.site}>{SITE_NAME}</p>
-          <p style={styles.paragraph}>{content.greeting}</p>
-          {content.intro.map((line, i) => (
-            <p key={i} style={styles.paragraph}>
-              {line}
-            </p>
-          ))}
-          {content.action ? (
-            <>
-              <p style={styles.paragraph}>
-                <a href={content.action.url} style={styles.button}>
-                  {content.action.label}
-                </a>
-              </p>
-              <p style={styles.fallback}>
-                If the button does not work, open this link: <a href={content.action.url}>{content.action.url}</a>
-              </p>
-            </>
-          ) : null}
-          {(content.outro ?? []).map((line, i) => (
-            <p key={i} style={styles.paragraph}>
-              {line}
-            </p>
-          ))}
+      <body style={MAIL_STYLES.body}>
+        <div style={MAIL_STYLES.card}>
+          <p style={MAIL_STYLES.site}>{SITE_NAME}</p>
+          {children}
         </div>
-        {content.unsubscribeUrl ? (
+        {footer}
+      </body>
+    </html>
+  );
+}
+
+function MailLayout({ content }: { content: MailContent }) {
+  return (
+    <MailPage
+      subject={content.subject}
+      footer={
+        content.unsubscribeUrl ? (
           <p style={styles.footer}>
             You receive this because this address asked for the {SITE_NAME} newsletter. <a href={content.unsubscribeUrl}>Unsubscribe</a>
           </p>
-        ) : null}
-      </body>
-    </html>
+        ) : null
+      }
+    >
+      <p style={styles.paragraph}>{content.greeting}</p>
+      {content.intro.map((line, i) => (
+        <p key={i} style={styles.paragraph}>
+          {line}
+        </p>
+      ))}
+      {content.action ? (
+        <>
+          <p style={styles.paragraph}>
+            <a href={content.action.url} style={styles.button}>
+              {content.action.label}
+            </a>
+          </p>
+          <p style={styles.fallback}>
+            If the button does not work, open this link: <a href={content.action.url}>{content.action.url}</a>
+          </p>
+        </>
+      ) : null}
+      {(content.outro ?? []).map((line, i) => (
+        <p key={i} style={styles.paragraph}>
+          {line}
+        </p>
+      ))}
+    </MailPage>
   );
 }
 

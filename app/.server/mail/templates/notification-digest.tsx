@@ -1,10 +1,10 @@
 import { renderToStaticMarkup } from "react-dom/server";
-import { SITE_NAME, type RenderedMail } from "./layout";
+import { MAIL_STYLES, MailPage, SITE_NAME, type RenderedMail } from "./layout";
 
 /**
  * The digest of unread notifications (issue 28, ADR 0058): the lines, each with its link, a link to
- * the whole list, and per kind mailed a link that stops that kind's mail. Its own markup rather than
- * the shared layout's, which has no list and one newsletter footer; the same look (colours, card).
+ * the whole list, and per kind mailed a link that stops that kind's mail. Its own content and footer
+ * (renderMail's has no list and one newsletter footer) in every mail's page and look (MailPage).
  */
 export interface DigestMailInput {
   name: string;
@@ -20,14 +20,9 @@ export interface DigestMailInput {
 }
 
 const styles = {
-  body: { margin: 0, padding: "24px 0", backgroundColor: "#f5f1ea", fontFamily: "Georgia, 'Times New Roman', serif", color: "#2b2622" },
-  card: { maxWidth: 560, margin: "0 auto", padding: "32px", backgroundColor: "#ffffff", borderRadius: 8 },
-  site: { margin: "0 0 24px", fontSize: 14, letterSpacing: "0.08em", textTransform: "uppercase", color: "#8a6d3b" },
-  paragraph: { margin: "0 0 16px", fontSize: 16, lineHeight: 1.5 },
+  ...MAIL_STYLES,
   list: { margin: "0 0 24px", padding: "0 0 0 20px", fontSize: 16, lineHeight: 1.5 },
   item: { margin: "0 0 8px" },
-  button: { display: "inline-block", padding: "12px 20px", backgroundColor: "#8a6d3b", color: "#ffffff", textDecoration: "none", borderRadius: 4 },
-  footer: { maxWidth: 560, margin: "16px auto 0", fontSize: 12, lineHeight: 1.5, color: "#6b625a", textAlign: "center" },
   stop: { margin: "0 0 4px" },
 } as const;
 
@@ -37,33 +32,10 @@ const more = (input: DigestMailInput) => input.total - input.lines.length;
 const WHY = `You receive this because you have unread notifications on ${SITE_NAME} that are mailed to you.`;
 
 function DigestLayout({ input }: { input: DigestMailInput }) {
-  const subject = digestSubject(input.total);
   return (
-    <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{subject}</title>
-      </head>
-      <body style={styles.body}>
-        <div style={styles.card}>
-          <p style={styles.site}>{SITE_NAME}</p>
-          <p style={styles.paragraph}>Hello {input.name},</p>
-          <p style={styles.paragraph}>While you were away:</p>
-          <ul style={styles.list}>
-            {input.lines.map((line, i) => (
-              <li key={i} style={styles.item}>
-                <a href={line.url}>{line.text}</a>
-              </li>
-            ))}
-          </ul>
-          {more(input) > 0 ? <p style={styles.paragraph}>…and {more(input)} more.</p> : null}
-          <p style={styles.paragraph}>
-            <a href={input.notificationsUrl} style={styles.button}>
-              Open your notifications
-            </a>
-          </p>
-        </div>
+    <MailPage
+      subject={digestSubject(input.total)}
+      footer={
         <div style={styles.footer}>
           <p style={styles.stop}>{WHY}</p>
           {input.stops.map((stop) => (
@@ -75,8 +47,24 @@ function DigestLayout({ input }: { input: DigestMailInput }) {
             <a href={input.stopAllUrl}>Stop all notification mail</a> · <a href={input.settingsUrl}>Choose what is mailed</a>
           </p>
         </div>
-      </body>
-    </html>
+      }
+    >
+      <p style={styles.paragraph}>Hello {input.name},</p>
+      <p style={styles.paragraph}>While you were away:</p>
+      <ul style={styles.list}>
+        {input.lines.map((line, i) => (
+          <li key={i} style={styles.item}>
+            <a href={line.url}>{line.text}</a>
+          </li>
+        ))}
+      </ul>
+      {more(input) > 0 ? <p style={styles.paragraph}>…and {more(input)} more.</p> : null}
+      <p style={styles.paragraph}>
+        <a href={input.notificationsUrl} style={styles.button}>
+          Open your notifications
+        </a>
+      </p>
+    </MailPage>
   );
 }
 
