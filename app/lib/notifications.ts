@@ -52,6 +52,7 @@ export const NOTIFICATION_KINDS = {
   // settings (as Discourse's official warnings do): they are told why they cannot post, or why a
   // next time may cost more. Mail still follows the setting.
   "moderation.silenced": { setting: "moderation", always: true, says: ({ title }) => `A moderator silenced you until ${title}` },
+  "moderation.picture": { setting: "moderation", always: true, says: () => "A moderator removed your profile picture" },
   // Its title is the moderator's own words to the author (issue 31), not a post's title.
   "moderation.warned": { setting: "moderation", always: true, says: ({ title }) => `A moderator warned you about a post of yours: "${title}"` },
   "moderation.flagged": { setting: "moderation", says: ({ title }) => `Your post in "${title}" is hidden while the community reviews it` },

@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it, vi } from "vitest";
 import { postReply } from "~/.server/domain/forum/forum-service";
+import { saveNotificationSettings } from "~/.server/domain/notifications/notification-service";
 import { IMAGE_REFUSED, TOO_MANY_PIXELS } from "~/.server/media/image-upload";
 import { discussion } from "../factories";
 import { jpegWithMetadata, pixelBomb, png } from "../factories/media";
@@ -117,6 +118,31 @@ describe(`members' pictures over HTTP on ${ENGINE}`, () => {
     expect(after.cache).not.toBe("hit");
     expect(bylinePicture(after.html, handle)).toBeNull();
     expect((await web.http.get(`/media/${base}-avatar256.webp`)).status).toBe(404);
+  });
+
+  it("a moderator removes a member's picture from their profile; the member is told whatever their settings, others may not", async () => {
+    const owner = await join("Pim Pictured");
+    expect((await upload(owner.cookie, await png(200, 200), "me.png")).status).toBe(200);
+    const { handle, avatar } = await db().selectFrom("member").select(["handle", "avatar"]).where("id", "=", owner.id).executeTakeFirstOrThrow();
+    expect(avatar).not.toBeNull();
+    // They hear no news of hidden posts; a moderator's decision about them comes all the same.
+    await saveNotificationSettings(web.site.services, await viewerOf(web, owner.id), [{ kind: "moderation", inSite: false, byMail: false }]);
+
+    // Another member sees no such control and is refused.
+    const other = await join("Oda Onlooker");
+    expect((await get(`/members/${handle}`, other.cookie)).html).not.toContain("Remove Picture");
+    expect((await web.http.post(`/members/${handle}`, { intent: "remove-picture" }, { cookie: other.cookie })).status).toBe(403);
+    expect(await avatarOf(owner.id)).toBe(avatar);
+
+    const moderator = await join("Mo Moderator");
+    await db().updateTable("member").set({ role: "moderator" }).where("id", "=", moderator.id).execute();
+    expect((await get(`/members/${handle}`, moderator.cookie)).html).toContain("Remove Picture");
+    expect((await web.http.post(`/members/${handle}`, { intent: "remove-picture" }, { cookie: moderator.cookie })).status).toBe(302);
+    expect(await avatarOf(owner.id)).toBeNull();
+    expect((await web.http.get(`/media/${avatar}-avatar96.webp`)).status).toBe(404);
+    const told = await db().selectFrom("notification").select("kind").where("member_id", "=", owner.id).where("kind", "=", "moderation.picture").execute();
+    expect(told).toHaveLength(1);
+    expect((await get("/notifications", owner.cookie)).html).toContain("A moderator removed your profile picture");
   });
 
   it("answers bad uploads on the form, bound to the field, and changes nothing", async () => {

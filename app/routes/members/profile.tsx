@@ -18,6 +18,7 @@ import { memberIdByHandle } from "~/.server/domain/notifications/page-controls";
 import { readForm } from "~/.server/forms";
 import { isModerator } from "~/.server/domain/accounts/roles";
 import { liftSilence, silenceMember, silenceOf } from "~/.server/domain/accounts/silence";
+import { removeMemberPicture } from "~/.server/domain/accounts/avatar-service";
 import { setBlocked, viewerBlocks } from "~/.server/domain/blocks/block-service";
 import { proseInMarkupOnly } from "~/.server/hydration-data";
 import { requireViewer } from "~/.server/session";
@@ -73,7 +74,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const form = await readForm(request);
   const intent = form.get("intent");
-  if (!["mute", "unmute", "silence", "unsilence", "block", "unblock"].includes(String(intent))) throw data("Unknown action", { status: 400 });
+  if (!["mute", "unmute", "silence", "unsilence", "block", "unblock", "remove-picture"].includes(String(intent))) throw data("Unknown action", { status: 400 });
   const memberId = await memberIdByHandle(services.db, handle);
   if (!memberId) throw data("Not found", { status: 404 });
   if (intent === "silence" || intent === "unsilence") {
@@ -83,6 +84,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       intent === "silence"
         ? await silenceMember(services, viewer, memberId, { days, reason: String(form.get("reason") ?? "") })
         : await liftSilence(services, viewer, memberId);
+    if (!done.ok) return data({ errors: done.errors, intent }, { status: done.status });
+    return redirect(`/members/${handle}#silence`);
+  }
+  if (intent === "remove-picture") {
+    // A moderator takes down a picture that breaks the code of conduct (issue 32).
+    const done = await removeMemberPicture(services, viewer, memberId);
     if (!done.ok) return data({ errors: done.errors, intent }, { status: done.status });
     return redirect(`/members/${handle}#silence`);
   }
@@ -287,6 +294,15 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               error={actionData?.intent === "block" || actionData?.intent === "unblock" ? actionData.errors.form : undefined}
             />
           )}
+          {loaderData.silence && p.avatar ? (
+            <Form method="post" preventScrollReset className="mt-4">
+              <FormAlert>{actionData?.intent === "remove-picture" ? actionData.errors.form : undefined}</FormAlert>
+              <input type="hidden" name="intent" value="remove-picture" />
+              <Button type="submit" variant="outline" size="sm">
+                Remove Picture
+              </Button>
+            </Form>
+          ) : null}
           {loaderData.silence ? (
             <SilenceControl
               current={loaderData.silence.current}

@@ -9,6 +9,8 @@ import { IMAGE_IN_PROGRESS, tooManyImagesMessage } from "../forge/creation-servi
 import { IMAGE_DECODE_LIMIT } from "~/lib/limits";
 import { AVATAR_SIZES, avatarFileName } from "~/lib/media";
 import { findAvatarForChange, updateAvatar } from "./member-repository";
+import { notify, ringBells } from "../notifications/notification-service";
+import { isModerator } from "./roles";
 
 /**
  * A member's picture (issue 32, ADR 0072): uploaded in the settings, shown wherever they are an
@@ -70,4 +72,33 @@ export async function dropAvatar(services: AppServices, trx: Db, memberId: strin
   if (!previous) return;
   await updateAvatar(trx, memberId, null, now.toISOString());
   await services.media.delete(trx, filesOf(previous));
+}
+
+export const PICTURE_MESSAGES = {
+  moderatorsOnly: "Only moderators may remove another member's picture.",
+  missing: "That member has no picture.",
+};
+
+/**
+ * A moderator takes down a member's picture (one that breaks the code of conduct): the member is
+ * back to their initials at once, and is told, whatever their notification settings. They may
+ * upload another, which the same rules hold.
+ */
+export async function removeMemberPicture(services: AppServices, viewer: Viewer, memberId: string, now = new Date()): Promise<Outcome<null>> {
+  if (!isModerator(viewer)) return fail(403, PICTURE_MESSAGES.moderatorsOnly);
+  const told = await services.db.transaction().execute(async (trx) => {
+    const member = await trx.selectFrom("member").select(["handle", "avatar"]).where("id", "=", memberId).executeTakeFirst();
+    if (!member?.avatar) return null;
+    await dropAvatar(services, trx, memberId, now);
+    return notify(
+      trx,
+      viewer.id,
+      [{ memberId, kind: "moderation.picture", subject: `picture:${memberId}:${member.avatar}`, parent: null, title: "", url: "/settings" }],
+      now,
+    );
+  });
+  if (told === null) return fail(404, PICTURE_MESSAGES.missing);
+  wrote(tag.member(memberId));
+  await ringBells(services, told);
+  return { ok: true, value: null };
 }
