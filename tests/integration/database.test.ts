@@ -1,7 +1,9 @@
+import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordXpEvent } from "~/.server/domain/progression/progression-service";
 import { xpTotals } from "~/.server/domain/progression/xp-repository";
 import { createTestSite, ENGINE, type TestSite } from "./test-services";
+import { pendingMigrations } from "../../database/migrate";
 
 let site: TestSite;
 beforeAll(async () => {
@@ -28,6 +30,19 @@ afterAll(async () => {
 });
 
 describe(`database layer on ${ENGINE}`, () => {
+  it("counts the migrations a database lacks (the readiness check): none when migrated, one when its row is gone", async () => {
+    const db = site.services.db as unknown as Kysely<any>;
+    expect(await pendingMigrations(db)).toBe(0);
+    const newest = await db.selectFrom("kysely_migration").selectAll().orderBy("name", "desc").executeTakeFirstOrThrow();
+    await db.deleteFrom("kysely_migration").where("name", "=", newest.name).execute();
+    try {
+      expect(await pendingMigrations(db)).toBe(1);
+    } finally {
+      await db.insertInto("kysely_migration").values(newest).execute();
+    }
+    expect(await pendingMigrations(db)).toBe(0);
+  });
+
   it("rolls a failed transaction back completely", async () => {
     const { db } = site.services;
     await expect(
