@@ -87,9 +87,12 @@ describe(`edit history on ${ENGINE}`, () => {
     expect((await web.http.get(`/history/reply/${id}`)).status).toBe(404);
     expect((await web.http.get(`/history/reply/${id}`, { cookie: moderator.cookie })).status).toBe(200);
 
+    // Edited, then deleted: its history is gone, and its card no longer links there (a link to a 404).
     const gone = await reply("Words their author deletes.");
+    await editForumPost(web.site.services, gone.author, "reply", gone.id, { body: "Words their author deleted." }, later(6));
     expect((await deleteForumPost(web.site.services, gone.author, "reply", gone.id)).ok).toBe(true);
     expect((await web.http.get(`/history/reply/${gone.id}`)).status).toBe(404);
+    expect(await readable(await web.http.get(gone.path))).not.toContain(`/history/reply/${gone.id}`);
     for (const path of ["/history/topic/1", "/history/reply/0", "/history/reply/2147483648", "/history/reply/abc", "/history/reply/2147483647"]) {
       expect((await web.http.get(path)).status, path).toBe(404);
     }

@@ -336,7 +336,7 @@ export default function Creation({ loaderData, actionData }: Route.ComponentProp
                       <Byline author={c.author}>
                         <span>
                           {formatDate(c.createdAt)}
-                          <EditedMark edited={c.edited && !c.deleted} history={historyPath("comment", c.id)} />
+                          <EditedMark edited={c.edited} history={historyPath("comment", c.id)} />
                           <HiddenBadge badge={c.badge} />
                         </span>
                       </Byline>

@@ -64,7 +64,7 @@ interface ShownPost extends HiddenView {
 /**
  * What a page shows of a post in a thread (a discussion's opening post and replies, answers,
  * comments): its words unless deleted or veiled, its Markdown to its author alone (the edit form),
- * no history link on a veiled one (its history is not the reader's to read), why it is hidden and
+ * no history link on a veiled or deleted one (its history is not the reader's to read), why it is hidden and
  * the badge that says so, and whose it is.
  */
 export function postAsShown(post: ShownPost, viewer: Viewer | null) {
@@ -74,7 +74,7 @@ export function postAsShown(post: ShownPost, viewer: Viewer | null) {
     html: post.deleted_at || post.veiled ? null : post.body_html,
     body: mine && !post.deleted_at ? post.body : null,
     createdAt: toIso(post.created_at),
-    edited: post.edited_at !== null && !post.veiled,
+    edited: post.edited_at !== null && !post.veiled && post.deleted_at === null,
     deleted: post.deleted_at !== null,
     hidden: post.hidden_at !== null,
     review: post.review,
