@@ -21,6 +21,10 @@
 //   POSTS=1000000              posts in the scale set
 //   RUNS=500                   timed queries of the mix by relevance (after 30 warm-up queries);
 //                              the newest-first and second-page runs time min(RUNS, 200) each
+//   SEARCH_PG_KEEP=name        (postgres) the database's name, kept afterwards: a later run with the
+//                              same name and POSTS times the queries on it without building again
+//                              (REINDEX=1 rebuilds its index), so a change to search is measured in
+//                              minutes rather than the build's quarter of an hour
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -95,14 +99,16 @@ const GOAL_WRITE_GROWTH = 20;
 // ------------------------------------------------------------------ the database
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "ipos-search-"));
 const adminUrl = process.env.SEARCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const pgName = `ipos_search_${randomBytes(6).toString("hex")}`;
+const keptName = pgEngine ? process.env.SEARCH_PG_KEEP : undefined;
+if (keptName !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(keptName)) throw new Error("SEARCH_PG_KEEP must be a plain lower-case name");
+const pgName = keptName ?? `ipos_search_${randomBytes(6).toString("hex")}`;
 const databaseUrl = new URL(adminUrl);
 databaseUrl.pathname = `/${pgName}`;
 async function admin(statement: string) {
   const client = new pg.Client({ connectionString: adminUrl, application_name: "ipos-bench-search" });
   await client.connect();
   try {
-    await client.query(statement);
+    return await client.query(statement);
   } finally {
     await client.end();
   }
@@ -112,7 +118,7 @@ async function cleanUp() {
   if (cleaned) return;
   cleaned = true;
   // WITH (FORCE): a Ctrl-C lands while the pool still holds connections to it.
-  if (pgEngine) await admin(`drop database if exists "${pgName}" with (force)`).catch((e) => console.error(e));
+  if (pgEngine && keptName === undefined) await admin(`drop database if exists "${pgName}" with (force)`).catch((e) => console.error(e));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void cleanUp().then(() => process.exit(130)));
@@ -771,7 +777,23 @@ the sitemap (${engine}): ${parts.length} parts, its index read in ${indexMs.toFi
 // ------------------------------------------------------------------ the run
 // Last in the file: the steps read the vocabulary and the constants above, which a top-level await
 // placed before their declarations would meet uninitialised.
-if (pgEngine) await admin(`create database "${pgName}"`);
+/** A kept database's set, as its first run built it (the build is seeded, so it is the same set). */
+async function keptSet(): Promise<Built | null> {
+  if (keptName === undefined) return null;
+  const { rows } = await sql<{ built: string }>`select built from bench_search_set where posts = ${POSTS}`.execute(db).catch(() => ({ rows: [] }));
+  return rows[0] ? (JSON.parse(rows[0].built) as Built) : null;
+}
+
+async function keepSet(built: Built) {
+  if (keptName === undefined) return;
+  await sql`create table if not exists bench_search_set (posts integer primary key, built text not null)`.execute(db);
+  await sql`insert into bench_search_set (posts, built) values (${POSTS}, ${JSON.stringify(built)})`.execute(db);
+}
+
+if (pgEngine) {
+  const exists = keptName !== undefined && (await admin(`select 1 from pg_database where datname = '${pgName}'`)).rowCount === 1;
+  if (!exists) await admin(`create database "${pgName}"`);
+}
 // A small pool, as one server process has: searchResults looks up posts and members at once.
 const db: Db = pgEngine
   ? createDatabase({ engine, url: databaseUrl.toString(), poolSize: 4, applicationName: "ipos-bench-search" })
@@ -779,8 +801,12 @@ const db: Db = pgEngine
 try {
   console.log(`bench:search on ${engine}: ${POSTS.toLocaleString("en")} posts, ${RUNS} timed queries (Node ${process.version})`);
   await migrateToLatest(db);
-  const built = await build();
-  await buildIndex();
+  const kept = await keptSet();
+  const built = kept ?? (await build());
+  const indexed = kept !== null && process.env.REINDEX !== "1" && (await db.selectFrom("search_document").select("id").limit(1).execute()).length > 0;
+  if (kept) console.log(`the scale set kept in ${pgName}${indexed ? ", with its index" : ""}`);
+  if (!indexed) await buildIndex();
+  if (!kept) await keepSet(built);
   await measureQueries(built);
   await measureWrites(built);
   await measureSitemap();

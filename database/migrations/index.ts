@@ -35,6 +35,7 @@ import * as replyTo from "./2026-12-05-0260-reply-to";
 import * as drafts from "./2026-12-05-0270-drafts";
 import * as postImages from "./2026-12-05-0280-post-images";
 import * as avatars from "./2026-12-05-0290-avatars";
+import * as searchPairs from "./2026-12-05-0300-search-pairs";
 
 /** Every migration in order. Listed by hand so the server bundle and the CLI see the same history. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-05-0270-drafts": drafts,
   "2026-12-05-0280-post-images": postImages,
   "2026-12-05-0290-avatars": avatars,
+  "2026-12-05-0300-search-pairs": searchPairs,
 };

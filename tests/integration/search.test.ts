@@ -2,7 +2,9 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "~/.server/context";
 import { rebuildSearchIndex } from "~/.server/db/search/search-documents";
-import { RANKED_WINDOW } from "~/.server/db/search/search-types";
+import { searchPostgres, type Way } from "~/.server/db/search/search-postgres";
+import { parseSearchQuery } from "~/.server/db/search/search-query";
+import { RANKED_WINDOW, type SearchCursor, type SearchRequest } from "~/.server/db/search/search-types";
 import { anonymiseMember } from "~/.server/domain/accounts/member-repository";
 import { createChallenge, reviewProposal } from "~/.server/domain/challenges/challenge-service";
 import { answerQuestion, editQuestion } from "~/.server/domain/council/council-service";
@@ -413,3 +415,89 @@ describe(`search on ${ENGINE}`, () => {
     expect((await keys("glimmerdune")).length).toBe(SEARCH_PAGE_SIZE);
   });
 });
+
+// PostgreSQL finds a search's window one of several ways, chosen from the planner's estimate
+// (search-postgres.ts, ADR 0076); a set small enough for a test always reads the GIN index. Each
+// way is forced here, with step bounds that cut the matches anywhere: every way must give the
+// answer reading the whole index gives, the phrase narrowed by its pairs of words included.
+if (ENGINE === "postgres")
+  describe("each way to PostgreSQL's window gives the same answer", () => {
+    it("reading the index, walking the newest rows, or stepping back from the newest id, by relevance and newest first, a page on", async () => {
+      const start = Date.UTC(2023, 0, 1);
+      const count = 800;
+      // Every third row says "amber fernquill" side by side, every fifth the two words apart, and
+      // every seventh "amber of fernquill" (a stop word between: a phrase its pairs cannot narrow).
+      const body = (i: number) =>
+        [
+          i % 3 === 0 ? "An amber fernquill" : "A plain",
+          i % 5 === 0 ? "fernquill under the amber" : "evening",
+          i % 7 === 0 ? "amber of fernquill" : "",
+          `number ${i}.`,
+        ].join(" ");
+      const rows = Array.from({ length: count }, (_, i) => ({
+        kind: "event" as const,
+        ref_id: 3_000_000 + i,
+        title: i % 11 === 0 ? "Fernquill night" : `Night ${i}`,
+        body: body(i),
+        created_at: new Date(start + i * 60_000).toISOString(),
+        hidden: i % 13 === 0 ? 1 : 0,
+      }));
+      await writeIndexRows(rows, 200);
+      try {
+        const ids = (
+          await site.services.db.selectFrom("search_document").select("id").where("kind", "=", "event").where("ref_id", ">=", 3_000_000).orderBy("id").execute()
+        ).map((r) => r.id);
+        const newestId = ids.at(-1)!;
+        const ways: Way[] = [
+          { kind: "index" },
+          { kind: "walk", rows: 40 },
+          { kind: "walk", rows: 5000 },
+          { kind: "steps", first: newestId - 60, second: newestId - 300 },
+          { kind: "steps", first: newestId - 150, second: newestId - 150 },
+          { kind: "steps", first: newestId + 10, second: ids[0]! - 10 },
+          { kind: "steps", first: ids[0]! + 5, second: ids[0]! },
+        ];
+        const request = (query: string, sort: "relevance" | "newest", after: SearchCursor | null = null): SearchRequest => ({
+          terms: parseSearchQuery(query),
+          kinds: ["event"],
+          section: null,
+          virtue: null,
+          authorId: null,
+          bookmarkedBy: null,
+          includeHidden: false,
+          sort,
+          after,
+          limit: 40,
+        });
+        const answer = async (query: string, sort: "relevance" | "newest", way: Way) => {
+          const first = await searchPostgres(site.services.db, request(query, sort), way);
+          const last = first.at(-1)!;
+          const second = await searchPostgres(site.services.db, request(query, sort, { score: last.score, createdAt: last.createdAt, id: last.id }), way);
+          return [...first, ...second].map((hit) => `${hit.refId}:${hit.score.toFixed(5)}`);
+        };
+        const shown = (i: number) => i % 13 !== 0;
+        const expected = {
+          fernquill: rows.filter((_, i) => shown(i) && (i % 3 === 0 || i % 5 === 0 || i % 7 === 0 || i % 11 === 0)).length,
+          '"amber fernquill"': rows.filter((_, i) => shown(i) && i % 3 === 0).length,
+          // "An amber fernquill fernquill under the amber" has them two apart as well.
+          '"amber of fernquill"': rows.filter((_, i) => shown(i) && (i % 7 === 0 || i % 15 === 0)).length,
+        };
+        for (const [query, matches] of Object.entries(expected)) {
+          // The newest forty by time, a page on: what reading every match finds.
+          const newest = await answer(query, "newest", { kind: "index" });
+          expect(newest, query).toHaveLength(Math.min(80, matches));
+          const ranked = await answer(query, "relevance", { kind: "index" });
+          for (const way of ways) {
+            expect(await answer(query, "newest", way), `${query} newest ${JSON.stringify(way)}`).toEqual(newest);
+            expect(await answer(query, "relevance", way), `${query} relevance ${JSON.stringify(way)}`).toEqual(ranked);
+          }
+        }
+        // The pairs leave out rows with both words apart, and a phrase's reversed words find nothing.
+        const phrase = await searchPostgres(site.services.db, { ...request('"amber fernquill"', "newest"), limit: 1000 });
+        expect(phrase.every((hit) => (hit.refId - 3_000_000) % 3 === 0)).toBe(true);
+        expect(await searchPostgres(site.services.db, request('"fernquill amber"', "newest"))).toEqual([]);
+      } finally {
+        await removeIndexRows("event", 3_000_000);
+      }
+    });
+  });
