@@ -14,7 +14,9 @@
 // browsers do (the form read is fetched as identity so its key can be read from the bytes).
 // Rounds alternate the page cache on and off (PAGE_CACHE, app/.server/env.ts), a fresh server
 // process per side per round on the same data; each process gets `--warmup` seconds of the same mix
-// first, not counted. Server CPU (utime + stime) and RSS are read from /proc/<pid> of the server.
+// first, not counted. Server CPU (utime + stime) and RSS are read from /proc/<pid> of the server;
+// the event loop's delay (p99 and max over the measured seconds) from its metrics port (ADR 0074),
+// read once as the measure starts (prom-client then begins a new histogram) and once at its end.
 //   --engine sqlite|postgres   default sqlite; postgres creates its own database on
 //                              SCALE_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 //                              and drops it afterwards
@@ -37,7 +39,7 @@ import { excerptOf } from "../app/lib/text";
 import { XP } from "../app/lib/xp";
 import { migrateToLatest } from "../database/migrate";
 import { benchDatabase, bulkSql, xpAndRanksFromLedger } from "./bench-database";
-import { startBuiltSite } from "./bench-support";
+import { freePort, startBuiltSite } from "./bench-support";
 
 const { values: args } = parseArgs({
   options: {
@@ -347,6 +349,22 @@ interface Round {
   tallies: Tallies;
   cpuMs: number;
   rssMb: number;
+  lag: EventLoopLag;
+}
+
+interface EventLoopLag {
+  p99Ms: number;
+  maxMs: number;
+}
+
+/**
+ * The event loop's delay since the last scrape, from prom-client's default metrics (Node's
+ * monitorEventLoopDelay, 10 ms resolution): each scrape reads its histogram and starts a new one.
+ */
+async function eventLoopLag(metricsPort: number): Promise<EventLoopLag> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const seconds = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)`, "m").exec(text)?.[1] ?? NaN);
+  return { p99Ms: seconds("nodejs_eventloop_lag_p99_seconds") * 1000, maxMs: seconds("nodejs_eventloop_lag_max_seconds") * 1000 };
 }
 
 async function drive(built: Built) {
@@ -448,16 +466,19 @@ async function drive(built: Built) {
   const rounds: Round[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     for (const side of round % 2 === 1 ? (["on", "off"] as const) : (["off", "on"] as const)) {
-      const site = await startBuiltSite(dataDir, { ...siteEnv, PAGE_CACHE: side });
+      const metricsPort = await freePort();
+      const site = await startBuiltSite(dataDir, { ...siteEnv, PAGE_CACHE: side, METRICS_PORT: String(metricsPort) });
       tallies = emptyTallies();
       await load(site.base, WARMUP);
       tallies = emptyTallies();
       responses = 0;
+      await eventLoopLag(metricsPort);
       const cpuBefore = cpuMs(site.pid);
       const started = performance.now();
       const errors = await load(site.base, SECONDS);
       const seconds = (performance.now() - started) / 1000;
-      const result: Round = { side, responses, seconds, tallies, cpuMs: cpuMs(site.pid) - cpuBefore, rssMb: rssMb(site.pid) };
+      const lag = await eventLoopLag(metricsPort);
+      const result: Round = { side, responses, seconds, tallies, cpuMs: cpuMs(site.pid) - cpuBefore, rssMb: rssMb(site.pid), lag };
       await site.stop();
       rounds.push(result);
       const p = (kind: Kind) => {
@@ -466,7 +487,7 @@ async function drive(built: Built) {
       };
       console.log(
         `  round ${round}, cache ${side.padEnd(3)}: ${(result.responses / seconds).toFixed(0).padStart(5)} req/s, p50/p99 ms visitor ${p("visitor")}, member ${p("member")}, write ${p("write")}; ` +
-          `CPU ${result.responses > 0 ? (result.cpuMs / result.responses).toFixed(2) : "–"} ms/req, RSS ${result.rssMb.toFixed(0)} MB${errors > 0 ? `, ${errors} connection errors` : ""}, load average ${os.loadavg()[0]!.toFixed(1)}`,
+          `CPU ${result.responses > 0 ? (result.cpuMs / result.responses).toFixed(2) : "–"} ms/req, RSS ${result.rssMb.toFixed(0)} MB, event-loop lag p99 ${lag.p99Ms.toFixed(0)} ms (max ${lag.maxMs.toFixed(0)})${errors > 0 ? `, ${errors} connection errors` : ""}, load average ${os.loadavg()[0]!.toFixed(1)}`,
       );
     }
   }
@@ -507,6 +528,7 @@ function report(rounds: Round[]) {
       memberHits: pooled.member.hits / Math.max(1, pooled.member.hits + pooled.member.misses),
       cpuPerRequest: responses > 0 ? mine.reduce((sum, r) => sum + r.cpuMs, 0) / responses : NaN,
       rss: mine.map((r) => r.rssMb.toFixed(0)).join(", "),
+      lag: mine.map((r) => `${r.lag.p99Ms.toFixed(0)} / ${r.lag.maxMs.toFixed(0)}`).join(", "),
     };
   });
   const [on, off] = sides as [(typeof sides)[0], (typeof sides)[0]];
@@ -532,7 +554,7 @@ function report(rounds: Round[]) {
   row("  hits of all reads", pct(on.hitsOfReads), "off");
   row("server CPU ms per request", ms2(on.cpuPerRequest), ms2(off.cpuPerRequest));
   row("server RSS at the end of each round, MB", on.rss, off.rss);
-  console.log("  event-loop lag p99: not measured, the server exposes no event-loop delay (no metrics endpoint or header reports it)");
+  row("event-loop lag p99 / max per round, ms", on.lag, off.lag);
   for (const side of sides) {
     console.log(
       `  answers, cache ${side.side}: visitor ${statuses(side, "visitor")}; member ${statuses(side, "member")}; write ${statuses(side, "write") || "none"}`,

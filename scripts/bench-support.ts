@@ -105,7 +105,7 @@ export function postUrlencoded(base: string, url: string, form: Record<string, s
   });
 }
 
-function freePort() {
+export function freePort() {
   return new Promise<number>((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);
