@@ -422,6 +422,16 @@ describe(`search on ${ENGINE}`, () => {
 // answer reading the whole index gives, the phrase narrowed by its pairs of words included.
 if (ENGINE === "postgres")
   describe("each way to PostgreSQL's window gives the same answer", () => {
+    it("runs on connections that start no parallel workers (ADR 0076)", async () => {
+      // Every connection of the pool, not only the first: as many at once as the pool opens.
+      const settings = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          sql<{ workers: string }>`select current_setting('max_parallel_workers_per_gather') as workers, pg_sleep(0.05)`.execute(site.services.db),
+        ),
+      );
+      expect(settings.map((s) => s.rows[0]!.workers)).toEqual(["0", "0", "0", "0"]);
+    });
+
     it("reading the index, walking the newest rows, or stepping back from the newest id, by relevance and newest first, a page on", async () => {
       const start = Date.UTC(2023, 0, 1);
       const count = 800;

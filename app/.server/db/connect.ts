@@ -156,11 +156,7 @@ export function createDatabase(options: DatabaseOptions): Db {
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       application_name: options.applicationName ?? "inner-peace-outer-strength",
-      // No parallel workers (ADR 0076): a request is one backend's work, and starting two workers
-      // cost a search 8 ms for 0.3 ms of theirs; under load the cores they would take serve other
-      // requests. The planner chose them from estimates it has no statistics for (an expression
-      // index's array), which a setting per statement cannot reach through the pool.
-      options: [`-c max_parallel_workers_per_gather=0`, ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(" "),
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     // A backend that dies (pg_terminate_backend, a restart, a network blip) makes its client emit
     // `error`: on the pool while idle, on the client itself while checked out. Without a listener
@@ -168,7 +164,15 @@ export function createDatabase(options: DatabaseOptions): Db {
     // rejected on its own, and pg-pool discards the broken client, so listening is all it takes.
     const report = (error: Error) => options.onConnectionError?.(error);
     pool.on("error", report);
-    pool.on("connect", (client) => client.on("error", report));
+    pool.on("connect", (client) => {
+      client.on("error", report);
+      // No parallel workers (ADR 0076): a request is one backend's work, and starting two workers
+      // cost a search 8 ms for 0.3 ms of theirs; under load the cores they would take serve other
+      // requests. The planner chose them from estimates it has no statistics for (an expression
+      // index's array). A client runs its queries in order, so this one runs before any other;
+      // a SET rather than a startup option, which PgBouncer refuses.
+      client.query("set max_parallel_workers_per_gather = 0").catch(report);
+    });
     const db = new Kysely<Database>({ dialect: withObservers(new PostgresDialect({ pool }), options.queries), log: queryTimer(options.onQuery) });
     pools.set(db, pool);
     return db;
