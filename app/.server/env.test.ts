@@ -16,8 +16,10 @@ describe("loadEnv", () => {
     expect(loadEnv({ DATA_DIR: dir }).AUTH_SECRET).toBe(env.AUTH_SECRET);
   });
 
-  it("picks PostgreSQL from DATABASE_URL", () => {
-    expect(loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "postgres://u@h/db" }).DATABASE_ENGINE).toBe("postgres");
+  it("picks PostgreSQL from DATABASE_URL, with a pool of 10 connections unless DATABASE_POOL_SIZE says otherwise", () => {
+    expect(loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "postgres://u@h/db" })).toMatchObject({ DATABASE_ENGINE: "postgres", DATABASE_POOL_SIZE: 10 });
+    expect(loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "postgres://u@h/db", DATABASE_POOL_SIZE: "20" }).DATABASE_POOL_SIZE).toBe(20);
+    for (const size of ["0", "101", "ten", "2.5"]) expect(() => loadEnv({ DATA_DIR: dataDir(), DATABASE_POOL_SIZE: size }), size).toThrow(/DATABASE_POOL_SIZE/);
   });
 
   it("takes MAIL_FROM as one address, with or without a display name, and keeps today's sender by default (issue 26 item 8)", () => {

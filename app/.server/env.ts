@@ -38,6 +38,13 @@ const envSchema = z.object({
     .string()
     .regex(/^(postgres(ql)?:\/\/|file:|sqlite:)/, "must start with postgres:// (PostgreSQL) or be left unset (SQLite)")
     .optional(),
+  /** How many connections one process keeps to PostgreSQL at most (the pool's size). */
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be 1 to 100")
+    .max(100, "must be 1 to 100")
+    .default(10),
   BASE_URL: z.url({ error: "must be an absolute URL such as https://example.org" }).optional(),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   DEMO_CONTENT: flag.default(true),

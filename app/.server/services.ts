@@ -33,6 +33,7 @@ export async function createServices(
       ? {
           engine: "postgres",
           url: env.DATABASE_URL,
+          poolSize: env.DATABASE_POOL_SIZE,
           queries,
           onQuery: options.onQuery,
           onConnectionError: (error) => logger.warn({ reason: unavailableReason(error) }, "database connection lost; the pool reconnects"),

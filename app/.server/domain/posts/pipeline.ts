@@ -29,7 +29,6 @@ import { indexSearch } from "../../db/search/search-documents";
 import { specOf, type CountedPost, type PostKind, type PostKindSpec } from "./post-kinds";
 import { postLimitsAhead, postWithinLimits, writeLimitAhead } from "./post-limits";
 import {
-  countTargets,
   currentVersion,
   findPost,
   findPostBody,
@@ -85,7 +84,7 @@ export async function loadOwnPost(db: Db, viewer: Viewer, kind: PostKind, id: nu
  */
 export async function countPost(trx: Db, kind: PostKind, post: CountedPost, delta: number, activityAt?: string) {
   if (delta === 0) return;
-  await moveCounts(trx, await countTargets(trx, kind, post.parentId), delta, activityAt);
+  await moveCounts(trx, kind, post.parentId, delta, activityAt);
   await specOf(kind).alsoCounts?.(trx, post, delta);
 }
 

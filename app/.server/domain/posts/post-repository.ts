@@ -129,43 +129,21 @@ export async function postedSince(db: Executor, kinds: readonly PostKind[], auth
   return rows.reduce((sum, row) => sum + Number(row.n), 0);
 }
 
-/** A stored count, on one row, that a visible post adds to. */
-export interface CountTarget {
-  table: string;
-  column: string;
-  id: string | number;
-  activity: boolean;
-}
-
 /**
- * The rows whose counts a post of this kind under this parent moves: the parent's, or a row the
- * parent names (a reply's topic, through its discussion).
+ * Moves the stored counts a post of this kind under this parent keeps, by delta, in the caller's
+ * transaction; never a read-then-write. Each is the parent's own row or a row the parent names (a
+ * reply's topic, through its discussion), found by the update itself: one statement per count.
  */
-export async function countTargets(db: Executor, kind: PostKind, parentId: string | number | null): Promise<CountTarget[]> {
-  if (parentId === null) return [];
-  const targets: CountTarget[] = [];
+export async function moveCounts(db: Executor, kind: PostKind, parentId: string | number | null, delta: number, activityAt?: string) {
+  if (parentId === null) return;
   for (const counted of specOf(kind).countedIn) {
-    const id = counted.via ? await columnOf(db, counted.via, parentId) : parentId;
-    targets.push({ table: counted.table, column: counted.column, id, activity: counted.activity });
-  }
-  return targets;
-}
-
-async function columnOf(db: Executor, of: { table: string; column: string }, id: string | number): Promise<string | number> {
-  const row = await any(db).selectFrom(of.table).select(`${of.column} as value`).where("id", "=", id).executeTakeFirstOrThrow();
-  return row.value as string | number;
-}
-
-/** Moves the stored counts by delta, in the caller's transaction; never a read-then-write. */
-export async function moveCounts(db: Executor, targets: readonly CountTarget[], delta: number, activityAt?: string) {
-  for (const target of targets) {
     await any(db)
-      .updateTable(target.table)
+      .updateTable(counted.table)
       .set((eb) => ({
-        [target.column]: eb(target.column, "+", delta),
-        ...(activityAt && target.activity ? { last_activity_at: activityAt } : {}),
+        [counted.column]: eb(counted.column, "+", delta),
+        ...(activityAt && counted.activity ? { last_activity_at: activityAt } : {}),
       }))
-      .where("id", "=", target.id)
+      .where("id", "=", counted.via ? any(db).selectFrom(counted.via.table).select(counted.via.column).where("id", "=", parentId) : parentId)
       .execute();
   }
 }
