@@ -143,6 +143,18 @@ describe(`members' pictures over HTTP on ${ENGINE}`, () => {
     const told = await db().selectFrom("notification").select("kind").where("member_id", "=", owner.id).where("kind", "=", "moderation.picture").execute();
     expect(told).toHaveLength(1);
     expect((await get("/notifications", owner.cookie)).html).toContain("A moderator removed your profile picture");
+
+    // Two moderators at once: one removes the new picture and tells, the other finds none.
+    expect((await upload(owner.cookie, await png(200, 200), "again.png")).status).toBe(200);
+    const second = await join("Mia Moderator");
+    await db().updateTable("member").set({ role: "moderator" }).where("id", "=", second.id).execute();
+    const statuses = await Promise.all(
+      [moderator, second].map(async (m) => (await web.http.post(`/members/${handle}`, { intent: "remove-picture" }, { cookie: m.cookie })).status),
+    );
+    expect(statuses.sort()).toEqual([302, 404]);
+    expect(await avatarOf(owner.id)).toBeNull();
+    const toldTwice = await db().selectFrom("notification").select("id").where("member_id", "=", owner.id).where("kind", "=", "moderation.picture").execute();
+    expect(toldTwice).toHaveLength(2);
   });
 
   it("answers bad uploads on the form, bound to the field, and changes nothing", async () => {

@@ -66,12 +66,16 @@ export async function removeAvatar(services: AppServices, viewer: Viewer, now = 
   return { ok: true, value: null };
 }
 
-/** The member's picture gone, row and files together, in the caller's transaction (also an account's deletion's, ADR 0023). */
-export async function dropAvatar(services: AppServices, trx: Db, memberId: string, now: Date) {
+/**
+ * The member's picture gone, row and files together, in the caller's transaction (also an account's
+ * deletion's, ADR 0023): the base name of the picture it dropped, or null when there was none.
+ */
+export async function dropAvatar(services: AppServices, trx: Db, memberId: string, now: Date): Promise<string | null> {
   const previous = await findAvatarForChange(trx, memberId);
-  if (!previous) return;
+  if (!previous) return null;
   await updateAvatar(trx, memberId, null, now.toISOString());
   await services.media.delete(trx, filesOf(previous));
+  return previous;
 }
 
 export const PICTURE_MESSAGES = {
@@ -87,13 +91,13 @@ export const PICTURE_MESSAGES = {
 export async function removeMemberPicture(services: AppServices, viewer: Viewer, memberId: string, now = new Date()): Promise<Outcome<null>> {
   if (!isModerator(viewer)) return fail(403, PICTURE_MESSAGES.moderatorsOnly);
   const told = await services.db.transaction().execute(async (trx) => {
-    const member = await trx.selectFrom("member").select(["handle", "avatar"]).where("id", "=", memberId).executeTakeFirst();
-    if (!member?.avatar) return null;
-    await dropAvatar(services, trx, memberId, now);
+    // The picture dropped under the row's lock: of two moderators at once, one removes it and tells.
+    const dropped = await dropAvatar(services, trx, memberId, now);
+    if (!dropped) return null;
     return notify(
       trx,
       viewer.id,
-      [{ memberId, kind: "moderation.picture", subject: `picture:${memberId}:${member.avatar}`, parent: null, title: "", url: "/settings" }],
+      [{ memberId, kind: "moderation.picture", subject: `picture:${memberId}:${dropped}`, parent: null, title: "", url: "/settings" }],
       now,
     );
   });
