@@ -172,8 +172,9 @@ export class CacheAudit {
     const tags = currentPageTags();
     const record = tags?.audit;
     if (!record) return;
+    // A statement of no table (a transaction's COMMIT) still counts as in flight: what its caller
+    // does once it ends (a view's changedByRead after the commit) must be waited for.
     const { read, wrote, inserted } = sqlTables(query.sql);
-    if (read.length === 0 && wrote.length === 0 && inserted.length === 0) return;
     const tracked = this.tracked.get(tags);
     this.inflight++;
     if (tracked) tracked.inflight++;
