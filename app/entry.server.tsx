@@ -70,7 +70,7 @@ export default function handleRequest(
             // One chunk per turn instead of React's 2 KB writes (see coalescingStream).
             const body = coalescingStream({
               // Open Graph and Twitter tags from the page's own head (issue 30).
-              first: (chunk) => Buffer.from(withSocialMeta(chunk.toString("utf8"), SITE_NAME, `${baseUrl}${SITE_PREVIEW}`)),
+              first: (chunk) => withSocialMeta(chunk, SITE_NAME, `${baseUrl}${SITE_PREVIEW}`),
               final(callback) {
                 clearTimeout(timeoutId);
                 timeoutId = undefined;

@@ -35,7 +35,10 @@ export async function startSourceSite(dataDir: string, env: Record<string, strin
 
 async function startSiteProcess(args: string[], dataDir: string, env: Record<string, string>, cwd: string, nodeEnv: "production" | "test") {
   const port = await freePort();
-  const child = spawn(process.execPath, args, {
+  // BENCH_NODE_ARGS: options for the site's Node only (`--cpu-prof --cpu-prof-dir=/tmp/prof` profiles
+  // the server under a benchmark; NODE_OPTIONS refuses --cpu-prof, and would profile the client too).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd,
     env: {
       ...process.env,

@@ -31,11 +31,31 @@ function routedPath(pathname: string) {
   return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
 }
 
-/** The deepest route a request goes to (its id and `handle`), matched as React Router matches it. */
-export function matchedRoute(build: ServerBuild, pathname: string): { id: string; handle: unknown } | undefined {
+type Matched = { id: string; handle: unknown } | undefined;
+
+/** Paths already matched, per build: matchRoutes flattens, ranks and compiles every route on each call. */
+const matched = new WeakMap<BuildRoutes, Map<string, Matched>>();
+/** Enough for every page a busy day's readers ask for twice; a crawl past it starts the map afresh. */
+const MATCHED_LIMIT = 10_000;
+/** No page's own path is longer; a longer one (a probe) is matched but not remembered. */
+const MATCHED_PATH_LIMIT = 256;
+
+/**
+ * The deepest route a request goes to (its id and `handle`), matched as React Router matches it.
+ * Remembered per path: matching is a pure function of the build and the path, and costs about a
+ * millisecond of CPU (every route's pattern compiled again), more than a kept page's whole answer.
+ */
+export function matchedRoute(build: ServerBuild, pathname: string): Matched {
+  let known = matched.get(build.routes);
+  if (!known) matched.set(build.routes, (known = new Map()));
+  if (known.has(pathname)) return known.get(pathname);
   const matches = matchRoutes(treeOf(build.routes), routedPath(pathname), build.basename);
   const leaf = matches?.at(-1)?.route;
-  return leaf ? { id: leaf.id!, handle: leaf.handle } : undefined;
+  const route = leaf ? { id: leaf.id!, handle: leaf.handle } : undefined;
+  if (pathname.length > MATCHED_PATH_LIMIT) return route;
+  if (known.size >= MATCHED_LIMIT) known.clear();
+  known.set(pathname, route);
+  return route;
 }
 
 /**

@@ -91,14 +91,18 @@ describe(`link previews on ${ENGINE}`, () => {
     }
   });
 
-  it("adds the tags to a head once, and wraps a long title in at most three lines", () => {
-    const html =
-      '<html><head><title>A &amp; "B"</title><meta name="description" content="D"/><link rel="canonical" href="https://x.example/a"/></head><body></body></html>';
-    const out = withSocialMeta(html, "Site", "https://x.example/p.png");
-    expect(out).toContain('<meta property="og:title" content="A &amp; &quot;B&quot;" data-social=""/>');
+  it("adds the tags to a head once, its inline stylesheet left as it was, and wraps a long title in at most three lines", () => {
+    const social = (html: string) => withSocialMeta(Buffer.from(html), "Site", "https://x.example/p.png").toString("utf8");
+    const css = 'a::before{content:"<title>Not this</title> · ✓"}';
+    const html = `<html><head><style id="site-css">${css}</style><title>A &amp; "B" · ✓</title><meta name="description" content="D"/><link rel="canonical" href="https://x.example/a"/></head><body>é</body></html>`;
+    const out = social(html);
+    expect(out).toContain('<meta property="og:title" content="A &amp; &quot;B&quot; · ✓" data-social=""/>');
+    expect(out).toContain('<meta property="og:description" content="D" data-social=""/>');
     expect(out).toContain('<meta property="og:url" content="https://x.example/a" data-social=""/>');
     expect(out.indexOf("og:title")).toBeLessThan(out.indexOf("</head>"));
-    expect(withSocialMeta("<p>no head</p>", "Site", "x")).toBe("<p>no head</p>");
+    expect(out.replace(/<meta [^>]*data-social=""\/>/g, "")).toBe(html);
+    expect(social("<p>no head</p>")).toBe("<p>no head</p>");
+    expect(social("<head><style>x</style></head>")).toBe("<head><style>x</style></head>");
     expect(wrapWords("one two three four five six seven eight nine ten", 10, 3)).toEqual(["one two", "three four", "five six…"]);
     expect(wrapWords("x".repeat(50), 10, 3)).toEqual(["xxxxxxxxx…"]);
   });
