@@ -248,13 +248,15 @@ interface Tally {
   statuses: Map<string, number>;
   hits: number;
   misses: number;
+  /** Misses of a page nobody of its kind (visitor, member) had asked this server for before: no cache could have had it. */
+  firstMisses: number;
 }
 type Tallies = Record<Kind, Tally>;
 function emptyTallies(): Tallies {
   return {
-    visitor: { latencies: [], statuses: new Map(), hits: 0, misses: 0 },
-    member: { latencies: [], statuses: new Map(), hits: 0, misses: 0 },
-    write: { latencies: [], statuses: new Map(), hits: 0, misses: 0 },
+    visitor: { latencies: [], statuses: new Map(), hits: 0, misses: 0, firstMisses: 0 },
+    member: { latencies: [], statuses: new Map(), hits: 0, misses: 0, firstMisses: 0 },
+    write: { latencies: [], statuses: new Map(), hits: 0, misses: 0, firstMisses: 0 },
   };
 }
 
@@ -268,6 +270,7 @@ interface RequestData {
 /** Autocannon's per-connection context: kept over one pass of the two steps, then reset. */
 interface Context {
   kind?: Kind;
+  path?: string;
   sentAt?: number;
   /** The member about to reply, and where, while their form is being read. */
   replying?: { path: string; cookie: string };
@@ -400,12 +403,15 @@ async function drive(built: Built) {
   const compressed = { ...browser, "accept-encoding": "gzip, deflate, br" };
   let tallies = emptyTallies();
   let responses = 0;
+  /** The pages (kind and path) asked of the server running now, its warm-up's included. */
+  let askedBefore = new Set<string>();
   const read = (req: RequestData, context: Context): RequestData => {
     const member = Math.random() < memberOfReads;
     context.kind = member ? "member" : "visitor";
     context.sentAt = performance.now();
     const headers: Record<string, string> = member ? { ...compressed, cookie: cookies[Math.floor(Math.random() * cookies.length)]! } : compressed;
-    return { ...req, method: "GET", path: page(), headers, body: undefined };
+    context.path = page();
+    return { ...req, method: "GET", path: context.path, headers, body: undefined };
   };
   const record = (status: number, context: Context, headers: Record<string, string | string[]>) => {
     const tally = tallies[context.kind!];
@@ -415,6 +421,11 @@ async function drive(built: Built) {
     const state = headers["X-Page-Cache"] ?? headers["x-page-cache"];
     if (state === "hit") tally.hits += 1;
     else if (state === "miss") tally.misses += 1;
+    if (context.kind !== "write" && context.path !== undefined) {
+      const asked = `${context.kind} ${context.path}`;
+      if (state === "miss" && !askedBefore.has(asked)) tally.firstMisses += 1;
+      askedBefore.add(asked);
+    }
     responses += 1;
   };
   const steps = (base: string): Step[] => [
@@ -424,6 +435,7 @@ async function drive(built: Built) {
         const cookie = cookies[nextWriter++ % cookies.length]!;
         const path = discussion();
         context.kind = "member";
+        context.path = path;
         context.replying = { path, cookie };
         context.sentAt = performance.now();
         return { ...req, method: "GET", path, headers: { ...browser, cookie }, body: undefined };
@@ -469,6 +481,7 @@ async function drive(built: Built) {
       const metricsPort = await freePort();
       const site = await startBuiltSite(dataDir, { ...siteEnv, PAGE_CACHE: side, METRICS_PORT: String(metricsPort) });
       tallies = emptyTallies();
+      askedBefore = new Set();
       await load(site.base, WARMUP);
       tallies = emptyTallies();
       responses = 0;
@@ -507,6 +520,7 @@ function report(rounds: Round[]) {
         for (const [status, n] of from.statuses) into.statuses.set(status, (into.statuses.get(status) ?? 0) + n);
         into.hits += from.hits;
         into.misses += from.misses;
+        into.firstMisses += from.firstMisses;
       }
     }
     const sorted = Object.fromEntries(KINDS.map((kind) => [kind, pooled[kind].latencies.toSorted((a, b) => a - b)])) as Record<Kind, number[]>;
@@ -526,6 +540,8 @@ function report(rounds: Round[]) {
       hitsOfReads: reads > 0 ? hits / reads : NaN,
       visitorHits: pooled.visitor.hits / Math.max(1, pooled.visitor.hits + pooled.visitor.misses),
       memberHits: pooled.member.hits / Math.max(1, pooled.member.hits + pooled.member.misses),
+      /** Of each kind's misses, the share that were the page's first asking (the rest were dropped or evicted since). */
+      firstOfMisses: (kind: "visitor" | "member") => pooled[kind].firstMisses / Math.max(1, pooled[kind].misses),
       cpuPerRequest: responses > 0 ? mine.reduce((sum, r) => sum + r.cpuMs, 0) / responses : NaN,
       rss: mine.map((r) => r.rssMb.toFixed(0)).join(", "),
       lag: mine.map((r) => `${r.lag.p99Ms.toFixed(0)} / ${r.lag.maxMs.toFixed(0)}`).join(", "),
@@ -551,6 +567,7 @@ function report(rounds: Round[]) {
   }
   row("cache hits / (hits + misses), all reads", pct(on.hitRatio), "off");
   row("  visitor reads / member reads", `${pct(on.visitorHits)} / ${pct(on.memberHits)}`, "off");
+  row("  misses of a page asked for the first time", `${pct(on.firstOfMisses("visitor"))} / ${pct(on.firstOfMisses("member"))}`, "off");
   row("  hits of all reads", pct(on.hitsOfReads), "off");
   row("server CPU ms per request", ms2(on.cpuPerRequest), ms2(off.cpuPerRequest));
   row("server RSS at the end of each round, MB", on.rss, off.rss);

@@ -211,6 +211,29 @@ describe("the page store", () => {
     expect(cache.storedBytes).toBe(body.length + "/d".length + gzip.length + br.length);
   });
 
+  it("answers a miss at the quick level and makes the kept level off the event loop on the page's first hit", async () => {
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    const words = Array.from({ length: 3000 }, (_, i) => `<p class="reply r${i % 97}">word ${(i * 7919) % 1009} and ${(i * 104729) % 613}</p>`);
+    const body = html(words.join(""));
+    const kept = store(cache, "/d", [tag.forge], cache.sequence(), body)!;
+    const counted = () => cache.storedBytes - body.length - "/d".length;
+    for (const encoding of ["br", "gzip"] as const) {
+      const decode = encoding === "br" ? brotliDecompressSync : gunzipSync;
+      const quick = cache.body(kept, encoding, { quick: true });
+      expect(decode(quick).equals(body)).toBe(true);
+      // The first hit is served the bytes there are, and sets the kept level's making going.
+      expect(cache.body(kept, encoding)).toBe(quick);
+      await vi.waitFor(() => expect(kept.bodies[encoding]).not.toBe(quick));
+      const better = kept.bodies[encoding]!;
+      expect(decode(better).equals(body)).toBe(true);
+      expect(better.length).toBeLessThan(quick.length);
+      // Made once: later hits are served it as it is.
+      expect(cache.body(kept, encoding)).toBe(better);
+    }
+    // What the LRU bounds counts the bytes kept now, not the quick ones they replaced.
+    expect(counted()).toBe(kept.bodies.br!.length + kept.bodies.gzip!.length);
+  });
+
   it("picks br over gzip over identity, honouring q=0", () => {
     expect(pickEncoding("gzip, deflate, br")).toBe("br");
     expect(pickEncoding("gzip")).toBe("gzip");

@@ -37,7 +37,7 @@ export function sendCached(req: IncomingMessage, res: ServerResponse, cache: Pag
     return;
   }
   for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
-  const body = cache.body(entry, encoding);
+  const body = cache.body(entry, encoding, { quick: state === "miss" });
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", body.length);
   res.statusCode = entry.status;
