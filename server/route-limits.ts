@@ -1,12 +1,9 @@
-import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { createStaticHandler, type RouteObject, type ServerBuild, type StaticHandler } from "react-router";
 
 type BuildRoutes = ServerBuild["routes"];
-const trees = new WeakMap<BuildRoutes, RouteObject[]>();
 
-/** The build's flat route manifest as the nested tree matchRoutes reads (built once per build). */
+/** The build's flat route manifest as the nested tree React Router's matcher reads. */
 function treeOf(routes: BuildRoutes): RouteObject[] {
-  let tree = trees.get(routes);
-  if (tree) return tree;
   const children = (parentId: string | undefined): RouteObject[] =>
     Object.values(routes)
       .filter((route) => route?.parentId === parentId)
@@ -17,9 +14,7 @@ function treeOf(routes: BuildRoutes): RouteObject[] {
         handle: route!.module.handle,
         ...(route!.index ? { index: true as const } : { children: children(route!.id) }),
       })) as RouteObject[];
-  tree = children(undefined);
-  trees.set(routes, tree);
-  return tree;
+  return children(undefined);
 }
 
 /**
@@ -31,31 +26,19 @@ function routedPath(pathname: string) {
   return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
 }
 
-type Matched = { id: string; handle: unknown } | undefined;
-
-/** Paths already matched, per build: matchRoutes flattens, ranks and compiles every route on each call. */
-const matched = new WeakMap<BuildRoutes, Map<string, Matched>>();
-/** Enough for every page a busy day's readers ask for twice; a crawl past it starts the map afresh. */
-const MATCHED_LIMIT = 10_000;
-/** No page's own path is longer; a longer one (a probe) is matched but not remembered. */
-const MATCHED_PATH_LIMIT = 256;
+/** A matcher per build: React Router's static handler flattens and ranks the routes once. */
+const matchers = new WeakMap<BuildRoutes, StaticHandler>();
 
 /**
- * The deepest route a request goes to (its id and `handle`), matched as React Router matches it.
- * Remembered per path: matching is a pure function of the build and the path, and costs about a
- * millisecond of CPU (every route's pattern compiled again), more than a kept page's whole answer.
+ * The deepest route a request goes to (its id and `handle`), matched as React Router matches it,
+ * by its own matcher. `matchRoutes` flattened, ranked and compiled every route again on each call
+ * (about a millisecond a page, more than a kept page's whole answer).
  */
-export function matchedRoute(build: ServerBuild, pathname: string): Matched {
-  let known = matched.get(build.routes);
-  if (!known) matched.set(build.routes, (known = new Map()));
-  if (known.has(pathname)) return known.get(pathname);
-  const matches = matchRoutes(treeOf(build.routes), routedPath(pathname), build.basename);
-  const leaf = matches?.at(-1)?.route;
-  const route = leaf ? { id: leaf.id!, handle: leaf.handle } : undefined;
-  if (pathname.length > MATCHED_PATH_LIMIT) return route;
-  if (known.size >= MATCHED_LIMIT) known.clear();
-  known.set(pathname, route);
-  return route;
+export function matchedRoute(build: ServerBuild, pathname: string): { id: string; handle: unknown } | undefined {
+  let matcher = matchers.get(build.routes);
+  if (!matcher) matchers.set(build.routes, (matcher = createStaticHandler(treeOf(build.routes), { basename: build.basename })));
+  const leaf = matcher.match(routedPath(pathname))?.at(-1)?.route;
+  return leaf ? { id: leaf.id, handle: leaf.handle } : undefined;
 }
 
 /**
