@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -265,6 +266,11 @@ describe("the page store", () => {
     );
     expect(hashes).toHaveLength(2);
     expect(hashes[0]).toMatch(/^'sha256-[A-Za-z0-9+/]+=*'$/);
+    // Each script's text exactly as sent, multi-byte characters included; `<scripts>` is no script.
+    const sha = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+    const page = '<p>é</p><scripts>no()</scripts><script>window.title="Stillness · ✓"</script><script\nnonce="">x()</script><p>ü</p>';
+    expect(inlineScriptHashes(Buffer.from(page))).toEqual([sha('window.title="Stillness · ✓"'), sha("x()")]);
+    expect(inlineScriptHashes("<script>unclosed()")).toEqual([]);
   });
 
   it("tells a visitor's GET or HEAD of a page from a member's, and lets nothing else through", () => {

@@ -148,18 +148,32 @@ function replayable(res: Response): Record<string, string> {
   return headers;
 }
 
-const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+const SCRIPT_OPEN = Buffer.from("<script");
+const SCRIPT_CLOSE = Buffer.from("</script>");
 
-/** 'sha256-…' of every inline script in a page (the browser hashes the text exactly as sent). */
+/**
+ * 'sha256-…' of every inline script in a page (the browser hashes the text exactly as sent). Read
+ * from the bytes as React wrote them (lower-case tags): decoding a whole page to find its few
+ * scripts cost more than hashing them. A script written otherwise gets no hash, and does not run.
+ */
 export function inlineScriptHashes(html: Buffer | string): string[] {
-  const text = typeof html === "string" ? html : html.toString("utf8");
+  const bytes = typeof html === "string" ? Buffer.from(html) : html;
   const hashes = new Set<string>();
-  for (const match of text.matchAll(INLINE_SCRIPT)) {
-    const [, attributes, content] = match;
-    if (/\bsrc\s*=/i.test(attributes!)) continue;
+  for (let at = bytes.indexOf(SCRIPT_OPEN); at !== -1; at = bytes.indexOf(SCRIPT_OPEN, at + 1)) {
+    const nameEnd = at + SCRIPT_OPEN.length;
+    // `<scripts>` or `<script-x>` is no script element.
+    if (!/[\s>/]/.test(String.fromCharCode(bytes[nameEnd] ?? 0))) continue;
+    const openEnd = bytes.indexOf(">", nameEnd);
+    if (openEnd === -1) break;
+    const close = bytes.indexOf(SCRIPT_CLOSE, openEnd);
+    if (close === -1) break;
+    const attributes = bytes.toString("latin1", nameEnd, openEnd);
+    const content = bytes.subarray(openEnd + 1, close);
+    at = close;
+    if (/\bsrc\s*=/i.test(attributes)) continue;
     // A data block (JSON-LD) is never run, so it needs no permission to run.
-    if (/\btype\s*=\s*["']?application\/ld\+json/i.test(attributes!)) continue;
-    hashes.add(`'sha256-${createHash("sha256").update(content!, "utf8").digest("base64")}'`);
+    if (/\btype\s*=\s*["']?application\/ld\+json/i.test(attributes)) continue;
+    hashes.add(`'sha256-${createHash("sha256").update(content).digest("base64")}'`);
   }
   return [...hashes];
 }
