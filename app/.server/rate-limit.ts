@@ -1,4 +1,4 @@
-import type { Db } from "./db/connect";
+import { engineOf, type Db } from "./db/connect";
 import { lockKeys } from "./db/lock-keys";
 
 export interface Limit {
@@ -24,11 +24,7 @@ export async function hit(db: Db, limits: Limit[], now = new Date()): Promise<Hi
     db,
     limits.map((l) => l.key),
   );
-  for (const limit of limits) {
-    const since = new Date(now.getTime() - limit.windowMs).toISOString();
-    await db.deleteFrom("rate_limit_hit").where("key", "=", limit.key).where("hit_at", "<=", since).execute();
-  }
-  const retryMinutes = await minutesToWait(db, limits, now);
+  const retryMinutes = await minutesToWait(db, limits, now, { prune: true });
   if (retryMinutes > 0) return { ok: false, retryMinutes };
   const inserted = await db
     .insertInto("rate_limit_hit")
@@ -48,12 +44,21 @@ export async function wouldRefuse(db: Db, limits: Limit[], now = new Date()): Pr
   return retryMinutes > 0 ? { ok: false, retryMinutes } : { ok: true };
 }
 
-/** The longest wait any full limit asks for, 0 when every one has room; hits older than the window do not count. */
-async function minutesToWait(db: Db, limits: Limit[], now: Date): Promise<number> {
+/**
+ * The longest wait any full limit asks for, 0 when every one has room; hits older than the window
+ * do not count, and with `prune` (keys locked) they are deleted too: on PostgreSQL in the same
+ * statement as the count (a round trip fewer; the count reads the rows inside the window only, so
+ * the deletion's not being visible to it changes nothing).
+ */
+async function minutesToWait(db: Db, limits: Limit[], now: Date, { prune = false } = {}): Promise<number> {
   let retryMinutes = 0;
   for (const limit of limits) {
     const since = new Date(now.getTime() - limit.windowMs).toISOString();
-    const row = await db
+    const old = (q: Pick<Db, "deleteFrom">) => q.deleteFrom("rate_limit_hit").where("key", "=", limit.key).where("hit_at", "<=", since);
+    const pruneApart = prune && engineOf(db) === "sqlite";
+    if (pruneApart) await old(db).execute();
+    const counted = prune && !pruneApart ? db.with("pruned", (q) => old(q).returning("id")) : db;
+    const row = await counted
       .selectFrom("rate_limit_hit")
       .select([(eb) => eb.fn.countAll<number>().as("hits"), (eb) => eb.fn.min("hit_at").as("oldest")])
       .where("key", "=", limit.key)

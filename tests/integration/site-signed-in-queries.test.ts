@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { postReply } from "~/.server/domain/forum/forum-service";
 import { discussion, member } from "../factories";
-import { joinedCookie } from "./site-join";
+import { joinedCookie, postFields } from "./site-join";
 import { siteOverHttp } from "./site-server";
 import { ENGINE, statementsDuring as statementsOf } from "./test-services";
 
@@ -38,4 +38,44 @@ describe(`a signed-in page view's queries on ${ENGINE}`, () => {
     expect(statements.length).toBeLessThanOrEqual(ENGINE === "postgres" ? 12 : 11);
     expect(new Set(statements).size).toBe(statements.length);
   }, 90_000); // fifty members and replies are set up through the services first
+});
+
+describe(`a reply's statements on ${ENGINE}`, () => {
+  it("reads the discussion once before its transaction, takes the member's write lock once and counts the limit with its pruning", async () => {
+    const cookie = await joinedCookie(web, "Reply Counter", "10.88.0.2");
+    const d = await discussion(web.site.services);
+    const path = `/${d.section}/${d.topicId}/${d.id}-${d.slug}`;
+    const page = await (await web.http.get(path, { cookie })).text();
+    const key = /name="submissionKey" value="([^"]+)"/.exec(page)?.[1];
+    expect(key).toBeDefined();
+    // Every statement, the transaction's included (the services' observers see each connection's).
+    const statements: string[] = [];
+    const stop = web.site.services.queries!.observe((query) => void statements.push(query.sql));
+    let res: Response;
+    try {
+      res = await postFields(
+        web,
+        path,
+        [
+          ["intent", "reply"],
+          ["body", "Counted, *once*."],
+          ["submissionKey", key!],
+        ],
+        cookie,
+      );
+    } finally {
+      stop();
+    }
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toMatch(/\?page=last#reply-\d+$/);
+    console.info(`reply POST on ${ENGINE}: ${statements.length} statements\n${statements.map((s) => `  ${s.slice(0, 120)}`).join("\n")}`);
+    const begin = statements.findIndex((s) => /^begin/i.test(s));
+    const discussionRows = statements.slice(0, begin).filter((s) => s.includes('"discussion"."body_html"') && s.includes('where "discussion"."id" ='));
+    expect(discussionRows).toHaveLength(1);
+    if (ENGINE === "postgres") {
+      expect(statements.filter((s) => s.includes("pg_advisory_xact_lock"))).toHaveLength(1);
+      expect(statements.filter((s) => /^delete from "rate_limit_hit"/.test(s))).toEqual([]);
+      expect(statements.filter((s) => s.startsWith('with "pruned" as (delete from "rate_limit_hit"'))).toHaveLength(1);
+    }
+  });
 });

@@ -60,16 +60,21 @@ export async function topicWithDiscussions(db: Db, viewer: Viewer | null, sectio
   };
 }
 
-/** A discussion, its opening post and one page of replies, rendered for the viewer. */
 /**
  * A discussion's canonical address, or null when there is no such discussion. Actions redirect
  * here rather than to the address the form was posted to, which is the client's to make up.
  */
 export async function discussionAddress(db: Db, id: number) {
-  const row = await findDiscussionWithTopic(db, id);
-  return row ? discussionPath(row.topic_section as SectionId, row.topic_id, row) : null;
+  return (await discussionWithAddress(db, id))?.path ?? null;
 }
 
+/** The discussion's row (with its topic's section and title) and its canonical address, in one query. */
+export async function discussionWithAddress(db: Db, id: number) {
+  const row = await findDiscussionWithTopic(db, id);
+  return row ? { row, path: discussionPath(row.topic_section as SectionId, row.topic_id, row) } : null;
+}
+
+/** A discussion, its opening post and one page of replies, rendered for the viewer. */
 export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: number, request: PageRequest<number>, marker?: ReadMarker | null) {
   const moderator = isModerator(viewer);
   // The replies do not wait for the discussion: on PostgreSQL the two queries run at once. Hidden

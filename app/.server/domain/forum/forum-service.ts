@@ -107,6 +107,8 @@ export async function startDiscussion(
   return { ok: true, value: { ...ref, pending: posted.value.pending } };
 }
 
+type DiscussionRow = NonNullable<Awaited<ReturnType<typeof findDiscussion>>>;
+
 /** A reply names a reply it answers (issue 32) that is not one of its discussion's, or not one the member can see. */
 export const REPLY_TO_MISSING = "The reply you answer is not in this discussion.";
 
@@ -116,8 +118,10 @@ export async function postReply(
   discussionId: number,
   input: { body: string; submissionKey: string; replyTo?: number | null },
   now = new Date(),
+  /** The discussion as the caller read it for this request, if it did. */
+  read?: DiscussionRow,
 ): Promise<Outcome<{ id: number; pending: boolean }>> {
-  const discussion = await findDiscussion(services.db, discussionId);
+  const discussion = read ?? (await findDiscussion(services.db, discussionId));
   if (!discussion || (discussion.hidden_at !== null && !isModerator(viewer))) return fail(404, "Discussion not found");
   if (discussion.locked_at !== null) return fail(403, LOCKED);
   if (await blockedEitherWay(services.db, viewer.id, discussion.author_id)) return fail(403, BLOCK_MESSAGES.reply);
