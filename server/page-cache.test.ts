@@ -181,7 +181,8 @@ describe("the page store", () => {
     const br = cache.body(kept, "br");
     expect(brotliDecompressSync(br).equals(body)).toBe(true);
     expect(cache.body(kept, "br")).toBe(br);
-    expect(cache.storedBytes).toBe(before + br.length);
+    // Brotli made, the identity bytes are let go: they are made again from it when asked for.
+    expect(cache.storedBytes).toBe(before + br.length - body.length);
 
     cache.bump([tag.viewer("m2")]);
     expect(cache.get(memberKey("/a", "s=1"))).toBeDefined();
@@ -207,9 +208,32 @@ describe("the page store", () => {
     expect(Object.keys(kept.bodies).sort()).toEqual(["gzip", "identity"]);
     const br = cache.body(kept, "br");
     expect(brotliDecompressSync(br).equals(body)).toBe(true);
-    // Made once, then served as kept, and counted in the bytes the LRU bounds.
+    // Made once, then served as kept, and counted in the bytes the LRU bounds; with brotli made the
+    // identity bytes are let go, and a client that wants them gets them decoded from it.
     expect(cache.body(kept, "br")).toBe(br);
-    expect(cache.storedBytes).toBe(body.length + "/d".length + gzip.length + br.length);
+    expect(Object.keys(kept.bodies).sort()).toEqual(["br", "gzip"]);
+    expect(cache.storedBytes).toBe("/d".length + gzip.length + br.length);
+    expect(cache.body(kept, "identity").equals(body)).toBe(true);
+    expect(cache.storedBytes).toBe("/d".length + gzip.length + br.length);
+  });
+
+  it("keeps five times the pages in the same bytes once brotli is made, and serves every encoding of them", () => {
+    const page = (n: number) => html(Array.from({ length: 800 }, (_, i) => `<p class="r${(i * n) % 89}">reply ${i} of page ${n}</p>`).join(""));
+    const size = page(0).length;
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: size * 4 });
+    const keys = Array.from({ length: 20 }, (_, n) => `/d/${n}`);
+    for (const [n, key] of keys.entries()) cache.body(store(cache, key, [tag.forge], cache.sequence(), page(n))!, "br", { quick: true });
+    // Twenty pages of which four would fit as identity bytes.
+    for (const [n, key] of keys.entries()) {
+      const entry = cache.get(key);
+      expect(entry, key).toBeDefined();
+      expect(brotliDecompressSync(cache.body(entry!, "br")).equals(page(n))).toBe(true);
+      expect(cache.body(entry!, "identity").equals(page(n))).toBe(true);
+    }
+    // A gzip client's bytes are made from brotli too, and kept beside them.
+    const last = cache.get(keys.at(-1)!)!;
+    expect(gunzipSync(cache.body(last, "gzip")).equals(page(keys.length - 1))).toBe(true);
+    expect(Object.keys(last.bodies).sort()).toEqual(["br", "gzip"]);
   });
 
   it("answers a miss at the quick level and makes the kept level off the event loop on the page's first hit", async () => {
@@ -217,7 +241,7 @@ describe("the page store", () => {
     const words = Array.from({ length: 3000 }, (_, i) => `<p class="reply r${i % 97}">word ${(i * 7919) % 1009} and ${(i * 104729) % 613}</p>`);
     const body = html(words.join(""));
     const kept = store(cache, "/d", [tag.forge], cache.sequence(), body)!;
-    const counted = () => cache.storedBytes - body.length - "/d".length;
+    const counted = () => cache.storedBytes - "/d".length;
     for (const encoding of ["br", "gzip"] as const) {
       const decode = encoding === "br" ? brotliDecompressSync : gunzipSync;
       const quick = cache.body(kept, encoding, { quick: true });
@@ -231,7 +255,8 @@ describe("the page store", () => {
       // Made once: later hits are served it as it is.
       expect(cache.body(kept, encoding)).toBe(better);
     }
-    // What the LRU bounds counts the bytes kept now, not the quick ones they replaced.
+    // What the LRU bounds counts the bytes kept now, not the quick ones they replaced (nor the
+    // identity bytes, let go once brotli was made).
     expect(counted()).toBe(kept.bodies.br!.length + kept.bodies.gzip!.length);
   });
 
