@@ -14,7 +14,7 @@ import { InlineCssProvider } from "~/components/layout/inline-css";
 import { NonceProvider } from "~/components/layout/nonce";
 import { ServerScriptsProvider } from "~/components/layout/scripts";
 import { ServerScripts } from "~/.server/route-scripts";
-import { builtStylesheet } from "~/.server/inline-css";
+import { builtStylesheet, withStylesheet } from "~/.server/inline-css";
 import stylesheet from "./app.css?url";
 import { requestContext, servicesContext } from "~/.server/context";
 import { coalescingStream } from "~/.server/coalescing-stream";
@@ -55,9 +55,10 @@ export default function handleRequest(
       const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
       let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
+      const css = builtStylesheet(stylesheet);
       const { pipe, abort } = renderToPipeableStream(
         <NonceProvider value={nonce}>
-          <InlineCssProvider value={builtStylesheet(stylesheet)}>
+          <InlineCssProvider value={css === null ? null : { text: css, spliced: true }}>
             <ServerScriptsProvider value={ServerScripts}>
               <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
             </ServerScriptsProvider>
@@ -69,8 +70,12 @@ export default function handleRequest(
             shellRendered = true;
             // One chunk per turn instead of React's 2 KB writes (see coalescingStream).
             const body = coalescingStream({
-              // Open Graph and Twitter tags from the page's own head (issue 30).
-              first: (chunk) => withSocialMeta(chunk, SITE_NAME, `${baseUrl}${SITE_PREVIEW}`),
+              // Open Graph and Twitter tags from the page's own head (issue 30), and the
+              // stylesheet's text into its empty <style>, from bytes encoded once.
+              first: (chunk) => {
+                const social = withSocialMeta(chunk, SITE_NAME, `${baseUrl}${SITE_PREVIEW}`);
+                return css === null ? social : withStylesheet(social, css);
+              },
               final(callback) {
                 clearTimeout(timeoutId);
                 timeoutId = undefined;
