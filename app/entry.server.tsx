@@ -13,6 +13,8 @@ import { partsLoading } from "~/components/layout/hydrate-later";
 import { InlineCssProvider } from "~/components/layout/inline-css";
 import { NonceProvider } from "~/components/layout/nonce";
 import { ServerScriptsProvider } from "~/components/layout/scripts";
+import { KeptMarkupContext } from "~/components/layout/server-markup";
+import { keptMarkup } from "~/.server/kept-markup";
 import { ServerScripts } from "~/.server/route-scripts";
 import { builtStylesheet, withStylesheet } from "~/.server/inline-css";
 import stylesheet from "./app.css?url";
@@ -60,7 +62,9 @@ export default function handleRequest(
         <NonceProvider value={nonce}>
           <InlineCssProvider value={css === null ? null : { text: css, spliced: true }}>
             <ServerScriptsProvider value={ServerScripts}>
-              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+              <KeptMarkupContext.Provider value={keptMarkup}>
+                <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+              </KeptMarkupContext.Provider>
             </ServerScriptsProvider>
           </InlineCssProvider>
         </NonceProvider>,
