@@ -17,7 +17,8 @@ const kept = new Map<string, string>();
  * part's markup as the document holds it, so nothing here is hydrated.
  */
 export function keptMarkup(id: string, part: ReactElement): string | undefined {
-  if (!SAME_EVERYWHERE.has(id)) return undefined;
+  // In development an edited part must show on the next page, without a restart.
+  if (process.env.NODE_ENV === "development" || !SAME_EVERYWHERE.has(id)) return undefined;
   let html = kept.get(id);
   if (html === undefined) kept.set(id, (html = renderToStaticMarkup(part)));
   return html;
