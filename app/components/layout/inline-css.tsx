@@ -11,7 +11,7 @@ const InlineCssContext = createContext<InlineCss>(null);
 
 export const InlineCssProvider = InlineCssContext.Provider;
 
-export const STYLE_ID = "site-css";
+const STYLE_ID = "site-css";
 
 /**
  * The stylesheet, inlined in a <style> so the first paint waits for no request: Lighthouse's mobile
