@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { engineOf } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import type { ModerationLogAction } from "../../db/schema";
@@ -52,20 +52,36 @@ export async function currentVersion(db: Executor, kind: PostKind, id: number) {
   return row ? { title: row.title ?? null, body: row.body, createdAt: row.created_at, editedAt: row.edited_at } : undefined;
 }
 
-/** A member's latest posts of every kind that has a body, newest first (a new member's few: the spam signals read them). */
+/**
+ * A member's latest posts of every kind that has a body, newest first (a new member's few: the spam
+ * signals read them). One statement, each kind's latest in a subquery of its own (SQLite takes an
+ * ORDER BY and LIMIT in a compound only that way): a reply's transaction read them in six round
+ * trips, each a turn of a busy event loop on PostgreSQL (issue 29).
+ */
 export async function recentBodiesBy(db: Executor, authorId: string, perKind: number) {
-  const found: Array<{ kind: PostKind; id: number; body: string; html: string; createdAt: string }> = [];
-  for (const kind of Object.keys(POST_KINDS) as PostKind[]) {
-    const rows = (await any(db)
-      .selectFrom(POST_KINDS[kind].table)
-      .select(["id", "body", "body_html", "created_at"])
-      .where("author_id", "=", authorId)
-      .orderBy("id", "desc")
-      .limit(perKind)
-      .execute()) as Array<{ id: number; body: string | null; body_html: string | null; created_at: string | Date }>;
-    for (const r of rows) found.push({ kind, id: Number(r.id), body: r.body ?? "", html: r.body_html ?? "", createdAt: new Date(r.created_at).toISOString() });
-  }
-  return found.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const kinds = Object.keys(POST_KINDS) as PostKind[];
+  const latest = (kind: PostKind) =>
+    any(db)
+      .selectFrom(
+        any(db)
+          .selectFrom(POST_KINDS[kind].table)
+          .select([sql.lit(kind).as("kind"), "id", "body", "body_html", "created_at"])
+          .where("author_id", "=", authorId)
+          .orderBy("id", "desc")
+          .limit(perKind)
+          .as(`latest_${kind}`),
+      )
+      .selectAll();
+  const rows = (await kinds
+    .slice(1)
+    .reduce((query, kind) => query.unionAll(latest(kind)), latest(kinds[0]!))
+    .execute()) as Array<{ kind: PostKind; id: number; body: string | null; body_html: string | null; created_at: string | Date }>;
+  return (
+    rows
+      .map((r) => ({ kind: r.kind, id: Number(r.id), body: r.body ?? "", html: r.body_html ?? "", createdAt: new Date(r.created_at).toISOString() }))
+      // Ties as they came before (kind by kind, newest id first), whatever order the union gives.
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || kinds.indexOf(a.kind) - kinds.indexOf(b.kind) || b.id - a.id)
+  );
 }
 
 /** Posts' Markdown bodies by `<kind>:<id>`, one query per kind asked for (the review queue's excerpts). */
