@@ -1,4 +1,5 @@
-import { sql } from "kysely";
+import { sql, type SelectQueryBuilder } from "kysely";
+import type { Database } from "../../db/schema";
 import { engineOf } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import type { WatchLevel } from "~/lib/notifications";
@@ -87,39 +88,92 @@ export async function deleteNotification(trx: Executor, id: number) {
   await trx.deleteFrom("notification").where("id", "=", id).execute();
 }
 
-/** Of these members, those who muted `actorId`. */
-export async function membersMuting(db: Executor, memberIds: string[], actorId: string): Promise<Set<string>> {
-  if (memberIds.length === 0) return new Set();
-  const rows = await db.selectFrom("member_mute").select("member_id").where("muted_id", "=", actorId).where("member_id", "in", memberIds).execute();
-  return new Set(rows.map((r) => r.member_id));
+/** Why some of the members about to be told may not be: who silenced the actor, which subjects they muted, which kinds they turned off. */
+export interface Silences {
+  /** Members who muted the actor, or are blocked by or blocking them (issue 31). */
+  muting: Set<string>;
+  /** Of the subjects asked about, those each member muted (a discussion, its topic). */
+  quiet: Map<string, Set<string>>;
+  /** Of the settings asked about, the members who turned each off in the site. */
+  off: Map<string, Set<string>>;
 }
 
-/** Of these members, those who turned this setting off in the site. */
-export async function membersWithSettingOff(db: Executor, memberIds: string[], setting: string): Promise<Set<string>> {
-  if (memberIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("notification_setting")
-    .select("member_id")
-    .where("kind", "=", setting)
-    .where("member_id", "in", memberIds)
-    .where("in_site", "=", flag(db, false))
-    .execute();
-  return new Set(rows.map((r) => r.member_id));
+interface SilenceRow {
+  member_id: string;
+  why: string;
+  detail: string | null;
 }
 
-/** Of these members, the subjects among these they muted (a discussion, its topic), by member. */
-export async function membersMutingSubjects(db: Executor, memberIds: string[], subjects: string[]): Promise<Map<string, Set<string>>> {
-  const muted = new Map<string, Set<string>>();
-  if (memberIds.length === 0 || subjects.length === 0) return muted;
-  const rows = await db
-    .selectFrom("watch")
-    .select(["member_id", "subject"])
-    .where("level", "=", "muted")
-    .where("subject", "in", subjects)
-    .where("member_id", "in", memberIds)
+/**
+ * What silences a notice for each of these members, in one statement: inside a reply's transaction
+ * the four reads were four round trips, each a turn of a busy event loop on PostgreSQL (issue 29).
+ */
+export async function silencesOf(
+  db: Executor,
+  memberIds: readonly string[],
+  { actorId, subjects, settings }: { actorId: string | null; subjects: readonly string[]; settings: readonly string[] },
+): Promise<Silences> {
+  const found: Silences = { muting: new Set(), quiet: new Map(), off: new Map(settings.map((setting) => [setting, new Set<string>()])) };
+  const others = [...new Set(memberIds)].filter((id) => id !== actorId);
+  if (others.length === 0) return found;
+  const none = sql<string | null>`cast(null as text)`;
+  // Each part reads its own table; the union only needs their rows to agree.
+  const part = (query: { $castTo<_T>(): unknown }) => query.$castTo<SilenceRow>() as SelectQueryBuilder<Database, keyof Database, SilenceRow>;
+  const parts = [
+    ...(actorId
+      ? [
+          db
+            .selectFrom("member_mute")
+            .select(["member_id", sql<string>`'mute'`.as("why"), none.as("detail")])
+            .where("muted_id", "=", actorId)
+            .where("member_id", "in", others),
+          db
+            .selectFrom("member_block")
+            .select([
+              (eb) => eb.case().when("member_id", "=", actorId).then(eb.ref("blocked_id")).else(eb.ref("member_id")).end().as("member_id"),
+              sql<string>`'block'`.as("why"),
+              none.as("detail"),
+            ])
+            .where((eb) =>
+              eb.or([
+                eb.and([eb("member_id", "=", actorId), eb("blocked_id", "in", others)]),
+                eb.and([eb("blocked_id", "=", actorId), eb("member_id", "in", others)]),
+              ]),
+            ),
+        ]
+      : []),
+    ...(subjects.length > 0
+      ? [
+          db
+            .selectFrom("watch")
+            .select(["member_id", sql<string>`'quiet'`.as("why"), "subject as detail"])
+            .where("level", "=", "muted")
+            .where("subject", "in", subjects)
+            .where("member_id", "in", others),
+        ]
+      : []),
+    ...(settings.length > 0
+      ? [
+          db
+            .selectFrom("notification_setting")
+            .select(["member_id", sql<string>`'off'`.as("why"), "kind as detail"])
+            .where("kind", "in", settings)
+            .where("member_id", "in", others)
+            .where("in_site", "=", flag(db, false)),
+        ]
+      : []),
+  ].map(part);
+  if (parts.length === 0) return found;
+  const rows = await parts
+    .slice(1)
+    .reduce((query, part) => query.unionAll(part), parts[0]!)
     .execute();
-  for (const row of rows) muted.set(row.member_id, (muted.get(row.member_id) ?? new Set()).add(row.subject));
-  return muted;
+  for (const row of rows) {
+    if (row.why === "mute" || row.why === "block") found.muting.add(row.member_id);
+    else if (row.why === "quiet") found.quiet.set(row.member_id, (found.quiet.get(row.member_id) ?? new Set()).add(row.detail!));
+    else found.off.get(row.detail!)?.add(row.member_id);
+  }
+  return found;
 }
 
 /** The members watching a subject. */

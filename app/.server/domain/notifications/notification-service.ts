@@ -1,5 +1,4 @@
 import type { AppServices, Viewer } from "../../context";
-import { blocksAmong } from "../blocks/block-repository";
 import type { Db } from "../../db/connect";
 import type { Executor } from "../../db/executor";
 import type { Timestamp } from "../../db/schema";
@@ -28,9 +27,7 @@ import {
   listNotifications,
   markAllNotificationsRead,
   markNotificationRead,
-  membersMuting,
-  membersMutingSubjects,
-  membersWithSettingOff,
+  silencesOf,
   notificationSettingsOf,
   saveNotificationSetting,
   setWatchLevel,
@@ -69,14 +66,11 @@ export async function notify(trx: Executor, actorId: string | null, notices: rea
   for (const notice of notices) if (notice.memberId !== actorId && !first.has(notice.memberId)) first.set(notice.memberId, notice);
   if (first.size === 0) return [];
   const members = [...first.keys()];
-  const muting = actorId ? await membersMuting(trx, members, actorId) : new Set<string>();
-  // A block either way silences the actor for the member too (issue 31).
-  if (actorId) for (const id of (await blocksAmong(trx, actorId, members)).keys()) muting.add(id);
-  const quiet = await membersMutingSubjects(trx, members, [...new Set([...first.values()].flatMap((n) => n.quietIf ?? []))]);
-  const off = new Map<NotificationSetting, Set<string>>();
-  for (const setting of new Set([...first.values()].map((n) => NOTIFICATION_KINDS[n.kind].setting))) {
-    off.set(setting, await membersWithSettingOff(trx, members, setting));
-  }
+  const { muting, quiet, off } = await silencesOf(trx, members, {
+    actorId,
+    subjects: [...new Set([...first.values()].flatMap((n) => n.quietIf ?? []))],
+    settings: [...new Set([...first.values()].map((n) => NOTIFICATION_KINDS[n.kind].setting))],
+  });
   const at = now.toISOString();
   const plain: NotificationRow[] = [];
   const told: string[] = [];
