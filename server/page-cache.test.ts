@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { createServer, request, type Server } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { EventEmitter } from "node:events";
+import compression from "compression";
 import express, { type Request, type Response } from "express";
 import type { CompiledQuery, QueryResult } from "kysely";
 import { data, redirect, type ServerBuild } from "react-router";
@@ -416,6 +417,64 @@ describe("the front and the write bump over HTTP", () => {
     const body = await res.text();
     expect(body).toContain('<script nonce="">1</script>');
     expect(res.headers.get("content-security-policy")).toContain(inlineScriptHashes(body)[0]!);
+  });
+});
+
+describe("a page held back and not kept (issue 29)", () => {
+  let server: Server;
+  let base: string;
+  const page = `<!doctype html><main>${"<p>Breath, posture, patience.</p>".repeat(200)}</main>`;
+
+  beforeAll(async () => {
+    const app = express();
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 20 });
+    app.use(pageTagsMiddleware(cache));
+    app.use((_req, _res, next) => {
+      currentPageTags()!.route = { id: "never", policy: "never" };
+      next();
+    });
+    // As server/app.ts mounts them: compression() first, the capture after it.
+    app.use(compression());
+    app.use(pageCapture(cache, { https: false, development: false }));
+    app.get("/never", (_req, res) => void res.type("html").send(page));
+    app.get("/small", (_req, res) => void res.type("html").send("<p>small</p>"));
+    server = createServer(pageCacheFront({ cache, app }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const get = (path: string, acceptEncoding?: string) =>
+    new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+      const req = request(base + path, { headers: acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("is compressed at once, with its length, not streamed through zlib's thread pool", async () => {
+    const br = await get("/never", "gzip, deflate, br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    // compression()'s stream sends chunks without a length; the page compressed at once has one.
+    expect(br.headers["content-length"]).toBe(String(br.body.length));
+    expect(br.headers["transfer-encoding"]).toBeUndefined();
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.body).toString()).toBe(page);
+    const gz = await get("/never", "gzip");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.body).toString()).toBe(page);
+  });
+
+  it("goes as it is to a client that takes no encoding, and when it is small", async () => {
+    const plain = await get("/never");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.toString()).toBe(page);
+    const small = await get("/small", "br");
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.body.toString()).toBe("<p>small</p>");
   });
 });
 

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { currentPageTags, tag, type PageTags } from "~/.server/cache/page-tags";
 import { contentSecurityPolicy, type SecurityOptions } from "../http";
-import { candidateOf, sendCached } from "./front";
+import { candidateOf, pickEncoding, sendCached } from "./front";
 import type { CacheAudit } from "./audit";
-import type { PageCache } from "./store";
+import { quickCompress, type PageCache } from "./store";
 
 /** Response types the cache keeps: documents and React Router's single-fetch data. */
 const STORABLE_TYPE = /^(text\/html|text\/x-script)\b/i;
@@ -28,7 +28,7 @@ const NOT_REPLAYED = new Set([
 /**
  * After compression(): for a request the front marked, holds the whole identity body back, then
  * either stores it and answers from the entry (precompressed, with an ETag and a hash-based CSP),
- * or lets it through unchanged (compression() then compresses it as usual). A marked request is
+ * or lets it through, compressed at once (`encodedAtOnce`) where compression() would. A marked request is
  * rendered with an empty nonce, so its CSP names its inline scripts by their hashes instead.
  */
 export function pageCapture(cache: PageCache | undefined, security: SecurityOptions, audit?: CacheAudit) {
@@ -102,10 +102,35 @@ export function pageCapture(cache: PageCache | undefined, security: SecurityOpti
         return res;
       }
       const cb = [chunk, encoding, callback].find((a) => typeof a === "function") as (() => void) | undefined;
-      return (original.end as (this: Response, chunk: Buffer, cb?: () => void) => Response).call(res, body, cb);
+      return (original.end as (this: Response, chunk: Buffer, cb?: () => void) => Response).call(res, encodedAtOnce(req, res, body, type) ?? body, cb);
     } as Response["end"];
     next();
   };
+}
+
+/** Below this, compression() would send the bytes as they are too. */
+const COMPRESS_FROM = 1024;
+
+/**
+ * A page held back here and not kept (a member's page, a 404) is compressed at once, at the quick
+ * level a miss is answered at, instead of by compression()'s stream: that sends the body to zlib's
+ * thread pool and waits at least two turns of the event loop for it, and under load each turn is a
+ * queue: a member's discussion took three times a visitor's miss at p90 (issue 29). Brotli at
+ * quality 1 costs about 0.8 ms for 100 KB, less than the stream's quality 4 on the pool. Undefined:
+ * the body goes as it is (too small, HEAD, already encoded, or nothing the client accepts).
+ */
+function encodedAtOnce(req: Request, res: Response, body: Buffer, type: string): Buffer | undefined {
+  if (req.method === "HEAD" || body.length < COMPRESS_FROM || res.statusCode === 204 || res.statusCode === 304) return undefined;
+  if (!STORABLE_TYPE.test(type) || res.getHeader("content-encoding") !== undefined) return undefined;
+  if (/(^|,)\s*no-transform\s*(,|$)/i.test(String(res.getHeader("cache-control") ?? ""))) return undefined;
+  res.vary("Accept-Encoding");
+  const encoding = pickEncoding(req.headers["accept-encoding"]);
+  if (encoding === "identity") return undefined;
+  const encoded = quickCompress(body, encoding);
+  // compression() leaves a body alone that already says how it is encoded.
+  res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", encoded.length);
+  return encoded;
 }
 
 /**
