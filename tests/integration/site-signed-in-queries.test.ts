@@ -72,6 +72,10 @@ describe(`a reply's statements on ${ENGINE}`, () => {
     const begin = statements.findIndex((s) => /^begin/i.test(s));
     const discussionRows = statements.slice(0, begin).filter((s) => s.includes('"discussion"."body_html"') && s.includes('where "discussion"."id" ='));
     expect(discussionRows).toHaveLength(1);
+    // The new member's latest posts of every kind (the spam signals) in one statement, and what
+    // silences the starter's notice (a mute, a block, a muted subject, a kind turned off) in one.
+    expect(statements.filter((s) => s.includes('"creation_comment"'))).toHaveLength(1);
+    expect(statements.filter((s) => s.includes('"member_mute"') || s.includes('"notification_setting"'))).toHaveLength(1);
     if (ENGINE === "postgres") {
       expect(statements.filter((s) => s.includes("pg_advisory_xact_lock"))).toHaveLength(1);
       expect(statements.filter((s) => /^delete from "rate_limit_hit"/.test(s))).toEqual([]);

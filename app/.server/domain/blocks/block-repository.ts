@@ -17,6 +17,18 @@ export async function isBlocking(db: Executor, memberId: string, blockedId: stri
 }
 
 /**
+ * The blocks between a member and any of these others, either way (`ids` without the member): a
+ * query to run, or to take into a larger one (what silences a notice, notification-repository.ts).
+ */
+export function blocksEitherWay(db: Executor, memberId: string, ids: readonly string[]) {
+  return db
+    .selectFrom("member_block")
+    .where((eb) =>
+      eb.or([eb.and([eb("member_id", "=", memberId), eb("blocked_id", "in", ids)]), eb.and([eb("blocked_id", "=", memberId), eb("member_id", "in", ids)])]),
+    );
+}
+
+/**
  * Of these members, those the member blocked ("blocked") and those who blocked the member
  * ("blocked-by"); a block the member made wins where both exist. One statement, both directions.
  */
@@ -24,13 +36,7 @@ export async function blocksAmong(db: Executor, memberId: string, others: readon
   const found = new Map<string, MemberBlock>();
   const ids = [...new Set(others)].filter((id) => id !== memberId);
   if (ids.length === 0) return found;
-  const rows = await db
-    .selectFrom("member_block")
-    .select(["member_id", "blocked_id"])
-    .where((eb) =>
-      eb.or([eb.and([eb("member_id", "=", memberId), eb("blocked_id", "in", ids)]), eb.and([eb("blocked_id", "=", memberId), eb("member_id", "in", ids)])]),
-    )
-    .execute();
+  const rows = await blocksEitherWay(db, memberId, ids).select(["member_id", "blocked_id"]).execute();
   for (const row of rows) if (row.blocked_id === memberId) found.set(row.member_id, "blocked-by");
   for (const row of rows) if (row.member_id === memberId) found.set(row.blocked_id, "blocked");
   return found;

@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from "kysely";
 import type { Database } from "../../db/schema";
 import { engineOf } from "../../db/connect";
+import { blocksEitherWay } from "../blocks/block-repository";
 import type { Executor } from "../../db/executor";
 import type { WatchLevel } from "~/lib/notifications";
 
@@ -127,19 +128,12 @@ export async function silencesOf(
             .select(["member_id", sql<string>`'mute'`.as("why"), none.as("detail")])
             .where("muted_id", "=", actorId)
             .where("member_id", "in", others),
-          db
-            .selectFrom("member_block")
-            .select([
-              (eb) => eb.case().when("member_id", "=", actorId).then(eb.ref("blocked_id")).else(eb.ref("member_id")).end().as("member_id"),
-              sql<string>`'block'`.as("why"),
-              none.as("detail"),
-            ])
-            .where((eb) =>
-              eb.or([
-                eb.and([eb("member_id", "=", actorId), eb("blocked_id", "in", others)]),
-                eb.and([eb("blocked_id", "=", actorId), eb("member_id", "in", others)]),
-              ]),
-            ),
+          // A block either way silences the actor for the member too (issue 31).
+          blocksEitherWay(db, actorId, others).select([
+            (eb) => eb.case().when("member_id", "=", actorId).then(eb.ref("blocked_id")).else(eb.ref("member_id")).end().as("member_id"),
+            sql<string>`'block'`.as("why"),
+            none.as("detail"),
+          ]),
         ]
       : []),
     ...(subjects.length > 0
