@@ -62,21 +62,30 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shown = id ? await creationWithComments(services.db, id, viewer) : null;
   if (!shown) throw data("Not found", { status: 404 });
   const edit = new URL(request.url).searchParams.get("edit");
-  // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
-  const blocks = await blocksFor(services.db, viewer, [shown.creation.authorId, ...shown.comments.map((c) => c.authorId)]);
   const { authorId: creationAuthorId, ...creation } = shown.creation;
-  // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
   const here = `/forge/${shown.creation.id}`;
-  const bars = await reactionBars(services.db, viewer, [
-    { kind: "creation", id: shown.creation.id, mine: shown.creation.mine, deleted: false, hidden: shown.creation.hidden, back: here },
-    ...shown.comments.map((c) => ({
-      kind: "comment" as const,
-      id: c.id,
-      mine: c.mine,
-      deleted: c.deleted,
-      hidden: c.hidden || shown.creation.hidden,
-      back: `${here}#comment-${c.id}`,
-    })),
+  // The rest of the page's reads need only the creation and its comments, not one another: sent at
+  // once, so on PostgreSQL the page waits for the slowest of them rather than their sum.
+  const [blocks, bars, bookmarked, previewUrl, related] = await Promise.all([
+    // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
+    blocksFor(services.db, viewer, [shown.creation.authorId, ...shown.comments.map((c) => c.authorId)]),
+    // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
+    reactionBars(services.db, viewer, [
+      { kind: "creation", id: shown.creation.id, mine: shown.creation.mine, deleted: false, hidden: shown.creation.hidden, back: here },
+      ...shown.comments.map((c) => ({
+        kind: "comment" as const,
+        id: c.id,
+        mine: c.mine,
+        deleted: c.deleted,
+        hidden: c.hidden || shown.creation.hidden,
+        back: `${here}#comment-${c.id}`,
+      })),
+    ]),
+    // Which of these posts the member keeps (issue 30): their Bookmark buttons.
+    viewerBookmarks(services.db, viewer, [{ kind: "creation", id: shown.creation.id }, ...shown.comments.map((c) => ({ kind: "comment" as const, id: c.id }))]),
+    // The picture a shared link to it shows (issue 30); none while it is not public.
+    previewUrlOf(services.db, services.env.BASE_URL, "creation", shown.creation.id),
+    relatedPosts(services.db, { kind: "creation" }, shown.creation.id, shown.creation.title),
   ]);
   const creationBlock = blocks.get(creationAuthorId) ?? null;
   return proseInMarkupOnly(context, {
@@ -115,14 +124,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canLike: viewer !== null && !shown.creation.mine,
     editing: edit?.startsWith("comment-") ? edit : null,
     submissionKey: formKey(),
-    // Which of these posts the member keeps (issue 30): their Bookmark buttons.
-    bookmarked: await viewerBookmarks(services.db, viewer, [
-      { kind: "creation", id: shown.creation.id },
-      ...shown.comments.map((c) => ({ kind: "comment" as const, id: c.id })),
-    ]),
-    // The picture a shared link to it shows (issue 30); none while it is not public.
-    previewUrl: await previewUrlOf(services.db, services.env.BASE_URL, "creation", shown.creation.id),
-    relatedHtml: relatedPostsHtml("More from the Forge", await relatedPosts(services.db, { kind: "creation" }, shown.creation.id, shown.creation.title)),
+    bookmarked,
+    previewUrl,
+    relatedHtml: relatedPostsHtml("More from the Forge", related),
   });
 }
 

@@ -24,7 +24,7 @@ import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model"
 import { reactionBars } from "~/.server/domain/reactions/reaction-read-model";
 import { blocksFor, collapsedPostHtml } from "~/.server/domain/blocks/block-service";
 import { reactionBarHtml } from "~/components/community/reaction-bar.server";
-import { previewUrlOf } from "~/.server/domain/discovery/previews";
+import { previewUrlFor } from "~/.server/domain/discovery/previews";
 import { relatedPosts } from "~/.server/domain/search/related-read-model";
 import { relatedPostsHtml } from "~/components/community/related-posts.server";
 import { SECTIONS, sectionOrNotFound } from "~/features/forum/sections";
@@ -95,40 +95,44 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const edit = url.searchParams.get("edit");
   const editing = edit === "discussion" || edit?.startsWith("reply-") ? edit : null;
-  // Which of these posts the member keeps (issue 30): their Bookmark buttons.
-  const bookmarked = await viewerBookmarks(services.db, viewer, [
-    { kind: "discussion", id },
-    ...shown.replies.map((r) => ({ kind: "reply" as const, id: r.id })),
-  ]);
   // This page of replies, for a Bookmark button to come back to.
   const kept = new URLSearchParams(url.search);
   kept.delete("edit");
   kept.delete("quote");
   kept.delete("replyTo");
-  const related = await relatedPosts(services.db, { kind: "discussion", section: shown.topic.section }, id, shown.discussion.title);
   const pageHere = `${shown.path}${kept.size > 0 ? `?${kept}` : ""}`;
-  // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
-  const blocks = await blocksFor(services.db, viewer, [shown.discussion.authorId, ...shown.replies.map((r) => r.authorId)]);
-  const openingBlock = blocks.get(shown.discussion.authorId);
-  // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
-  const bars = await reactionBars(services.db, viewer, [
-    { kind: "discussion", id, mine: shown.discussion.mine, deleted: shown.discussion.deleted, hidden: shown.discussion.hidden, back: `${shown.path}#post` },
-    ...shown.replies.map((r) => ({
-      kind: "reply" as const,
-      id: r.id,
-      mine: r.mine,
-      deleted: r.deleted,
-      hidden: r.hidden || shown.discussion.hidden,
-      back: `${pageHere}#reply-${r.id}`,
-    })),
+  // The rest of the page's reads need only the discussion and its replies, not one another: they are
+  // sent at once, so on PostgreSQL the page waits for the slowest of them rather than their sum.
+  const [bookmarked, related, blocks, bars, draft] = await Promise.all([
+    // Which of these posts the member keeps (issue 30): their Bookmark buttons.
+    viewerBookmarks(services.db, viewer, [{ kind: "discussion", id }, ...shown.replies.map((r) => ({ kind: "reply" as const, id: r.id }))]),
+    relatedPosts(services.db, { kind: "discussion", section: shown.topic.section }, id, shown.discussion.title),
+    // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
+    blocksFor(services.db, viewer, [shown.discussion.authorId, ...shown.replies.map((r) => r.authorId)]),
+    // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
+    reactionBars(services.db, viewer, [
+      { kind: "discussion", id, mine: shown.discussion.mine, deleted: shown.discussion.deleted, hidden: shown.discussion.hidden, back: `${shown.path}#post` },
+      ...shown.replies.map((r) => ({
+        kind: "reply" as const,
+        id: r.id,
+        mine: r.mine,
+        deleted: r.deleted,
+        hidden: r.hidden || shown.discussion.hidden,
+        back: `${pageHere}#reply-${r.id}`,
+      })),
+    ]),
+    // A reply's Quote and Reply links open the reply form answering it (issue 32).
+    replyDraft(services.db, viewer, id, shown.path, url.searchParams),
   ]);
+  const openingBlock = blocks.get(shown.discussion.authorId);
+  const { preview, ...page } = shown;
   return proseInMarkupOnly(context, {
     // The picture a shared link to it shows (issue 30); none while it is not public.
-    previewUrl: await previewUrlOf(services.db, services.env.BASE_URL, "discussion", id),
+    previewUrl: previewUrlFor(services.env.BASE_URL, "discussion", id, preview),
     relatedHtml: relatedPostsHtml("Related Discussions", related),
     bookmarked,
     pageHere,
-    ...shown,
+    ...page,
     discussion: withoutAuthorId({
       ...shown.discussion,
       html: openingBlock && shown.discussion.html !== null ? collapsedPostHtml(shown.discussion.html, openingBlock) : shown.discussion.html,
@@ -150,8 +154,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       // Who a quote of it names, and where it links back to.
       quoted: { name: r.author.name, url: replyPath(shown.path, r.id) },
     })),
-    // A reply's Quote and Reply links open the reply form answering it (issue 32).
-    draft: await replyDraft(services.db, viewer, id, shown.path, url.searchParams),
+    draft,
     canonical: services.env.BASE_URL + shown.path,
     structuredData:
       shown.discussion.html === null

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import sharp from "sharp";
 import type { Executor } from "../../db/executor";
 import { Lru } from "~/lib/lru";
-import { postKey, postPlaces } from "../posts/post-places";
+import { postKey, postPlaces, type PostPlace } from "../posts/post-places";
 
 /**
  * The pictures a link to a discussion, question or creation shows where it is shared (issue 30):
@@ -34,10 +34,20 @@ function hashOf(facts: PreviewFacts) {
     .slice(0, 12);
 }
 
-/** What a post's picture shows, or undefined when the post is not public (missing, deleted, hidden). */
+/**
+ * What a post's picture shows, from where it is and who wrote it, or undefined when the post is not
+ * public (missing, deleted, hidden). Its page makes it from the rows it read already; the picture's
+ * own route reads them (previewFacts): both name the same picture.
+ */
+export function previewFactsOf(place: Pick<PostPlace, "title" | "where" | "deleted" | "hidden"> | undefined, author: string | null): PreviewFacts | undefined {
+  if (!place || place.deleted || place.hidden) return undefined;
+  return { title: place.title, where: place.where, author };
+}
+
+/** What a post's picture shows as the database holds it now, or undefined when the post is not public. */
 export async function previewFacts(db: Executor, kind: PreviewKind, id: number): Promise<PreviewFacts | undefined> {
   const place = (await postPlaces(db, [{ kind, id }])).get(postKey({ kind, id }));
-  if (!place || place.deleted || place.hidden) return undefined;
+  if (!previewFactsOf(place, null)) return undefined;
   const table = kind === "discussion" ? "discussion" : kind === "question" ? "question" : "creation";
   const author = await db
     .selectFrom(table)
@@ -45,7 +55,7 @@ export async function previewFacts(db: Executor, kind: PreviewKind, id: number):
     .select("member.name")
     .where(`${table}.id`, "=", id)
     .executeTakeFirst();
-  return { title: place.title, where: place.where, author: author?.name ?? null };
+  return previewFactsOf(place, author?.name ?? null);
 }
 
 /** The picture's address for a post as it is now. */
@@ -53,9 +63,13 @@ export function previewPath(kind: PreviewKind, id: number, facts: PreviewFacts) 
   return `/previews/${kind}-${id}-${hashOf(facts)}.png`;
 }
 
-/** The absolute address of a post's picture as it is now, for its page's og:image; null when not public. */
+/** The absolute address of a post's picture as it is now, read from the database; null when not public. */
 export async function previewUrlOf(db: Executor, baseUrl: string, kind: PreviewKind, id: number): Promise<string | null> {
-  const facts = await previewFacts(db, kind, id);
+  return previewUrlFor(baseUrl, kind, id, await previewFacts(db, kind, id));
+}
+
+/** The absolute address of a post's picture, for its page's og:image; null when not public. */
+export function previewUrlFor(baseUrl: string, kind: PreviewKind, id: number, facts: PreviewFacts | undefined): string | null {
   return facts ? `${new URL(baseUrl).origin}${previewPath(kind, id, facts)}` : null;
 }
 

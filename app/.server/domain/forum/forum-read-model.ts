@@ -14,6 +14,8 @@ import { discussionPath, replyPath, topicSummary } from "./section-read-model";
 import { markDiscussionRead, newSince, type ReadMarker } from "../notifications/read-markers";
 import { hiddenPostsView, postAsShown } from "../flags/under-review";
 import { UNDER_REVIEW_TITLE } from "~/lib/flags";
+import { previewFactsOf } from "../discovery/previews";
+import { discussionWhere } from "../posts/post-places";
 
 /** A topic with one page of its discussions (newest activity first) and links to the pages around. */
 export async function topicWithDiscussions(db: Db, viewer: Viewer | null, section: SectionId, topicId: string, request: PageRequest<ActivityCursor>) {
@@ -92,20 +94,27 @@ export async function discussionWithReplies(db: Db, viewer: Viewer | null, id: n
   // A discussion the flags hid shows none of its words, its replies' neither.
   const replies = opening.veiled ? [] : withAuthors(await hiddenPostsView(db, viewer, "reply", page.rows));
   const path = discussionPath(topic.section, topic.id, row);
-  const answered = await answeredReplies(db, moderator, path, replies);
-  // What the member has now been shown is no longer new to them (issue 28).
-  if (viewer && !opening.veiled) {
-    await markDiscussionRead(
-      db,
-      viewer,
-      { id, replies: Number(row.reply_count) },
-      { lastReplyId: page.rows.at(-1)?.id ?? null, lastPage: !page.hasLater },
-      marker,
-    );
-  }
+  const [answered] = await Promise.all([
+    answeredReplies(db, moderator, path, replies),
+    // What the member has now been shown is no longer new to them (issue 28).
+    viewer && !opening.veiled
+      ? markDiscussionRead(
+          db,
+          viewer,
+          { id, replies: Number(row.reply_count) },
+          { lastReplyId: page.rows.at(-1)?.id ?? null, lastPage: !page.hasLater },
+          marker,
+        )
+      : undefined,
+  ]);
   return {
     topic: { id: topic.id, section: topic.section, title: topic.title },
     path,
+    // What its shared link's picture shows (issue 30), from the rows read here: its route reads the same.
+    preview: previewFactsOf(
+      { title: row.title, where: discussionWhere(topic.section), deleted: row.deleted_at !== null, hidden: row.hidden_at !== null },
+      discussion.author.name,
+    ),
     discussion: {
       ...postAsShown(discussion, viewer),
       slug: discussion.slug,

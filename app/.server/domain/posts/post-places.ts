@@ -50,6 +50,9 @@ export function aboutPosts(refs: readonly PostRef[]) {
 }
 
 const SECTION_NAME = { monastery: "Monastery", battlefield: "Battlefield" } as const;
+
+/** Where on the site a discussion is, as its place says it: "Monastery", "Battlefield". */
+export const discussionWhere = (section: keyof typeof SECTION_NAME) => SECTION_NAME[section];
 const hiddenAt = (...values: unknown[]) => values.some((v) => v !== null && v !== undefined);
 
 interface PlaceRow {
