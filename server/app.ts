@@ -45,6 +45,7 @@ import type { LocalLiveBus } from "~/.server/live/live-bus";
 import { migrateToLatest, pendingMigrations } from "../database/migrate";
 import { createMetrics, metricsServer, type SiteMetrics } from "./metrics";
 import { nameRoute } from "./route-names";
+import { admission } from "./admission";
 
 export interface AppOptions {
   env: Env;
@@ -283,10 +284,12 @@ export function createSite(options: SiteOptions): Site {
     verifyViewer: (viewer) => viewerStillValid(services.db, viewer),
     onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect or session check failed"),
   });
+  // Page reads are answered a few at a time, first come first served, hits and misses alike (ADR 0077).
+  const gate = env.PAGES_AT_ONCE > 0 ? admission({ limit: env.PAGES_AT_ONCE, maxWaiting: 2000, maxWaitMs: 15_000, retryAfterSeconds: 2 }) : undefined;
   const metrics = options.metrics;
-  metrics?.watch({ pageCache, openStreams: () => streams.open(), db: services.db });
+  metrics?.watch({ pageCache, openStreams: () => streams.open(), db: services.db, admission: gate });
   // The event stream goes straight to the app: nothing of it is looked up in or kept by the cache.
-  const handler = (req: IncomingMessage, res: ServerResponse) => (isLiveRequest(req.url) ? app(req, res) : front(req, res));
+  const handler = (req: IncomingMessage, res: ServerResponse) => (isLiveRequest(req.url) ? app(req, res) : gate ? gate(req, res, front) : front(req, res));
   heard.bus = bus;
   return {
     handler: metrics ? metrics.instrument(handler) : handler,

@@ -6,6 +6,7 @@ import type { Db } from "~/.server/db/connect";
 import { poolUse } from "~/.server/db/connect";
 import { outboxBacklog } from "~/.server/mail/outbox";
 import type { PageCache } from "./page-cache";
+import type { Admission } from "./admission";
 import { routeNameOf } from "./route-names";
 
 /**
@@ -25,7 +26,7 @@ export interface SiteMetrics {
   /** The node:http handler wrapped so that each response is counted and timed when it finishes. */
   instrument(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void;
   /** What is read at each scrape: the cache, the streams, the database's pool and outbox. */
-  watch(sources: { pageCache?: PageCache; openStreams: () => number; db: Db }): void;
+  watch(sources: { pageCache?: PageCache; openStreams: () => number; db: Db; admission?: Admission }): void;
 }
 
 const SECONDS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -102,6 +103,30 @@ export function createMetrics(): SiteMetrics {
       const use = sources && poolUse(sources.db);
       if (!use) return;
       for (const [state, value] of Object.entries(use)) this.set({ state }, value);
+    },
+  });
+  new client.Gauge({
+    name: "page_reads_in_progress",
+    help: "Page reads the site is answering now, and those waiting in line for their turn (ADR 0077).",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const gate = sources?.admission;
+      if (!gate) return;
+      this.set({ state: "answering" }, gate.inProgress);
+      this.set({ state: "waiting" }, gate.waiting);
+    },
+  });
+  new client.Counter({
+    name: "page_reads_refused_total",
+    help: "Page reads answered 503 because the line was too long or they waited too long (ADR 0077).",
+    registers: [registry],
+    collect() {
+      const gate = sources?.admission;
+      if (!gate) return;
+      // The gate keeps the count; a scrape reads its total.
+      this.reset();
+      this.inc(gate.refused);
     },
   });
   const outboxPending = new client.Gauge({ name: "mail_outbox_pending", help: "Mail queued and not yet sent.", registers: [registry] });

@@ -89,6 +89,16 @@ const envSchema = z.object({
     .max(4096, "must be at most 4096")
     .default(64),
   /**
+   * Pages the app renders at once (ADR 0077); past it a page read waits in line. Under load each
+   * page in progress slows every other one; 0 is no limit.
+   */
+  PAGES_AT_ONCE: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 to 1000")
+    .max(1000, "must be 0 to 1000")
+    .default(2),
+  /**
    * Checks the page cache's tags against the SQL each request ran (ADR 0051) and records every
    * miss: on in the tests and the browser suites, off in production (nothing is wrapped then).
    */

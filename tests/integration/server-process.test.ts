@@ -231,6 +231,10 @@ describe(`readiness and metrics in the running process, on ${ENGINE}`, () => {
       expect(text).toMatch(/^mail_outbox_pending \d+$/m);
       expect(text).toMatch(/^mail_outbox_oldest_pending_seconds [\d.e+-]+$/m);
       expect(text).toMatch(/^live_streams_open 0$/m);
+      // The scrape itself is no page read: none is answered or waits while it is taken (ADR 0077).
+      expect(text).toMatch(/^page_reads_in_progress\{state="answering"\} 0$/m);
+      expect(text).toMatch(/^page_reads_in_progress\{state="waiting"\} 0$/m);
+      expect(text).toMatch(/^page_reads_refused_total 0$/m);
       expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
       expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds [\d.e+-]+$/m);
       if (ENGINE === "postgres") expect(text).toMatch(/^db_pool_connections\{state="total"\} [1-9]\d*$/m);
