@@ -37,8 +37,10 @@ export interface CachedPage {
    * takes a fifth of the memory (an 80 KB page, 15 KB), so the same budget keeps five times the pages.
    */
   bodies: Partial<Record<Encoding, Buffer>>;
-  /** The encodings made at the quick level for the miss's own answer, to be made again at the kept one on a hit. */
+  /** The encodings made at the quick level for the miss's own answer, to be made again at the kept one once read often. */
   quick?: Set<Exclude<Encoding, "identity">>;
+  /** Hits served since it was kept, counted only while some encoding is still at the quick level. */
+  hits?: number;
   /** The strong validator of the identity bytes; the compressed variants add a suffix. */
   etag: string;
   reads: string[];
@@ -63,10 +65,18 @@ const GZIP_LEVEL = 6;
 /**
  * The miss's own answer is compressed at the quickest levels (brotli 1 in 0.8 ms against 2.4 ms for
  * an 80 KB page, 24% more bytes): most misses under the mix are a page's first and only reader
- * (bench:mix counts them). The page's first hit makes the kept level, off the event loop.
+ * (bench:mix counts them). A page read often makes the kept level, off the event loop.
  */
 const QUICK_BROTLI_QUALITY = 1;
 const QUICK_GZIP_LEVEL = 1;
+/**
+ * Hits a page takes before its quick bytes are made again at the kept level (ADR 0060, addendum of
+ * 6 Dec). Made on the first hit, the kept level cost the mix a third of its CPU: most kept pages are
+ * read a few times before a write drops them, and each making is a decode and an encode (about 3 ms
+ * of a core for 80 KB) to save a fifth of bytes few readers then get. A page read this often is one
+ * of the hot ones, which stay and are read thousands of times.
+ */
+export const RECOMPRESS_AFTER_HITS = 8;
 
 /** How often a read's side effect (a view count) may drop the pages that show it. */
 const SOON_WINDOW_MS = 2000;
@@ -304,7 +314,10 @@ export class PageCache {
     if (encoding === "identity") return identityOf(entry);
     const kept = entry.bodies[encoding];
     if (kept) {
-      if (!quick && entry.quick?.delete(encoding)) this.recompress(entry, encoding);
+      if (!quick && entry.quick?.has(encoding) && (entry.hits = (entry.hits ?? 0) + 1) >= RECOMPRESS_AFTER_HITS) {
+        entry.quick.delete(encoding);
+        this.recompress(entry, encoding);
+      }
       return kept;
     }
     const made = compress(identityOf(entry), encoding, quick);
