@@ -14,7 +14,9 @@
 // browsers do (the form read is fetched as identity so its key can be read from the bytes).
 // Rounds alternate the page cache on and off (PAGE_CACHE, app/.server/env.ts), a fresh server
 // process per side per round on the same data; each process gets `--warmup` seconds of the same mix
-// first, not counted. Server CPU (utime + stime) and RSS are read from /proc/<pid> of the server;
+// first, not counted. Server CPU (utime + stime, also per thread kind: event loop, V8's helpers,
+// libuv's pool) and RSS are read from /proc/<pid> of the server; the compression CPU is the page
+// cache's zlib work on the loop (its metric page_cache_zlib_seconds_total) and the pool's threads;
 // the event loop's delay (p99 and max over the measured seconds) from its metrics port (ADR 0074),
 // read once as the measure starts (prom-client then begins a new histogram) and once at its end.
 //   --engine sqlite|postgres   default sqlite; postgres creates its own database on
@@ -339,6 +341,29 @@ function cpuMs(pid: number) {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
+/**
+ * Milliseconds of CPU by thread kind, from /proc/<pid>/task/<tid>/stat and comm: the event loop
+ * ("MainThread"), V8's helpers (garbage collection and compilation, "V8Worker") and libuv's pool
+ * ("libuv-worker": zlib's asynchronous work, the kept level's making and compression()'s streams).
+ */
+function threadCpuMs(pid: number) {
+  const by = { loop: 0, v8: 0, pool: 0, other: 0 };
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+      const kind = name === "MainThread" ? "loop" : name === "V8Worker" ? "v8" : name === "libuv-worker" ? "pool" : "other";
+      by[kind] += ms;
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return by;
+}
+type ThreadCpu = ReturnType<typeof threadCpuMs>;
+
 /** Resident memory in MB, from /proc/<pid>/status. */
 function rssMb(pid: number) {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
@@ -351,6 +376,7 @@ interface Round {
   seconds: number;
   tallies: Tallies;
   cpuMs: number;
+  threads: ThreadCpu;
   rssMb: number;
   lag: EventLoopLag;
 }
@@ -358,6 +384,8 @@ interface Round {
 interface EventLoopLag {
   p99Ms: number;
   maxMs: number;
+  /** The page cache's zlib work on the event loop since the process began (a counter). */
+  zlibMs: number;
 }
 
 /**
@@ -367,7 +395,11 @@ interface EventLoopLag {
 async function eventLoopLag(metricsPort: number): Promise<EventLoopLag> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const seconds = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)`, "m").exec(text)?.[1] ?? NaN);
-  return { p99Ms: seconds("nodejs_eventloop_lag_p99_seconds") * 1000, maxMs: seconds("nodejs_eventloop_lag_max_seconds") * 1000 };
+  return {
+    p99Ms: seconds("nodejs_eventloop_lag_p99_seconds") * 1000,
+    maxMs: seconds("nodejs_eventloop_lag_max_seconds") * 1000,
+    zlibMs: seconds("page_cache_zlib_seconds_total") * 1000,
+  };
 }
 
 async function drive(built: Built) {
@@ -485,13 +517,18 @@ async function drive(built: Built) {
       await load(site.base, WARMUP);
       tallies = emptyTallies();
       responses = 0;
-      await eventLoopLag(metricsPort);
+      const lagBefore = await eventLoopLag(metricsPort);
       const cpuBefore = cpuMs(site.pid);
+      const threadsBefore = threadCpuMs(site.pid);
       const started = performance.now();
       const errors = await load(site.base, SECONDS);
       const seconds = (performance.now() - started) / 1000;
       const lag = await eventLoopLag(metricsPort);
-      const result: Round = { side, responses, seconds, tallies, cpuMs: cpuMs(site.pid) - cpuBefore, rssMb: rssMb(site.pid), lag };
+      lag.zlibMs -= lagBefore.zlibMs;
+      const threadsAfter = threadCpuMs(site.pid);
+      const threads = { loop: 0, v8: 0, pool: 0, other: 0 };
+      for (const kind of Object.keys(threads) as Array<keyof ThreadCpu>) threads[kind] = threadsAfter[kind] - threadsBefore[kind];
+      const result: Round = { side, responses, seconds, tallies, cpuMs: cpuMs(site.pid) - cpuBefore, threads, rssMb: rssMb(site.pid), lag };
       await site.stop();
       rounds.push(result);
       const p = (kind: Kind) => {
@@ -543,6 +580,9 @@ function report(rounds: Round[]) {
       /** Of each kind's misses, the share that were the page's first asking (the rest were dropped or evicted since). */
       firstOfMisses: (kind: "visitor" | "member") => pooled[kind].firstMisses / Math.max(1, pooled[kind].misses),
       cpuPerRequest: responses > 0 ? mine.reduce((sum, r) => sum + r.cpuMs, 0) / responses : NaN,
+      /** CPU per request by thread kind, and the loop's share spent in the page cache's zlib work. */
+      perRequest: (part: keyof ThreadCpu | "zlib") =>
+        responses > 0 ? mine.reduce((sum, r) => sum + (part === "zlib" ? r.lag.zlibMs : r.threads[part]), 0) / responses : NaN,
       rss: mine.map((r) => r.rssMb.toFixed(0)).join(", "),
       lag: mine.map((r) => `${r.lag.p99Ms.toFixed(0)} / ${r.lag.maxMs.toFixed(0)}`).join(", "),
     };
@@ -570,6 +610,11 @@ function report(rounds: Round[]) {
   row("  misses of a page asked for the first time", `${pct(on.firstOfMisses("visitor"))} / ${pct(on.firstOfMisses("member"))}`, "off");
   row("  hits of all reads", pct(on.hitsOfReads), "off");
   row("server CPU ms per request", ms2(on.cpuPerRequest), ms2(off.cpuPerRequest));
+  const split = (side: typeof on) => `${ms2(side.perRequest("loop"))} / ${ms2(side.perRequest("v8"))} / ${ms2(side.perRequest("pool"))}`;
+  row("  loop / V8 helpers (GC) / libuv pool", split(on), split(off));
+  // Compression CPU: the cache's zlib work on the loop, and the pool's (asynchronous zlib: the kept
+  // level's making with the cache on, compression()'s streams with it off).
+  row("  compression: zlib on loop / pool", `${ms2(on.perRequest("zlib"))} / ${ms2(on.perRequest("pool"))}`, `– / ${ms2(off.perRequest("pool"))}`);
   row("server RSS at the end of each round, MB", on.rss, off.rss);
   row("event-loop lag p99 / max per round, ms", on.lag, off.lag);
   for (const side of sides) {

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import type { Db } from "~/.server/db/connect";
 import { poolUse } from "~/.server/db/connect";
 import { outboxBacklog } from "~/.server/mail/outbox";
-import type { PageCache } from "./page-cache";
+import { zlibOnLoopSeconds, type PageCache } from "./page-cache";
 import type { Admission } from "./admission";
 import { routeNameOf } from "./route-names";
 
@@ -103,6 +103,16 @@ export function createMetrics(): SiteMetrics {
       const use = sources && poolUse(sources.db);
       if (!use) return;
       for (const [state, value] of Object.entries(use)) this.set({ state }, value);
+    },
+  });
+  new client.Counter({
+    name: "page_cache_zlib_seconds_total",
+    help: "Time the event loop spent compressing and decoding pages (kept pages, and pages held back and not kept).",
+    registers: [registry],
+    collect() {
+      // The store keeps the count; a scrape reads its total.
+      this.reset();
+      this.inc(zlibOnLoopSeconds());
     },
   });
   new client.Gauge({

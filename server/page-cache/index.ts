@@ -5,7 +5,7 @@
  * the capture that keeps a page the app rendered (capture.ts), and the audit of their tags against
  * the SQL each request ran (audit.ts, ADR 0051).
  */
-export { PageCache, type CachedPage, type PageCacheOptions } from "./store";
+export { PageCache, zlibOnLoopSeconds, type CachedPage, type PageCacheOptions } from "./store";
 export { eligibility, etagFor, isCacheCandidate, memberKey, notModified, pageCacheFront, pickEncoding, sendCached, type FrontOptions } from "./front";
 export { countWriteHandlers, pageTagsMiddleware } from "./tag-middleware";
 export { inlineScriptHashes, pageCapture } from "./capture";

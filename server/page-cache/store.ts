@@ -384,10 +384,26 @@ function brotliOptions(identity: Buffer, quick: boolean) {
   };
 }
 
+/**
+ * Milliseconds the event loop has spent compressing and decoding pages since the process began
+ * (the metrics' page_cache_zlib_seconds_total; bench:mix prints it per request, issue 29).
+ */
+let zlibOnLoopMs = 0;
+export const zlibOnLoopSeconds = () => zlibOnLoopMs / 1000;
+
+function timed<T>(work: () => T): T {
+  const started = performance.now();
+  try {
+    return work();
+  } finally {
+    zlibOnLoopMs += performance.now() - started;
+  }
+}
+
 function compress(identity: Buffer, encoding: Exclude<Encoding, "identity">, quick: boolean) {
-  return encoding === "br"
-    ? brotliCompressSync(identity, brotliOptions(identity, quick))
-    : gzipSync(identity, { level: quick ? QUICK_GZIP_LEVEL : GZIP_LEVEL });
+  return timed(() =>
+    encoding === "br" ? brotliCompressSync(identity, brotliOptions(identity, quick)) : gzipSync(identity, { level: quick ? QUICK_GZIP_LEVEL : GZIP_LEVEL }),
+  );
 }
 
 /** A page's bytes in this encoding at the quick level: a miss's answer, and a page not kept (capture.ts). */
@@ -397,5 +413,5 @@ export function quickCompress(identity: Buffer, encoding: Exclude<Encoding, "ide
 
 /** The page's own bytes: kept until brotli is made, then decoded from it (0.2 ms for 80 KB). */
 function identityOf(entry: CachedPage): Buffer {
-  return entry.bodies.identity ?? brotliDecompressSync(entry.bodies.br!);
+  return entry.bodies.identity ?? timed(() => brotliDecompressSync(entry.bodies.br!));
 }

@@ -209,8 +209,9 @@ describe(`readiness and metrics in the running process, on ${ENGINE}`, () => {
       const ready = await get(site.base + "/readyz", false);
       expect(ready.status).toBe(200);
       expect(JSON.parse(ready.body)).toEqual({ status: "ready", checks: { database: true, migrations: true, cacheBus: true } });
-      // A page twice: rendered and kept, then served from the cache.
-      for (let i = 0; i < 2; i++) expect((await get(site.base + "/terms", false)).status).toBe(200);
+      // A page twice: rendered and kept, then served from the cache (brotli, made on the loop).
+      expect((await get(site.base + "/terms", false)).status).toBe(200);
+      expect((await fetch(site.base + "/terms", { headers: { "accept-encoding": "br" } })).headers.get("content-encoding")).toBe("br");
 
       // Not on the site's own address.
       expect((await get(site.base + "/metrics", false)).status).toBe(404);
@@ -235,6 +236,8 @@ describe(`readiness and metrics in the running process, on ${ENGINE}`, () => {
       expect(text).toMatch(/^page_reads_in_progress\{state="answering"\} 0$/m);
       expect(text).toMatch(/^page_reads_in_progress\{state="waiting"\} 0$/m);
       expect(text).toMatch(/^page_reads_refused_total 0$/m);
+      // The brotli bytes of the kept page were made on the loop, and counted.
+      expect(Number(/^page_cache_zlib_seconds_total (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
       expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
       expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds [\d.e+-]+$/m);
       if (ENGINE === "postgres") expect(text).toMatch(/^db_pool_connections\{state="total"\} [1-9]\d*$/m);
