@@ -378,6 +378,8 @@ interface Round {
   cpuMs: number;
   threads: ThreadCpu;
   rssMb: number;
+  /** RSS sampled every 5 s of the measure, seconds from its start. */
+  rssSeen: Array<{ at: number; mb: number }>;
   lag: EventLoopLag;
 }
 
@@ -521,14 +523,17 @@ async function drive(built: Built) {
       const cpuBefore = cpuMs(site.pid);
       const threadsBefore = threadCpuMs(site.pid);
       const started = performance.now();
-      const errors = await load(site.base, SECONDS);
+      // RSS every 5 s of the measure: item 5 asks for it flat over a long run's last 3 minutes.
+      const rssSeen: Array<{ at: number; mb: number }> = [];
+      const sampler = setInterval(() => rssSeen.push({ at: (performance.now() - started) / 1000, mb: rssMb(site.pid) }), 5000);
+      const errors = await load(site.base, SECONDS).finally(() => clearInterval(sampler));
       const seconds = (performance.now() - started) / 1000;
       const lag = await eventLoopLag(metricsPort);
       lag.zlibMs -= lagBefore.zlibMs;
       const threadsAfter = threadCpuMs(site.pid);
       const threads = { loop: 0, v8: 0, pool: 0, other: 0 };
       for (const kind of Object.keys(threads) as Array<keyof ThreadCpu>) threads[kind] = threadsAfter[kind] - threadsBefore[kind];
-      const result: Round = { side, responses, seconds, tallies, cpuMs: cpuMs(site.pid) - cpuBefore, threads, rssMb: rssMb(site.pid), lag };
+      const result: Round = { side, responses, seconds, tallies, cpuMs: cpuMs(site.pid) - cpuBefore, threads, rssMb: rssMb(site.pid), rssSeen, lag };
       await site.stop();
       rounds.push(result);
       const p = (kind: Kind) => {
@@ -584,6 +589,13 @@ function report(rounds: Round[]) {
       perRequest: (part: keyof ThreadCpu | "zlib") =>
         responses > 0 ? mine.reduce((sum, r) => sum + (part === "zlib" ? r.lag.zlibMs : r.threads[part]), 0) / responses : NaN,
       rss: mine.map((r) => r.rssMb.toFixed(0)).join(", "),
+      /** Lowest and highest RSS over each round's last 3 minutes (its whole measure when shorter). */
+      rssSpan: mine
+        .map((r) => {
+          const last = r.rssSeen.filter((s) => s.at >= r.seconds - 180).map((s) => s.mb);
+          return last.length === 0 ? "–" : `${Math.min(...last).toFixed(0)}–${Math.max(...last).toFixed(0)}`;
+        })
+        .join(", "),
       lag: mine.map((r) => `${r.lag.p99Ms.toFixed(0)} / ${r.lag.maxMs.toFixed(0)}`).join(", "),
     };
   });
@@ -616,6 +628,7 @@ function report(rounds: Round[]) {
   // level's making with the cache on, compression()'s streams with it off).
   row("  compression: zlib on loop / pool", `${ms2(on.perRequest("zlib"))} / ${ms2(on.perRequest("pool"))}`, `– / ${ms2(off.perRequest("pool"))}`);
   row("server RSS at the end of each round, MB", on.rss, off.rss);
+  row("  lowest–highest in its last 3 minutes", on.rssSpan, off.rssSpan);
   row("event-loop lag p99 / max per round, ms", on.lag, off.lag);
   for (const side of sides) {
     console.log(
