@@ -558,7 +558,8 @@ function report(rounds: Round[]) {
       for (const kind of KINDS) {
         const into = pooled[kind];
         const from = r.tallies[kind];
-        into.latencies.push(...from.latencies);
+        // One at a time: a long run's latencies are more than a call's arguments may be.
+        for (const latency of from.latencies) into.latencies.push(latency);
         for (const [status, n] of from.statuses) into.statuses.set(status, (into.statuses.get(status) ?? 0) + n);
         into.hits += from.hits;
         into.misses += from.misses;
