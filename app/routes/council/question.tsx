@@ -33,7 +33,7 @@ import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
-import { reactionBars } from "~/.server/domain/reactions/reaction-read-model";
+import { reactionBars, threadReactionTargets } from "~/.server/domain/reactions/reaction-read-model";
 import { blocksFor, collapsedPostHtml } from "~/.server/domain/blocks/block-service";
 import { reactionBarHtml } from "~/components/community/reaction-bar.server";
 import { previewUrlOf } from "~/.server/domain/discovery/previews";
@@ -90,17 +90,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
     blocksFor(services.db, viewer, [shown.question.authorId, ...shown.answers.map((a) => a.authorId)]),
     // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
-    reactionBars(services.db, viewer, [
-      { kind: "question", id, mine: shown.question.mine, deleted: false, hidden: shown.question.hidden, back: here },
-      ...shown.answers.map((a) => ({
-        kind: "answer" as const,
-        id: a.id,
-        mine: a.mine,
-        deleted: a.deleted,
-        hidden: a.hidden || shown.question.hidden,
-        back: `${here}#answer-${a.id}`,
-      })),
-    ]),
+    reactionBars(
+      services.db,
+      viewer,
+      threadReactionTargets(
+        { kind: "question", id, mine: shown.question.mine, deleted: false, hidden: shown.question.hidden, back: here },
+        "answer",
+        shown.answers,
+        (answerId) => `${here}#answer-${answerId}`,
+      ),
+    ),
     // The viewer's watching level (issue 28); null for a visitor, who has no control.
     watchLevelFor(services.db, viewer, `question:${id}`),
     // An answer's Quote link opens the answer form with it quoted (issue 32).

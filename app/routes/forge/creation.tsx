@@ -8,7 +8,7 @@ import type { Route } from "./+types/creation";
 import { Byline } from "~/components/community/byline";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
-import { reactionBars } from "~/.server/domain/reactions/reaction-read-model";
+import { reactionBars, threadReactionTargets } from "~/.server/domain/reactions/reaction-read-model";
 import { blocksFor, collapsedPostHtml } from "~/.server/domain/blocks/block-service";
 import { reactionBarHtml } from "~/components/community/reaction-bar.server";
 import { previewUrlOf } from "~/.server/domain/discovery/previews";
@@ -70,17 +70,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
     blocksFor(services.db, viewer, [shown.creation.authorId, ...shown.comments.map((c) => c.authorId)]),
     // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
-    reactionBars(services.db, viewer, [
-      { kind: "creation", id: shown.creation.id, mine: shown.creation.mine, deleted: false, hidden: shown.creation.hidden, back: here },
-      ...shown.comments.map((c) => ({
-        kind: "comment" as const,
-        id: c.id,
-        mine: c.mine,
-        deleted: c.deleted,
-        hidden: c.hidden || shown.creation.hidden,
-        back: `${here}#comment-${c.id}`,
-      })),
-    ]),
+    reactionBars(
+      services.db,
+      viewer,
+      threadReactionTargets(
+        { kind: "creation", id: shown.creation.id, mine: shown.creation.mine, deleted: false, hidden: shown.creation.hidden, back: here },
+        "comment",
+        shown.comments,
+        (commentId) => `${here}#comment-${commentId}`,
+      ),
+    ),
     // Which of these posts the member keeps (issue 30): their Bookmark buttons.
     viewerBookmarks(services.db, viewer, [{ kind: "creation", id: shown.creation.id }, ...shown.comments.map((c) => ({ kind: "comment" as const, id: c.id }))]),
     // The picture a shared link to it shows (issue 30); none while it is not public.

@@ -21,7 +21,7 @@ import { formKey, parseForm, readForm } from "~/.server/forms";
 import { requireViewer } from "~/.server/session";
 import { BookmarkButton, DeleteControl, IntentButton } from "~/components/community/post-actions";
 import { viewerBookmarks } from "~/.server/domain/bookmarks/bookmark-read-model";
-import { reactionBars } from "~/.server/domain/reactions/reaction-read-model";
+import { reactionBars, threadReactionTargets } from "~/.server/domain/reactions/reaction-read-model";
 import { blocksFor, collapsedPostHtml } from "~/.server/domain/blocks/block-service";
 import { reactionBarHtml } from "~/components/community/reaction-bar.server";
 import { previewUrlFor } from "~/.server/domain/discovery/previews";
@@ -110,17 +110,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // Posts of members the viewer blocked, or who blocked them, come collapsed (issue 31).
     blocksFor(services.db, viewer, [shown.discussion.authorId, ...shown.replies.map((r) => r.authorId)]),
     // Each post's reactions (issue 31), as markup made for this viewer; two queries for the page.
-    reactionBars(services.db, viewer, [
-      { kind: "discussion", id, mine: shown.discussion.mine, deleted: shown.discussion.deleted, hidden: shown.discussion.hidden, back: `${shown.path}#post` },
-      ...shown.replies.map((r) => ({
-        kind: "reply" as const,
-        id: r.id,
-        mine: r.mine,
-        deleted: r.deleted,
-        hidden: r.hidden || shown.discussion.hidden,
-        back: `${pageHere}#reply-${r.id}`,
-      })),
-    ]),
+    reactionBars(
+      services.db,
+      viewer,
+      threadReactionTargets(
+        { kind: "discussion", id, mine: shown.discussion.mine, deleted: shown.discussion.deleted, hidden: shown.discussion.hidden, back: `${shown.path}#post` },
+        "reply",
+        shown.replies,
+        (replyId) => `${pageHere}#reply-${replyId}`,
+      ),
+    ),
     // A reply's Quote and Reply links open the reply form answering it (issue 32).
     replyDraft(services.db, viewer, id, shown.path, url.searchParams),
   ]);

@@ -21,6 +21,19 @@ export interface ReactionTarget extends PostRef {
 export const reactionsPath = (post: PostRef) => `/reactions/${post.kind}/${post.id}`;
 
 /**
+ * A thread's reaction targets: its opening post, then the posts under it (replies, answers,
+ * comments), each hidden with the opening post too, and coming back to its own anchor.
+ */
+export function threadReactionTargets(
+  opening: ReactionTarget,
+  kind: PostKind,
+  posts: ReadonlyArray<{ id: number; mine: boolean; deleted: boolean; hidden: boolean }>,
+  backTo: (id: number) => string,
+): ReactionTarget[] {
+  return [opening, ...posts.map((p) => ({ kind, id: p.id, mine: p.mine, deleted: p.deleted, hidden: p.hidden || opening.hidden, back: backTo(p.id) }))];
+}
+
+/**
  * The reaction bars of a page's posts, by `postKey` (the route renders them as markup): two queries for the whole page (the
  * kept counts; the viewer's own reactions), never one per post. A deleted post has none. The page
  * reads its own tag, which every reaction names, and a member's page reads `tag.viewer`, which their
