@@ -41,6 +41,9 @@ async function startSiteProcess(args: string[], dataDir: string, env: Record<str
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd,
     env: {
+      // glibc's allocator as `npm start` and the image set it (ADR 0078); the caller's environment wins.
+      MALLOC_ARENA_MAX: "2",
+      MALLOC_MMAP_THRESHOLD_: "65536",
       ...process.env,
       DATA_DIR: dataDir,
       PORT: String(port),
