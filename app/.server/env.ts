@@ -57,6 +57,12 @@ const envSchema = z.object({
       error: 'must be one address, such as hello@example.org or "Site name" <hello@example.org>',
     })
     .default(DEFAULT_MAIL_FROM),
+  /**
+   * PostgreSQL: the site's statements sent as named prepared statements, parsed and planned once per
+   * connection (ADR 0079). Off for a pooler that cannot keep them (PgBouncer before 1.21 in
+   * transaction mode, or without max_prepared_statements).
+   */
+  DATABASE_PREPARED_STATEMENTS: flag.default(true),
   /** How long the first connection to the database is retried at start before the process gives up. */
   DATABASE_RETRY_SECONDS: z.coerce.number({ error: "must be a number of seconds" }).int("must be a whole number").min(0).default(60),
   /** Where `npm run backup` and the scheduled backups write (ADR 0073); unset: DATA_DIR/backups. */

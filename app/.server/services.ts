@@ -34,6 +34,7 @@ export async function createServices(
           engine: "postgres",
           url: env.DATABASE_URL,
           poolSize: env.DATABASE_POOL_SIZE,
+          preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
           queries,
           onQuery: options.onQuery,
           onConnectionError: (error) => logger.warn({ reason: unavailableReason(error) }, "database connection lost; the pool reconnects"),

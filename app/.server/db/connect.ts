@@ -14,6 +14,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import { NodeSqliteDialect } from "./node-sqlite-dialect";
+import { preparingClient } from "./prepared-statements";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -28,6 +29,8 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use as search_path; the tests give each run its own. */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL: statements sent as named prepared statements (ADR 0079); on unless false. */
+  preparedStatements?: boolean;
   /** Shown in pg_stat_activity, so an operator (or a test) can find this process's connections. */
   applicationName?: string;
   /** Told about a pooled PostgreSQL connection that broke; the pool drops it and opens a new one. */
@@ -157,6 +160,7 @@ export function createDatabase(options: DatabaseOptions): Db {
       connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       application_name: options.applicationName ?? "inner-peace-outer-strength",
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+      ...(options.preparedStatements === false ? {} : { Client: preparingClient() }),
     });
     // A backend that dies (pg_terminate_backend, a restart, a network blip) makes its client emit
     // `error`: on the pool while idle, on the client itself while checked out. Without a listener

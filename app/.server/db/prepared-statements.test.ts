@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { StatementNames } from "./prepared-statements";
+
+describe("StatementNames", () => {
+  it("gives one name per text, the same every time, and none past its bound", () => {
+    const names = new StatementNames(2);
+    const first = names.nameOf("select 1");
+    expect(first).toMatch(/^ipos_0_\d+$/);
+    expect(names.nameOf("select 1")).toBe(first);
+    const second = names.nameOf("select 2");
+    expect(second).not.toBe(first);
+    expect(names.nameOf("select 3")).toBeUndefined();
+    expect(names.size).toBe(2);
+  });
+
+  it("renames every text after renameAll, never reusing an old name", () => {
+    const names = new StatementNames();
+    const before = [names.nameOf("select 1"), names.nameOf("select 2")];
+    names.renameAll();
+    const after = [names.nameOf("select 2"), names.nameOf("select 1")];
+    for (const name of after) expect(before).not.toContain(name);
+    expect(after[0]).toMatch(/^ipos_1_/);
+  });
+});

@@ -1,0 +1,98 @@
+import pg from "pg";
+
+/**
+ * PostgreSQL statements sent as named prepared statements (ADR 0079). Unnamed, every statement is
+ * parsed and planned again on each execution: under the mix PostgreSQL spent more time planning
+ * than executing, on the cores the site runs on. Named, a connection parses a statement once and
+ * plans it from then on with the values given (PostgreSQL's plan cache picks a generic plan only
+ * when it costs no more than the custom ones), and node-postgres sends neither the text nor asks
+ * for a description again.
+ *
+ * Names are per process and per SQL text (Kysely compiles a query to the same text every time; the
+ * values are parameters), so a name means one text on every connection. A connection prepares a
+ * name the first time it runs it.
+ */
+
+/** Kysely's queries: what is worth a name. SET, BEGIN, LISTEN, DDL and the like are sent as they are. */
+const STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+const TRANSACTION_BEGINS = /^\s*(begin|start\s+transaction)\b/i;
+/** `rollback to <savepoint>` stays in the transaction; a plain rollback, commit or end leaves it. */
+const TRANSACTION_ENDS = /^\s*(commit|end|rollback(?!\s+to\b))\b/i;
+
+/**
+ * The statement's kept plan no longer fits a table whose columns changed (another process ran a
+ * migration): "cached plan must not change result type". Known by its SQLSTATE and PostgreSQL's
+ * routine, not its message, which the server's language may translate.
+ */
+function planOutdated(error: unknown) {
+  const fields = error as { code?: unknown; routine?: unknown } | null;
+  return fields?.code === "0A000" && fields.routine === "RevalidateCachedQuery";
+}
+
+export class StatementNames {
+  #names = new Map<string, string>();
+  #generation = 0;
+
+  /**
+   * At most `max` texts get a name; later ones are sent unnamed. A connection keeps every statement
+   * it prepared, and its plans, until it closes; the site's queries are a few hundred texts (lists
+   * of ids make one text per length), so the bound is only a guard.
+   */
+  constructor(readonly max = 500) {}
+
+  nameOf(text: string): string | undefined {
+    let name = this.#names.get(text);
+    if (name === undefined && this.#names.size < this.max) {
+      name = `ipos_${this.#generation}_${this.#names.size}`;
+      this.#names.set(text, name);
+    }
+    return name;
+  }
+
+  /**
+   * Every text gets a new name on its next use, which each connection prepares afresh against the
+   * tables as they are now. Statements prepared under the old names stay on their connections
+   * unused until those close.
+   */
+  renameAll() {
+    this.#names.clear();
+    this.#generation++;
+  }
+
+  get size() {
+    return this.#names.size;
+  }
+}
+
+type Query = (this: pg.Client, ...args: unknown[]) => unknown;
+
+/**
+ * A pg.Client class for the pool (its `Client` option) that sends Kysely's statements by name. A
+ * statement whose kept plan a migration outdated is renamed everywhere and, outside a transaction,
+ * sent once more under its new name (it had not run); inside one the error stands, as the
+ * transaction is already aborted, and the member's next request finds the new names.
+ */
+export function preparingClient(names: StatementNames = new StatementNames()): typeof pg.Client {
+  const inTransaction = new WeakSet<pg.Client>();
+  class PreparingClient extends pg.Client {}
+  const plain = pg.Client.prototype.query as unknown as Query;
+  const query: Query = function (this: pg.Client, ...args) {
+    const [text, values] = args;
+    // Only the (text, values) form Kysely uses; a config object, a callback or a stream goes as it came.
+    if (typeof text !== "string" || args.length > 2 || (values !== undefined && !Array.isArray(values))) return plain.apply(this, args);
+    if (TRANSACTION_BEGINS.test(text)) inTransaction.add(this);
+    else if (TRANSACTION_ENDS.test(text)) inTransaction.delete(this);
+    const name = STATEMENT.test(text) ? names.nameOf(text) : undefined;
+    if (name === undefined) return plain.apply(this, args);
+    const sent = plain.call(this, { name, text, values }) as Promise<pg.QueryResult>;
+    return sent.catch((error: unknown) => {
+      if (!planOutdated(error)) throw error;
+      names.renameAll();
+      if (inTransaction.has(this)) throw error;
+      const renamed = names.nameOf(text);
+      return plain.call(this, renamed === undefined ? text : { name: renamed, text, values }, ...(renamed === undefined ? [values] : []));
+    });
+  };
+  PreparingClient.prototype.query = query as unknown as pg.Client["query"];
+  return PreparingClient;
+}
