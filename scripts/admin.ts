@@ -40,7 +40,9 @@ if (!command) {
 }
 const env = loadEnv();
 const db = createDatabase(
-  env.DATABASE_ENGINE === "postgres" ? { engine: "postgres", url: env.DATABASE_URL } : { engine: "sqlite", sqlitePath: env.SQLITE_PATH },
+  env.DATABASE_ENGINE === "postgres"
+    ? { engine: "postgres", url: env.DATABASE_URL, preparedStatements: env.DATABASE_PREPARED_STATEMENTS }
+    : { engine: "sqlite", sqlitePath: env.SQLITE_PATH },
 );
 try {
   await migrateToLatest(db);

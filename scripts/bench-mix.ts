@@ -604,9 +604,9 @@ function report(rounds: Round[]) {
       heap: mine
         .map((r) => `${r.lag.heapTotalMb.toFixed(0)}/${r.lag.heapUsedMb.toFixed(0)}/${r.lag.externalMb.toFixed(0)}/${r.lag.keptMb.toFixed(0)}`)
         .join(", "),
-      /** Lowest and highest RSS over each round's last 3 minutes (its whole measure when shorter). */
       /** The highest RSS over each round's last 3 minutes, the most of them. */
       rssHighest: Math.max(...mine.flatMap((r) => r.rssSeen.filter((seen) => seen.at >= r.seconds - 180).map((seen) => seen.mb))),
+      /** Lowest and highest RSS over each round's last 3 minutes (its whole measure when shorter). */
       rssSpan: mine
         .map((r) => {
           const last = r.rssSeen.filter((s) => s.at >= r.seconds - 180).map((s) => s.mb);
@@ -674,7 +674,7 @@ function report(rounds: Round[]) {
   console.log(
     `  RSS ≤ ${RSS_GOAL.mb} MB over the last 3 of ${RSS_GOAL.seconds / 60} minutes at ${RSS_GOAL.connections} connections: ` +
       (rssRun
-        ? `highest ${ms(on.rssHighest)} MB (${ms(off.rssHighest)}) — ${met(on.rssHighest, on.rssHighest <= RSS_GOAL.mb)}`
+        ? `highest ${ms(on.rssHighest)} MB (${ms(off.rssHighest)}) — ${Number.isFinite(on.rssHighest) ? met(on.rssHighest, on.rssHighest <= RSS_GOAL.mb) : "not measured (no RSS samples)"}`
         : `judged on a run of --connections ${RSS_GOAL.connections} --seconds ${RSS_GOAL.seconds} (this one: highest ${ms(on.rssHighest)} MB)`),
   );
 }

@@ -7,7 +7,9 @@ import { migrateToLatest } from "../database/migrate";
 const env = loadEnv();
 const logger = pino({ level: env.LOG_LEVEL });
 const db = createDatabase(
-  env.DATABASE_ENGINE === "postgres" ? { engine: "postgres", url: env.DATABASE_URL } : { engine: "sqlite", sqlitePath: env.SQLITE_PATH },
+  env.DATABASE_ENGINE === "postgres"
+    ? { engine: "postgres", url: env.DATABASE_URL, preparedStatements: env.DATABASE_PREPARED_STATEMENTS }
+    : { engine: "sqlite", sqlitePath: env.SQLITE_PATH },
 );
 try {
   const applied = await migrateToLatest(db);

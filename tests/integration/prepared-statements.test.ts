@@ -50,7 +50,7 @@ if (ENGINE === "postgres")
       expect((await square(5)).rows).toEqual([{ n: 25 }]);
       const names = await preparedWith(db, "select $1::int * $2::int as n");
       expect(names).toHaveLength(1);
-      expect(names[0]).toMatch(/^ipos_\d+_\d+$/);
+      expect(names[0]).toMatch(/^ipos_[0-9a-f]{8}_\d+_\d+$/);
     });
 
     it("sends statements unnamed when told to (a pooler that cannot keep them)", async () => {

@@ -5,7 +5,7 @@ describe("StatementNames", () => {
   it("gives one name per text, the same every time, and none past its bound", () => {
     const names = new StatementNames(2);
     const first = names.nameOf("select 1");
-    expect(first).toMatch(/^ipos_0_\d+$/);
+    expect(first).toMatch(/^ipos_[0-9a-f]{8}_0_\d+$/);
     expect(names.nameOf("select 1")).toBe(first);
     const second = names.nameOf("select 2");
     expect(second).not.toBe(first);
@@ -19,6 +19,11 @@ describe("StatementNames", () => {
     names.renameAll();
     const after = [names.nameOf("select 2"), names.nameOf("select 1")];
     for (const name of after) expect(before).not.toContain(name);
-    expect(after[0]).toMatch(/^ipos_1_/);
+    expect(after[0]).toMatch(/^ipos_[0-9a-f]{8}_1_/);
+    expect(names.generation).toBe(1);
+  });
+
+  it("names another process's statements apart (a random part per process)", () => {
+    expect(new StatementNames().nameOf("select 1")).not.toBe(new StatementNames().nameOf("select 1"));
   });
 });

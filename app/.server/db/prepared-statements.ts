@@ -1,16 +1,19 @@
+import { randomBytes } from "node:crypto";
 import pg from "pg";
 
 /**
  * PostgreSQL statements sent as named prepared statements (ADR 0079). Unnamed, every statement is
  * parsed and planned again on each execution: under the mix PostgreSQL spent more time planning
  * than executing, on the cores the site runs on. Named, a connection parses a statement once and
- * plans it from then on with the values given (PostgreSQL's plan cache picks a generic plan only
- * when it costs no more than the custom ones), and node-postgres sends neither the text nor asks
- * for a description again.
+ * binds it from then on with the values given (PostgreSQL's plan cache picks a generic plan only
+ * when it costs no more than the custom ones); the text is not sent again.
  *
  * Names are per process and per SQL text (Kysely compiles a query to the same text every time; the
- * values are parameters), so a name means one text on every connection. A connection prepares a
- * name the first time it runs it.
+ * values are parameters, so a statement must not write a changing value into its text), so a name
+ * means one text on every connection. A connection prepares a name the first time it runs it. Each
+ * process's names begin with a random part: behind a pooler that hands one server connection to
+ * several processes without keeping their statements apart, a name meets "does not exist" rather
+ * than another process's statement of the same name.
  */
 
 /** Kysely's queries: what is worth a name. SET, BEGIN, LISTEN, DDL and the like are sent as they are. */
@@ -32,6 +35,7 @@ function planOutdated(error: unknown) {
 export class StatementNames {
   #names = new Map<string, string>();
   #generation = 0;
+  readonly #process = randomBytes(4).toString("hex");
 
   /**
    * At most `max` texts get a name; later ones are sent unnamed. A connection keeps every statement
@@ -43,7 +47,7 @@ export class StatementNames {
   nameOf(text: string): string | undefined {
     let name = this.#names.get(text);
     if (name === undefined && this.#names.size < this.max) {
-      name = `ipos_${this.#generation}_${this.#names.size}`;
+      name = `ipos_${this.#process}_${this.#generation}_${this.#names.size}`;
       this.#names.set(text, name);
     }
     return name;
@@ -57,6 +61,11 @@ export class StatementNames {
   renameAll() {
     this.#names.clear();
     this.#generation++;
+  }
+
+  /** Which naming is in force: a statement that failed under an older one needs no renaming again. */
+  get generation() {
+    return this.#generation;
   }
 
   get size() {
@@ -84,10 +93,12 @@ export function preparingClient(names: StatementNames = new StatementNames()): t
     else if (TRANSACTION_ENDS.test(text)) inTransaction.delete(this);
     const name = STATEMENT.test(text) ? names.nameOf(text) : undefined;
     if (name === undefined) return plain.apply(this, args);
+    const generation = names.generation;
     const sent = plain.call(this, { name, text, values }) as Promise<pg.QueryResult>;
     return sent.catch((error: unknown) => {
       if (!planOutdated(error)) throw error;
-      names.renameAll();
+      // Every connection with a statement in flight meets the same migration: rename once.
+      if (names.generation === generation) names.renameAll();
       if (inTransaction.has(this)) throw error;
       const renamed = names.nameOf(text);
       return plain.call(this, renamed === undefined ? text : { name: renamed, text, values }, ...(renamed === undefined ? [values] : []));

@@ -78,7 +78,7 @@ export async function restoreBackup(file: string, target: BackupTarget, options:
   }
   if (target.engine === "postgres") await postgres.replaceDatabase(target, backup);
   else await sqlite.replaceDatabase(target, backup);
-  const db = target.engine === "postgres" ? createDatabase({ ...target, poolSize: 1 }) : createDatabase(target);
+  const db = target.engine === "postgres" ? createDatabase({ ...target, poolSize: 1, preparedStatements: false }) : createDatabase(target);
   try {
     return { manifest, migrated: await options.migrate(db) };
   } finally {

@@ -134,7 +134,13 @@ export async function moveReplyHour(db: Db, discussionId: number, createdAt: str
       db
         .selectFrom("discussion")
         .innerJoin("topic", "topic.id", "discussion.topic_id")
-        .select(["discussion.id", "topic.section", sql.lit(replyHourOf(createdAt)).as("hour"), sql.lit(delta).as("replies")])
+        // Values, not literals: the statement's text stays one (PostgreSQL runs it by name, ADR 0079).
+        .select([
+          "discussion.id",
+          "topic.section",
+          sql<string>`cast(${replyHourOf(createdAt)} as text)`.as("hour"),
+          sql<number>`cast(${delta} as integer)`.as("replies"),
+        ])
         .where("discussion.id", "=", discussionId),
     )
     .onConflict((oc) => oc.columns(["discussion_id", "hour"]).doUpdateSet((eb) => ({ replies: eb("reply_hour.replies", "+", eb.ref("excluded.replies")) })))

@@ -43,7 +43,8 @@ const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 function connect(target: PostgresTarget) {
-  return createDatabase({ engine: "postgres", url: target.url, schema: target.schema, poolSize: 1, applicationName: "ipos-backup" });
+  // A few statements each run once: nothing to gain from names, and safe behind any pooler.
+  return createDatabase({ engine: "postgres", url: target.url, schema: target.schema, poolSize: 1, applicationName: "ipos-backup", preparedStatements: false });
 }
 
 /**
