@@ -18,9 +18,6 @@ import pg from "pg";
 
 /** Kysely's queries: what is worth a name. SET, BEGIN, LISTEN, DDL and the like are sent as they are. */
 const STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
-const TRANSACTION_BEGINS = /^\s*(begin|start\s+transaction)\b/i;
-/** `rollback to <savepoint>` stays in the transaction; a plain rollback, commit or end leaves it. */
-const TRANSACTION_ENDS = /^\s*(commit|end|rollback(?!\s+to\b))\b/i;
 
 /**
  * The statement's kept plan no longer fits a table whose columns changed (another process ran a
@@ -67,10 +64,6 @@ export class StatementNames {
   get generation() {
     return this.#generation;
   }
-
-  get size() {
-    return this.#names.size;
-  }
 }
 
 type Query = (this: pg.Client, ...args: unknown[]) => unknown;
@@ -81,16 +74,14 @@ type Query = (this: pg.Client, ...args: unknown[]) => unknown;
  * sent once more under its new name (it had not run); inside one the error stands, as the
  * transaction is already aborted, and the member's next request finds the new names.
  */
-export function preparingClient(names: StatementNames = new StatementNames()): typeof pg.Client {
-  const inTransaction = new WeakSet<pg.Client>();
+export function preparingClient(): typeof pg.Client {
+  const names = new StatementNames();
   class PreparingClient extends pg.Client {}
   const plain = pg.Client.prototype.query as unknown as Query;
   const query: Query = function (this: pg.Client, ...args) {
     const [text, values] = args;
     // Only the (text, values) form Kysely uses; a config object, a callback or a stream goes as it came.
     if (typeof text !== "string" || args.length > 2 || (values !== undefined && !Array.isArray(values))) return plain.apply(this, args);
-    if (TRANSACTION_BEGINS.test(text)) inTransaction.add(this);
-    else if (TRANSACTION_ENDS.test(text)) inTransaction.delete(this);
     const name = STATEMENT.test(text) ? names.nameOf(text) : undefined;
     if (name === undefined) return plain.apply(this, args);
     const generation = names.generation;
@@ -99,9 +90,11 @@ export function preparingClient(names: StatementNames = new StatementNames()): t
       if (!planOutdated(error)) throw error;
       // Every connection with a statement in flight meets the same migration: rename once.
       if (names.generation === generation) names.renameAll();
-      if (inTransaction.has(this)) throw error;
+      // The server's own word, from its last ReadyForQuery: "I" is outside any transaction ("T"
+      // inside one, "E" inside a failed one, whichever of the error and that message came first).
+      if (this.getTransactionStatus() !== "I") throw error;
       const renamed = names.nameOf(text);
-      return plain.call(this, renamed === undefined ? text : { name: renamed, text, values }, ...(renamed === undefined ? [values] : []));
+      return renamed === undefined ? plain.call(this, text, values) : plain.call(this, { name: renamed, text, values });
     });
   };
   PreparingClient.prototype.query = query as unknown as pg.Client["query"];
