@@ -238,6 +238,31 @@ describe("the page store", () => {
     expect(Object.keys(last.bodies).sort()).toEqual(["br", "gzip"]);
   });
 
+  it("holds each kept encoding in memory of its own length, not in a slice of zlib's chunk or Node's pool (issue 29)", async () => {
+    // zlib's synchronous calls answer with a view of their 64 KiB output chunk: kept as it came, a
+    // page of 15 KB held 64 KiB and the budget, which counts lengths, was a quarter of the truth.
+    const owned = (bytes: Buffer | undefined) => {
+      expect(bytes).toBeDefined();
+      expect(bytes!.byteOffset).toBe(0);
+      expect(bytes!.buffer.byteLength).toBe(bytes!.length);
+    };
+    const words = Array.from({ length: 2000 }, (_, i) => `<p class="r${i % 89}">reply ${(i * 7919) % 1009}</p>`);
+    const cache = new PageCache({ ttlMs: 60_000, maxBytes: 1 << 22 });
+    const page = store(cache, "/d", [tag.forge], cache.sequence(), html(words.join("")))!;
+    owned(page.bodies.identity);
+    owned(cache.body(page, "br", { quick: true }));
+    owned(page.bodies.br);
+    owned(cache.body(page, "gzip", { quick: true }));
+    for (let hit = 0; hit < RECOMPRESS_AFTER_HITS; hit++) cache.body(page, "br");
+    await vi.waitFor(() => expect(page.quick?.has("br")).toBe(false));
+    await vi.waitFor(() => expect(brotliDecompressSync(page.bodies.br!).length).toBeGreaterThan(0));
+    owned(page.bodies.br);
+    // A small body (a client-side navigation's data) is no slice of the shared pool either.
+    const small = Buffer.from("x".repeat(600));
+    expect(small.buffer.byteLength).toBeGreaterThan(small.length);
+    owned(store(cache, "/d.data", [tag.forge], cache.sequence(), small)!.bodies.identity);
+  });
+
   it("answers a miss at the quick level and makes the kept level off the event loop once the page is read often", async () => {
     const words = Array.from({ length: 3000 }, (_, i) => `<p class="reply r${i % 97}">word ${(i * 7919) % 1009} and ${(i * 104729) % 613}</p>`);
     const body = html(words.join(""));

@@ -268,7 +268,7 @@ export class PageCache {
     if (input.body.length > this.maxEntryBytes) return undefined;
     const reads = [...new Set(input.reads)];
     if (input.viewer) reads.push(tag.viewer(input.viewer.memberId));
-    const identity = input.body;
+    const identity = ownBytes(input.body);
     // Only the encodings clients ask for are made, one at a time (`body`): a page dropped by the
     // next write before its second reader cost no compression it did not need.
     const bodies: CachedPage["bodies"] = { identity };
@@ -322,7 +322,7 @@ export class PageCache {
       }
       return kept;
     }
-    const made = compress(identityOf(entry), encoding, quick);
+    const made = ownBytes(compress(identityOf(entry), encoding, quick));
     if (quick) (entry.quick ??= new Set()).add(encoding);
     this.replaceBody(entry, encoding, made);
     return made;
@@ -330,7 +330,7 @@ export class PageCache {
 
   private recompress(entry: CachedPage, encoding: Exclude<Encoding, "identity">) {
     const done = (error: Error | null, made: Buffer) => {
-      if (!error && entry.bodies[encoding]) this.replaceBody(entry, encoding, made);
+      if (!error && entry.bodies[encoding]) this.replaceBody(entry, encoding, ownBytes(made));
     };
     const from = (identity: Buffer) => {
       if (encoding === "br") brotliCompress(identity, brotliOptions(identity, false), done);
@@ -411,6 +411,19 @@ function compress(identity: Buffer, encoding: Exclude<Encoding, "identity">, qui
 /** A page's bytes in this encoding at the quick level: a miss's answer, and a page not kept (capture.ts). */
 export function quickCompress(identity: Buffer, encoding: Exclude<Encoding, "identity">) {
   return compress(identity, encoding, true);
+}
+
+/**
+ * The bytes in memory of their own, copied when they are a view of a larger allocation: zlib's
+ * synchronous calls answer with a slice of their 64 KiB output chunk, and small Buffers are slices
+ * of Node's shared 8 KiB pool, so a kept 15 KB page held 64 KiB (and a 1 KB one a whole chunk or
+ * slab). The budget counts a page's length: kept that way, it is what the page costs (issue 29).
+ */
+export function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
 }
 
 /** The page's own bytes: kept until brotli is made, then decoded from it (0.2 ms for 80 KB). */
