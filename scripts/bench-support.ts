@@ -45,6 +45,8 @@ async function startSiteProcess(args: string[], dataDir: string, env: Record<str
       MALLOC_ARENA_MAX: "2",
       MALLOC_MMAP_THRESHOLD_: "65536",
       ...process.env,
+      // V8's young generation as `npm start` sets it (ADR 0080); an option the caller names wins.
+      NODE_OPTIONS: ["--max-semi-space-size=8", process.env.NODE_OPTIONS].filter(Boolean).join(" "),
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: "127.0.0.1",

@@ -90,6 +90,29 @@ describe("the Dockerfile", () => {
     expect(pkg.devDependencies.node).toMatch(/^\^24\./);
   });
 
+  it("runs Node with the memory settings `npm start` and the benchmarks use (ADRs 0078, 0080)", () => {
+    const env = new Map(
+      finalStage(dockerfile)
+        .filter((i) => i.keyword === "ENV")
+        .flatMap((i) => [...i.args.matchAll(/([A-Z_]+)=("[^"]*"|\S+)/g)].map((m) => [m[1]!, m[2]!.replace(/^"|"$/g, "")] as const)),
+    );
+    const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    const start = pkg.scripts.start!;
+    const bench = readFileSync(path.join(root, "scripts/bench-support.ts"), "utf8");
+    for (const [name, value] of [
+      ["MALLOC_ARENA_MAX", "2"],
+      ["MALLOC_MMAP_THRESHOLD_", "65536"],
+    ] as const) {
+      expect(env.get(name), name).toBe(value);
+      expect(start).toContain(`${name}=\${${name}:-${value}}`);
+      expect(bench).toContain(`${name}: "${value}"`);
+    }
+    expect(env.get("NODE_OPTIONS")).toBe("--max-semi-space-size=8");
+    // Put first, so that an operator's own value, later in NODE_OPTIONS, wins.
+    expect(start).toContain('NODE_OPTIONS="--max-semi-space-size=8 ${NODE_OPTIONS:-}" node server/index.js');
+    expect(bench).toContain('NODE_OPTIONS: ["--max-semi-space-size=8", process.env.NODE_OPTIONS]');
+  });
+
   it("leaves the developer's trees out of the build context", () => {
     const ignored = readFileSync(path.join(root, ".dockerignore"), "utf8").split("\n");
     for (const entry of ["node_modules", "build", "data", ".git"]) expect(ignored).toContain(entry);
