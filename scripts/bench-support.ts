@@ -43,7 +43,7 @@ async function startSiteProcess(args: string[], dataDir: string, env: Record<str
     env: {
       // glibc's allocator as `npm start` and the image set it (ADR 0078); the caller's environment wins.
       MALLOC_ARENA_MAX: "2",
-      MALLOC_MMAP_THRESHOLD_: "65536",
+      MALLOC_MMAP_THRESHOLD_: "16384",
       ...process.env,
       // V8's young generation as `npm start` sets it (ADR 0080); an option the caller names wins.
       NODE_OPTIONS: ["--max-semi-space-size=8", process.env.NODE_OPTIONS].filter(Boolean).join(" "),

@@ -101,7 +101,7 @@ describe("the Dockerfile", () => {
     const bench = readFileSync(path.join(root, "scripts/bench-support.ts"), "utf8");
     for (const [name, value] of [
       ["MALLOC_ARENA_MAX", "2"],
-      ["MALLOC_MMAP_THRESHOLD_", "65536"],
+      ["MALLOC_MMAP_THRESHOLD_", "16384"],
     ] as const) {
       expect(env.get(name), name).toBe(value);
       expect(start).toContain(`${name}=\${${name}:-${value}}`);
