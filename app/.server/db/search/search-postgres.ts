@@ -152,9 +152,8 @@ export type Way = { kind: "index" } | { kind: "walk"; rows: number } | { kind: "
  * newest rows, or the steps back from the newest id (the page before's, newest first).
  */
 async function wayToWindow(db: Executor, matching: RawBuilder<unknown>, narrowed: boolean, before: number | null): Promise<Way> {
-  const { rows: plan } = await sql<{ "QUERY PLAN": Array<{ Plan: { "Plan Rows": number } }> }>`explain (format json) ${matching}`.execute(db);
+  const estimate = await estimatedMatches(db, matching);
   const { rows: total, newestId } = await indexSize(db);
-  const estimate = Math.max(1, Number(plan[0]?.["QUERY PLAN"][0]?.Plan["Plan Rows"] ?? 1));
   // A table never analyzed says -1 (or 0): its matches are read from the index.
   if (total <= 0 || estimate <= RANKED_WINDOW) return { kind: "index" };
   const share = (narrowed ? estimate : estimate * PHRASE_SHARE) / total;
@@ -172,6 +171,29 @@ async function wayToWindow(db: Executor, matching: RawBuilder<unknown>, narrowed
     return { kind: "steps", first: from - span, second };
   }
   return { kind: "index" };
+}
+
+/**
+ * The planner's estimate of a search's matches, kept a minute per statement and its values: it is
+ * made from the column's statistics, which change only when the table is analyzed, and it only
+ * chooses between ways to the same rows. A member's discussion page waits for its related posts'
+ * estimate before their search (issue 29): one round trip fewer each time the same words come again.
+ */
+const estimates = new Map<string, { rows: number; at: number }>();
+const ESTIMATES_KEPT = 1_000;
+
+async function estimatedMatches(db: Executor, matching: RawBuilder<unknown>): Promise<number> {
+  const compiled = matching.compile(db);
+  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  const known = estimates.get(key);
+  if (known && Date.now() - known.at < COUNT_FOR_MS) return known.rows;
+  const { rows: plan } = await sql<{ "QUERY PLAN": Array<{ Plan: { "Plan Rows": number } }> }>`explain (format json) ${matching}`.execute(db);
+  const rows = Math.max(1, Number(plan[0]?.["QUERY PLAN"][0]?.Plan["Plan Rows"] ?? 1));
+  // Oldest first out: a Map iterates in the order its keys were set.
+  estimates.delete(key);
+  if (estimates.size >= ESTIMATES_KEPT) estimates.delete(estimates.keys().next().value!);
+  estimates.set(key, { rows, at: Date.now() });
+  return rows;
 }
 
 /**
