@@ -23,6 +23,8 @@
 //                              SCALE_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 //                              and drops it afterwards
 //   --connections 20  --rounds 2  --seconds 20 (per side per round)  --warmup 3
+//   --variant label:KEY=VALUE,…   (repeatable) alternate servers with these settings instead of the
+//                              cache on and off, NODE_ARGS=… for their Node (see VARIANTS below)
 // Writers take the members in turn; a member may make 30 writes in 10 minutes (WRITE_LIMIT), so
 // runs much longer than the default meet 429s, which are counted and shown apart.
 import { execFileSync } from "node:child_process";
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "2" },
     seconds: { type: "string", default: "20" },
     warmup: { type: "string", default: "3" },
+    variant: { type: "string", multiple: true },
   },
 });
 if (args.engine !== "sqlite" && args.engine !== "postgres") throw new Error("--engine must be sqlite or postgres");
@@ -59,6 +62,27 @@ const CONNECTIONS = Number(args.connections);
 const ROUNDS = Number(args.rounds);
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
+/**
+ * `--variant label:KEY=VALUE,KEY=VALUE` (repeatable): instead of the cache on against off, rounds
+ * alternate between these servers, each started with its own environment (PAGE_CACHE on unless
+ * named; NODE_ARGS=… are options for the site's Node, as BENCH_NODE_ARGS), and the report compares
+ * them. How docs/performance.md's back-to-back comparisons are made: a host's speed drifts between
+ * runs minutes apart, so only alternating rounds of one run compare.
+ */
+const VARIANTS = (args.variant ?? []).map((text) => {
+  const at = text.indexOf(":");
+  if (at <= 0) throw new Error(`--variant ${text}: expected label:KEY=VALUE,…`);
+  const env: Record<string, string> = {};
+  for (const pair of text
+    .slice(at + 1)
+    .split(",")
+    .filter(Boolean)) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new Error(`--variant ${text}: "${pair}" is no KEY=VALUE`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return { label: text.slice(0, at), env };
+});
 
 const DISCUSSIONS = 2_000;
 const MEMBERS = 200;
@@ -374,6 +398,8 @@ function rssMb(pid: number) {
 
 interface Round {
   side: "on" | "off";
+  /** The variant's label (`--variant`), or the side's. */
+  label: string;
   responses: number;
   seconds: number;
   tallies: Tallies;
@@ -522,9 +548,23 @@ async function drive(built: Built) {
   );
   const rounds: Round[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const side of round % 2 === 1 ? (["on", "off"] as const) : (["off", "on"] as const)) {
+    const servers =
+      VARIANTS.length > 0
+        ? VARIANTS.map(({ label, env: { NODE_ARGS, ...env } }) => ({
+            label,
+            side: env.PAGE_CACHE === "off" ? ("off" as const) : ("on" as const),
+            env,
+            nodeArgs: NODE_ARGS,
+          }))
+        : (["on", "off"] as const).map((side) => ({ label: `cache ${side}`, side, env: {}, nodeArgs: undefined }));
+    for (const { label, side, env, nodeArgs } of round % 2 === 1 ? servers : servers.toReversed()) {
       const metricsPort = await freePort();
-      const site = await startBuiltSite(dataDir, { ...siteEnv, PAGE_CACHE: side, METRICS_PORT: String(metricsPort) });
+      const nodeArgsBefore = process.env.BENCH_NODE_ARGS;
+      if (nodeArgs !== undefined) process.env.BENCH_NODE_ARGS = nodeArgs;
+      const site = await startBuiltSite(dataDir, { ...siteEnv, PAGE_CACHE: side, ...env, METRICS_PORT: String(metricsPort) }).finally(() => {
+        if (nodeArgsBefore === undefined) delete process.env.BENCH_NODE_ARGS;
+        else process.env.BENCH_NODE_ARGS = nodeArgsBefore;
+      });
       tallies = emptyTallies();
       askedBefore = new Set();
       await load(site.base, WARMUP);
@@ -544,7 +584,7 @@ async function drive(built: Built) {
       const threadsAfter = threadCpuMs(site.pid);
       const threads = { loop: 0, v8: 0, pool: 0, other: 0 };
       for (const kind of Object.keys(threads) as Array<keyof ThreadCpu>) threads[kind] = threadsAfter[kind] - threadsBefore[kind];
-      const result: Round = { side, responses, seconds, tallies, cpuMs: cpuMs(site.pid) - cpuBefore, threads, rssMb: rssMb(site.pid), rssSeen, lag };
+      const result: Round = { side, label, responses, seconds, tallies, cpuMs: cpuMs(site.pid) - cpuBefore, threads, rssMb: rssMb(site.pid), rssSeen, lag };
       await site.stop();
       rounds.push(result);
       const p = (kind: Kind) => {
@@ -552,12 +592,34 @@ async function drive(built: Built) {
         return `${percentile(sorted, 0.5).toFixed(0)}/${percentile(sorted, 0.99).toFixed(0)}`;
       };
       console.log(
-        `  round ${round}, cache ${side.padEnd(3)}: ${(result.responses / seconds).toFixed(0).padStart(5)} req/s, p50/p99 ms visitor ${p("visitor")}, member ${p("member")}, write ${p("write")}; ` +
-          `CPU ${result.responses > 0 ? (result.cpuMs / result.responses).toFixed(2) : "–"} ms/req, RSS ${result.rssMb.toFixed(0)} MB, event-loop lag p99 ${lag.p99Ms.toFixed(0)} ms (max ${lag.maxMs.toFixed(0)})${errors > 0 ? `, ${errors} connection errors` : ""}, load average ${os.loadavg()[0]!.toFixed(1)}`,
+        `  round ${round}, ${label.padEnd(9)}: ${(result.responses / seconds).toFixed(0).padStart(5)} req/s, p50/p99 ms visitor ${p("visitor")}, member ${p("member")}, write ${p("write")}; ` +
+          `CPU ${result.responses > 0 ? (result.cpuMs / result.responses).toFixed(2) : "–"} ms/req, RSS ${result.rssMb.toFixed(0)} MB${side === "on" ? `, visitors' hits ${((100 * tallies.visitor.hits) / Math.max(1, tallies.visitor.hits + tallies.visitor.misses)).toFixed(1)}%` : ""}, event-loop lag p99 ${lag.p99Ms.toFixed(0)} ms (max ${lag.maxMs.toFixed(0)})${errors > 0 ? `, ${errors} connection errors` : ""}, load average ${os.loadavg()[0]!.toFixed(1)}`,
       );
     }
   }
-  report(rounds);
+  if (VARIANTS.length > 0) compareVariants(rounds);
+  else report(rounds);
+}
+
+/** `--variant` runs: each variant's rounds side by side (the on/off report and the goals need both sides). */
+function compareVariants(rounds: Round[]) {
+  console.log(`\nper variant (${ROUNDS} round(s) each; p99 pooled over its rounds):`);
+  for (const { label } of VARIANTS) {
+    const mine = rounds.filter((r) => r.label === label);
+    const p99 = (kind: Kind) =>
+      percentile(
+        mine.flatMap((r) => r.tallies[kind].latencies).toSorted((a, b) => a - b),
+        0.99,
+      ).toFixed(0);
+    const responses = mine.reduce((sum, r) => sum + r.responses, 0);
+    const hits = mine.reduce((sum, r) => sum + r.tallies.visitor.hits, 0);
+    const misses = mine.reduce((sum, r) => sum + r.tallies.visitor.misses, 0);
+    console.log(
+      `  ${label.padEnd(16)} ${mine.map((r) => (r.responses / r.seconds).toFixed(0)).join(", ")} req/s; CPU ${mine.map((r) => (r.cpuMs / Math.max(1, r.responses)).toFixed(2)).join(", ")} ms/req; ` +
+        `p99 ms visitor ${p99("visitor")}, member ${p99("member")}, write ${p99("write")}; visitors' hits ${hits + misses > 0 ? ((100 * hits) / (hits + misses)).toFixed(1) : "–"}%; ` +
+        `RSS at the end ${mine.map((r) => r.rssMb.toFixed(0)).join(", ")} MB (${responses} responses)`,
+    );
+  }
 }
 
 // ------------------------------------------------------------------ the report
