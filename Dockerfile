@@ -23,7 +23,8 @@ RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund && npm cache cl
 
 FROM ${NODE_IMAGE}
 # glibc's allocator as `npm start` sets it (ADRs 0078, 0080): two arenas, and blocks of 16 KB and
-# more (a page's bytes, a kept page's) mapped apart and given back when freed. Without them RSS under load was ~100 MB higher.
+# more (a page's bytes, a kept page's) mapped apart and given back when freed. Without them RSS
+# under load was ~100 MB higher.
 # V8's young generation at 8 MB a semi-space (ADR 0080): ~100 MB less under load, the same CPU.
 ENV NODE_ENV=production \
     PORT=3000 \

@@ -559,12 +559,11 @@ async function drive(built: Built) {
         : (["on", "off"] as const).map((side) => ({ label: `cache ${side}`, side, env: {}, nodeArgs: undefined }));
     for (const { label, side, env, nodeArgs } of round % 2 === 1 ? servers : servers.toReversed()) {
       const metricsPort = await freePort();
-      const nodeArgsBefore = process.env.BENCH_NODE_ARGS;
-      if (nodeArgs !== undefined) process.env.BENCH_NODE_ARGS = nodeArgs;
-      const site = await startBuiltSite(dataDir, { ...siteEnv, PAGE_CACHE: side, ...env, METRICS_PORT: String(metricsPort) }).finally(() => {
-        if (nodeArgsBefore === undefined) delete process.env.BENCH_NODE_ARGS;
-        else process.env.BENCH_NODE_ARGS = nodeArgsBefore;
-      });
+      const site = await startBuiltSite(
+        dataDir,
+        { ...siteEnv, PAGE_CACHE: side, ...env, METRICS_PORT: String(metricsPort) },
+        nodeArgs === undefined ? {} : { nodeArgs },
+      );
       tallies = emptyTallies();
       askedBefore = new Set();
       await load(site.base, WARMUP);
@@ -593,12 +592,19 @@ async function drive(built: Built) {
       };
       console.log(
         `  round ${round}, ${label.padEnd(9)}: ${(result.responses / seconds).toFixed(0).padStart(5)} req/s, p50/p99 ms visitor ${p("visitor")}, member ${p("member")}, write ${p("write")}; ` +
-          `CPU ${result.responses > 0 ? (result.cpuMs / result.responses).toFixed(2) : "–"} ms/req, RSS ${result.rssMb.toFixed(0)} MB${side === "on" ? `, visitors' hits ${((100 * tallies.visitor.hits) / Math.max(1, tallies.visitor.hits + tallies.visitor.misses)).toFixed(1)}%` : ""}, event-loop lag p99 ${lag.p99Ms.toFixed(0)} ms (max ${lag.maxMs.toFixed(0)})${errors > 0 ? `, ${errors} connection errors` : ""}, load average ${os.loadavg()[0]!.toFixed(1)}`,
+          `CPU ${result.responses > 0 ? (result.cpuMs / result.responses).toFixed(2) : "–"} ms/req, RSS ${result.rssMb.toFixed(0)} MB${side === "on" ? `, visitors' hits ${visitorHits([result])}` : ""}, event-loop lag p99 ${lag.p99Ms.toFixed(0)} ms (max ${lag.maxMs.toFixed(0)})${errors > 0 ? `, ${errors} connection errors` : ""}, load average ${os.loadavg()[0]!.toFixed(1)}`,
       );
     }
   }
   if (VARIANTS.length > 0) compareVariants(rounds);
   else report(rounds);
+}
+
+/** The share of visitors' reads answered from the cache over these rounds. */
+function visitorHits(rounds: Round[]) {
+  const hits = rounds.reduce((sum, r) => sum + r.tallies.visitor.hits, 0);
+  const misses = rounds.reduce((sum, r) => sum + r.tallies.visitor.misses, 0);
+  return hits + misses > 0 ? `${((100 * hits) / (hits + misses)).toFixed(1)}%` : "–";
 }
 
 /** `--variant` runs: each variant's rounds side by side (the on/off report and the goals need both sides). */
@@ -612,11 +618,9 @@ function compareVariants(rounds: Round[]) {
         0.99,
       ).toFixed(0);
     const responses = mine.reduce((sum, r) => sum + r.responses, 0);
-    const hits = mine.reduce((sum, r) => sum + r.tallies.visitor.hits, 0);
-    const misses = mine.reduce((sum, r) => sum + r.tallies.visitor.misses, 0);
     console.log(
       `  ${label.padEnd(16)} ${mine.map((r) => (r.responses / r.seconds).toFixed(0)).join(", ")} req/s; CPU ${mine.map((r) => (r.cpuMs / Math.max(1, r.responses)).toFixed(2)).join(", ")} ms/req; ` +
-        `p99 ms visitor ${p99("visitor")}, member ${p99("member")}, write ${p99("write")}; visitors' hits ${hits + misses > 0 ? ((100 * hits) / (hits + misses)).toFixed(1) : "–"}%; ` +
+        `p99 ms visitor ${p99("visitor")}, member ${p99("member")}, write ${p99("write")}; visitors' hits ${visitorHits(mine)}; ` +
         `RSS at the end ${mine.map((r) => r.rssMb.toFixed(0)).join(", ")} MB (${responses} responses)`,
     );
   }

@@ -9,10 +9,19 @@ import { createServer, type AddressInfo } from "node:net";
  * fetch) must not share the server's event loop, and React must load its production build, which it
  * picks from NODE_ENV when first imported (a script that imported app code first would get the
  * development build). Run `npm run build` first. `stop()` sends SIGTERM and waits for the exit.
- * `cwd` names the tree whose build it starts (bench:baseline starts the baseline commit's too).
+ * `cwd` names the tree whose build it starts (bench:baseline starts the baseline commit's too);
+ * `nodeArgs`, options for its Node, BENCH_NODE_ARGS's unless given (bench:mix's `--variant`).
  */
-export async function startBuiltSite(dataDir: string, env: Record<string, string> = {}, { cwd = process.cwd() } = {}) {
-  return startSiteProcess(["server/index.js"], dataDir, env, cwd, "production");
+export async function startBuiltSite(dataDir: string, env: Record<string, string> = {}, { cwd = process.cwd(), nodeArgs = benchNodeArgs() } = {}) {
+  return startSiteProcess(["server/index.js"], dataDir, env, cwd, "production", nodeArgs);
+}
+
+/**
+ * BENCH_NODE_ARGS: options for the site's Node only (`--cpu-prof --cpu-prof-dir=/tmp/prof` profiles
+ * the server under a benchmark; NODE_OPTIONS refuses --cpu-prof, and would profile the client too).
+ */
+function benchNodeArgs() {
+  return process.env.BENCH_NODE_ARGS ?? "";
 }
 
 /**
@@ -30,14 +39,12 @@ export async function startSourceSite(dataDir: string, env: Record<string, strin
     'const { start } = await vite.ssrLoadModule("./server/app.ts");',
     "await start({ vite });",
   ].join("\n");
-  return startSiteProcess(["--conditions=development", "--input-type=module", "-e", program], dataDir, env, cwd, "test");
+  return startSiteProcess(["--conditions=development", "--input-type=module", "-e", program], dataDir, env, cwd, "test", benchNodeArgs());
 }
 
-async function startSiteProcess(args: string[], dataDir: string, env: Record<string, string>, cwd: string, nodeEnv: "production" | "test") {
+async function startSiteProcess(args: string[], dataDir: string, env: Record<string, string>, cwd: string, nodeEnv: "production" | "test", options: string) {
   const port = await freePort();
-  // BENCH_NODE_ARGS: options for the site's Node only (`--cpu-prof --cpu-prof-dir=/tmp/prof` profiles
-  // the server under a benchmark; NODE_OPTIONS refuses --cpu-prof, and would profile the client too).
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const nodeArgs = options.split(" ").filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd,
     env: {

@@ -253,9 +253,10 @@ describe("the page store", () => {
     owned(cache.body(page, "br", { quick: true }));
     owned(page.bodies.br);
     owned(cache.body(page, "gzip", { quick: true }));
+    // The kept level, made on zlib's pool once the page is read often.
+    const quick = page.bodies.br;
     for (let hit = 0; hit < RECOMPRESS_AFTER_HITS; hit++) cache.body(page, "br");
-    await vi.waitFor(() => expect(page.quick?.has("br")).toBe(false));
-    await vi.waitFor(() => expect(brotliDecompressSync(page.bodies.br!).length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(page.bodies.br).not.toBe(quick));
     owned(page.bodies.br);
     // A small body (a client-side navigation's data) is no slice of the shared pool either.
     const small = Buffer.from("x".repeat(600));
