@@ -203,7 +203,8 @@ describe(`readiness and metrics in the running process, on ${ENGINE}`, () => {
   it("says it is ready, serves metrics on the private port only, with the token, and says 'draining' once stopping", async () => {
     const metricsPort = await freePort();
     const token = randomUUID();
-    const site = startProcess({ ...database.env, METRICS_PORT: String(metricsPort), METRICS_TOKEN: token });
+    // No demo content: its picture would load sharp, which this process must show it has not loaded.
+    const site = startProcess({ ...database.env, METRICS_PORT: String(metricsPort), METRICS_TOKEN: token, DEMO_CONTENT: "off" });
     try {
       await listening(site);
       const ready = await get(site.base + "/readyz", false);
@@ -243,6 +244,18 @@ describe(`readiness and metrics in the running process, on ${ENGINE}`, () => {
       if (ENGINE === "postgres") expect(text).toMatch(/^db_pool_connections\{state="total"\} [1-9]\d*$/m);
       // Only /metrics is there.
       expect((await fetch(`http://127.0.0.1:${metricsPort}/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+
+      // Pages alone never load libvips (ADR 0081: some 10 MB of resident memory); the first picture
+      // drawn, a shared link's, loads it.
+      const libvipsMapped = () => fs.readFileSync(`/proc/${site.child.pid}/maps`, "utf8").includes("libvips");
+      expect(libvipsMapped()).toBe(false);
+      const page = await (await fetch(site.base + "/terms")).text();
+      const picture = /<meta property="og:image" content="([^"]+)"/.exec(page)?.[1];
+      expect(picture).toMatch(/\/previews\/site-[0-9a-f]+\.png$/);
+      const drawn = await fetch(site.base + new URL(picture!).pathname);
+      expect([drawn.status, drawn.headers.get("content-type")]).toEqual([200, "image/png"]);
+      expect((await drawn.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+      expect(libvipsMapped()).toBe(true);
 
       site.child.kill("SIGTERM");
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -4,9 +4,9 @@ import { rankFor, type VirtueLevels } from "~/lib/ranks";
 import { isVirtue, virtueLevel } from "~/lib/virtues";
 import { slugify } from "~/lib/slug";
 import { excerptOf } from "~/lib/text";
-import sharp from "sharp";
 import { databaseMediaStore } from "../media/media-store-database";
 import { processImage } from "../media/image-upload";
+import { loadSharp } from "../media/sharp";
 import { processAudio } from "../media/process-audio";
 import { demoSoundWav } from "./demo-sound";
 import { utcToZoned, zonedToUtc } from "~/lib/time-zones";
@@ -34,6 +34,7 @@ const DAY = 24 * 60 * 60 * 1000;
  * stored the way an upload is, so the Forge shows images out of the box.
  */
 async function demoImage(trx: Transaction<Database>, creationId: number, ownerId: string) {
+  const sharp = await loadSharp();
   const image = await processImage(await sharp(Buffer.from(DEMO_ART_SVG)).png().toBuffer());
   if (!image.ok) throw new Error(`demo image: ${image.message}`);
   const store = databaseMediaStore(trx);

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { fileTypeFromBuffer } from "file-type";
-import sharp from "sharp";
+import { loadSharp } from "./sharp";
 import { WorkQueue } from "./image-queue";
 import { mediaName, type NewMedia } from "./media-store";
 import { AVATAR_SIZES, avatarFileName } from "~/lib/media";
@@ -17,11 +17,6 @@ import { AVATAR_SIZES, avatarFileName } from "~/lib/media";
  * IMAGE_CONCURRENCY images at once, lets IMAGE_QUEUE more wait and refuses the rest at once, and
  * gives each image IMAGE_SECONDS in all.
  */
-
-// An upload is read once: libvips' cache of decoded images would only keep their memory after the
-// request. One libvips thread per image leaves the other cores to pages and sign-ins.
-sharp.cache(false);
-sharp.concurrency(1);
 
 /** 40 megapixels: any photo a phone takes, far below what would exhaust memory on decode. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
@@ -86,6 +81,7 @@ export const imageWorkSize = () => imageWork.size;
 export async function readImageHeader(bytes: Buffer): Promise<{ ok: true; value: CheckedImage } | ImageRefusal> {
   const detected = await fileTypeFromBuffer(bytes);
   if (!detected || !IMAGE_KINDS.has(detected.mime)) return { ok: false, message: IMAGE_REFUSED };
+  const sharp = await loadSharp();
   try {
     const { width = 0, height = 0 } = await sharp(bytes, INPUT).metadata();
     if (width * height > MAX_IMAGE_PIXELS) return { ok: false, message: TOO_MANY_PIXELS };
@@ -116,6 +112,7 @@ export async function processImage(bytes: Buffer, options: { timeLimitMs?: numbe
  * EXIF orientation before the EXIF goes; nothing asks sharp to keep metadata.
  */
 async function encodeSizes(bytes: Buffer, deadline: number): Promise<{ ok: true; value: ProcessedImage }> {
+  const sharp = await loadSharp();
   const secondsLeft = () => timeLeft(deadline);
   decodes += 1;
   const { data, info } = await sharp(bytes, INPUT)
@@ -176,6 +173,7 @@ export async function encodeAvatar(
 }
 
 async function encodeAvatarSizes(bytes: Buffer, deadline: number): Promise<{ ok: true; value: ProcessedAvatar }> {
+  const sharp = await loadSharp();
   const largest = AVATAR_SIZES[AVATAR_SIZES.length - 1];
   decodes += 1;
   const { data, info } = await sharp(bytes, INPUT)

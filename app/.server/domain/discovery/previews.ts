@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import sharp from "sharp";
 import type { Executor } from "../../db/executor";
 import { Lru } from "~/lib/lru";
+import { loadSharp } from "../../media/sharp";
 import { postKey, postPlaces, type PostPlace } from "../posts/post-places";
 
 /**
@@ -105,6 +105,7 @@ export async function previewPng(db: Executor, name: string): Promise<Buffer | u
   if (!facts || (wanted !== "site" && hashOf(facts) !== wanted.hash)) return undefined;
   const kept = rendered.get(name);
   if (kept) return kept;
+  const sharp = await loadSharp();
   if (rendering >= RENDERS_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
   rendering++;
   try {
