@@ -665,6 +665,16 @@ function visitorHits(rounds: Round[]) {
   return hits + misses > 0 ? `${((100 * hits) / (hits + misses)).toFixed(1)}%` : "–";
 }
 
+/** Lowest and highest RSS over each round's last 3 minutes (its whole measure when shorter). */
+function rssSpanOf(rounds: Round[]) {
+  return rounds
+    .map((r) => {
+      const last = r.rssSeen.filter((s) => s.at >= r.seconds - 180).map((s) => s.mb);
+      return last.length === 0 ? "–" : `${Math.min(...last).toFixed(0)}–${Math.max(...last).toFixed(0)}`;
+    })
+    .join(", ");
+}
+
 /** `--variant` runs: each variant's rounds side by side (the on/off report and the goals need both sides). */
 function compareVariants(rounds: Round[]) {
   console.log(`\nper variant (${ROUNDS} round(s) each; p99 pooled over its rounds):`);
@@ -679,7 +689,7 @@ function compareVariants(rounds: Round[]) {
     console.log(
       `  ${label.padEnd(16)} ${mine.map((r) => (r.responses / r.seconds).toFixed(0)).join(", ")} req/s; CPU ${mine.map((r) => (r.cpuMs / Math.max(1, r.responses)).toFixed(2)).join(", ")} ms/req; ` +
         `p99 ms visitor ${p99("visitor")}, member ${p99("member")}, write ${p99("write")}; visitors' hits ${visitorHits(mine)}; ` +
-        `RSS at the end ${mine.map((r) => r.rssMb.toFixed(0)).join(", ")} MB (${responses} responses)`,
+        `RSS at the end ${mine.map((r) => r.rssMb.toFixed(0)).join(", ")} MB, ${rssSpanOf(mine)} MB in the last 3 minutes (${responses} responses)`,
     );
   }
 }
@@ -730,13 +740,7 @@ function report(rounds: Round[]) {
         .join(", "),
       /** The highest RSS over each round's last 3 minutes, the most of them. */
       rssHighest: Math.max(...mine.flatMap((r) => r.rssSeen.filter((seen) => seen.at >= r.seconds - 180).map((seen) => seen.mb))),
-      /** Lowest and highest RSS over each round's last 3 minutes (its whole measure when shorter). */
-      rssSpan: mine
-        .map((r) => {
-          const last = r.rssSeen.filter((s) => s.at >= r.seconds - 180).map((s) => s.mb);
-          return last.length === 0 ? "–" : `${Math.min(...last).toFixed(0)}–${Math.max(...last).toFixed(0)}`;
-        })
-        .join(", "),
+      rssSpan: rssSpanOf(mine),
       lag: mine.map((r) => `${r.lag.p99Ms.toFixed(0)} / ${r.lag.maxMs.toFixed(0)}`).join(", "),
     };
   });
