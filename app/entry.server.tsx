@@ -70,6 +70,12 @@ export default function handleRequest(
         </NonceProvider>,
         {
           nonce,
+          // Every part the render has ready goes out in its place. React sends a Suspense boundary
+          // found past the first 12,800 bytes apart, in a hidden element a script moves later: our
+          // boundaries are the parts hydrated later (ADR 0031), all ready before the render, and
+          // forms among them (the footer's newsletter, a reply's) then showed to no browser without
+          // JavaScript, at the cost of a script and a move in every other.
+          progressiveChunkSize: Number.POSITIVE_INFINITY,
           [readyOption]() {
             shellRendered = true;
             // One chunk per turn instead of React's 2 KB writes (see coalescingStream).
