@@ -106,6 +106,41 @@ describe("page reads answered a few at a time (ADR 0077)", () => {
     expect((await Promise.all(kept)).map((a) => a.status)).toEqual([200, 200, 200]);
   });
 
+  it("refuses a client's read past its share of the line, while others' still queue, and counts it again as its reads leave", async () => {
+    const { gate, begun, send, finish } = await gatedServer({
+      limit: 1,
+      maxWaiting: 10,
+      maxWaitingPerClient: 2,
+      clientOf: (req) => (req.url!.startsWith("/greedy") ? "203.0.113.9" : "198.51.100.4"),
+    });
+    const answered = [send("/other-1"), send("/greedy-1"), send("/greedy-2")];
+    await until(() => begun.length === 1 && gate.waiting === 2);
+    // Its third read waiting would be one past its share: refused at once, nothing begun for it.
+    const refused = await send("/greedy-3");
+    expect([refused.status, refused.headers["retry-after"]]).toEqual([503, "2"]);
+    expect(gate.refused).toBe(1);
+    // Another client's read still takes its place in the line.
+    answered.push(send("/other-2"));
+    await until(() => gate.waiting === 3);
+    finish("/other-1");
+    await until(() => begun.length === 2);
+    // One of its reads has left the line: it may have another waiting.
+    answered.push(send("/greedy-4"));
+    await until(() => gate.waiting === 3);
+    for (const [path, begunAfter] of [
+      ["/greedy-1", 3],
+      ["/greedy-2", 4],
+      ["/other-2", 5],
+    ] as const) {
+      finish(path);
+      await until(() => begun.length === begunAfter);
+    }
+    finish("/greedy-4");
+    expect((await Promise.all(answered)).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(begun).toEqual(["GET /other-1", "GET /greedy-1", "GET /greedy-2", "GET /other-2", "GET /greedy-4"]);
+    expect([gate.refused, gate.waiting]).toEqual([1, 0]);
+  });
+
   it("answers 503 to a page read that waited past maxWaitMs when its turn comes", async () => {
     let clock = 1_000;
     const { gate, begun, send, finish } = await gatedServer({ limit: 1, maxWaitMs: 500, now: () => clock });

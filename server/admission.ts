@@ -19,6 +19,14 @@ export interface AdmissionOptions {
   maxWaiting: number;
   /** A page that waited this long is refused with a 503 when its turn comes. */
   maxWaitMs: number;
+  /**
+   * Past this many of one client's page reads waiting, its next is refused at once with a 503, so
+   * that one client (an address with many connections) cannot fill the line and have every other
+   * client's reads refused. Unlimited unless given, with `clientOf`.
+   */
+  maxWaitingPerClient?: number;
+  /** Who a request is from, for `maxWaitingPerClient`: its address as the site trusts it. */
+  clientOf?: (req: IncomingMessage) => string;
   /** Seconds a refused client is asked to wait (Retry-After). */
   retryAfterSeconds: number;
   now?: () => number;
@@ -49,11 +57,24 @@ interface Waiting {
   res: ServerResponse;
   app: (req: IncomingMessage, res: ServerResponse) => void;
   since: number;
+  /** Its client, when reads waiting are counted per client. */
+  client: string | undefined;
 }
 
-export function admission({ limit, maxWaiting, maxWaitMs, retryAfterSeconds, now = Date.now }: AdmissionOptions): Admission {
+export function admission({
+  limit,
+  maxWaiting,
+  maxWaitMs,
+  maxWaitingPerClient = Infinity,
+  clientOf,
+  retryAfterSeconds,
+  now = Date.now,
+}: AdmissionOptions): Admission {
   let inProgress = 0;
   let refused = 0;
+  /** Reads waiting per client; a client with none has no entry, so the map holds only the line's clients. */
+  const waitingOf = new Map<string, number>();
+  const counted = clientOf !== undefined && Number.isFinite(maxWaitingPerClient);
   // A queue as an array and a head index: shift() on a long array copies it.
   let line: Array<Waiting | undefined> = [];
   let head = 0;
@@ -73,6 +94,11 @@ export function admission({ limit, maxWaiting, maxWaitMs, retryAfterSeconds, now
     while (inProgress < limit && head < line.length) {
       const waiting = line[head]!;
       line[head++] = undefined;
+      if (waiting.client !== undefined) {
+        const left = waitingOf.get(waiting.client)! - 1;
+        if (left === 0) waitingOf.delete(waiting.client);
+        else waitingOf.set(waiting.client, left);
+      }
       if (head > 1024 && head * 2 > line.length) {
         line = line.slice(head);
         head = 0;
@@ -119,7 +145,13 @@ export function admission({ limit, maxWaiting, maxWaitMs, retryAfterSeconds, now
     if (!waitsForSlot(req)) return app(req, res);
     if (inProgress < limit && head === line.length) return begin(req, res, app);
     if (line.length - head >= maxWaiting) return refuse(res);
-    line.push({ req, res, app, since: now() });
+    const client = counted ? clientOf(req) : undefined;
+    if (client !== undefined) {
+      const waiting = waitingOf.get(client) ?? 0;
+      if (waiting >= maxWaitingPerClient) return refuse(res);
+      waitingOf.set(client, waiting + 1);
+    }
+    line.push({ req, res, app, since: now(), client });
   }) as Admission;
   Object.defineProperties(gate, {
     inProgress: { get: () => inProgress },

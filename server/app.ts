@@ -285,7 +285,21 @@ export function createSite(options: SiteOptions): Site {
     onError: (error) => logger.warn({ err: error }, "page cache: a hit's side effect or session check failed"),
   });
   // Page reads are answered a few at a time, first come first served, hits and misses alike (ADR 0077).
-  const gate = env.PAGES_AT_ONCE > 0 ? admission({ limit: env.PAGES_AT_ONCE, maxWaiting: 2000, maxWaitMs: 15_000, retryAfterSeconds: 2 }) : undefined;
+  // One client (an address with many connections) may hold a tenth of the line, not all of it.
+  const gate =
+    env.PAGES_AT_ONCE > 0
+      ? admission({
+          limit: env.PAGES_AT_ONCE,
+          maxWaiting: 2000,
+          maxWaitingPerClient: 200,
+          clientOf(req) {
+            Object.setPrototypeOf(req, app.request);
+            return clientAddress(req as unknown as express.Request);
+          },
+          maxWaitMs: 15_000,
+          retryAfterSeconds: 2,
+        })
+      : undefined;
   const metrics = options.metrics;
   metrics?.watch({ pageCache, openStreams: () => streams.open(), db: services.db, admission: gate });
   // The event stream goes straight to the app: nothing of it is looked up in or kept by the cache.
