@@ -141,6 +141,33 @@ describe("page reads answered a few at a time (ADR 0077)", () => {
     expect([gate.refused, gate.waiting]).toEqual([1, 0]);
   });
 
+  it("begins at most `perTurn` pages in one turn of the event loop; the rest in the turns after, in order", async () => {
+    const gate = admission({ limit: 10, maxWaiting: 100, maxWaitMs: 60_000, retryAfterSeconds: 2, perTurn: 2 });
+    const begun: string[] = [];
+    // Pages answered where they begin, as SQLite's synchronous statements answer them.
+    const answerAtOnce = (req: IncomingMessage, res: ServerResponse) => {
+      begun.push(req.url!);
+      res.end();
+    };
+    const request = (url: string) => ({ method: "GET", url, destroyed: false }) as unknown as IncomingMessage;
+    const response = () => ({ destroyed: false, headersSent: false, once: () => undefined, end: () => undefined }) as unknown as ServerResponse;
+    for (const url of ["/1", "/2", "/3", "/4", "/5"]) gate(request(url), response(), answerAtOnce);
+    // One turn: two begun, the others wait though every place is free.
+    expect(begun).toEqual(["/1", "/2"]);
+    expect(settled(gate)).toEqual({ inProgress: 0, waiting: 3 });
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
+    expect(begun).toEqual(["/1", "/2", "/3", "/4"]);
+    await nextTurn();
+    expect(begun).toEqual(["/1", "/2", "/3", "/4", "/5"]);
+    expect(settled(gate)).toEqual({ inProgress: 0, waiting: 0 });
+    // A new turn begins its own two at once.
+    await nextTurn();
+    gate(request("/6"), response(), answerAtOnce);
+    gate(request("/7"), response(), answerAtOnce);
+    expect(begun.slice(5)).toEqual(["/6", "/7"]);
+  });
+
   it("answers 503 to a page read that waited past maxWaitMs when its turn comes", async () => {
     let clock = 1_000;
     const { gate, begun, send, finish } = await gatedServer({ limit: 1, maxWaitMs: 500, now: () => clock });
